@@ -1,0 +1,232 @@
+//! Capability declarations: the registry the page helper and Surface share.
+//!
+//! Parsing is lenient about the *list* (one bad declaration does not take the
+//! others down) and strict about each *entry* (a declaration we cannot
+//! enforce completely — unknown risk, unsupported schema keyword — is skipped,
+//! never half-applied). Skipped entries keep their reason for debugging.
+
+use crate::schema::{self, SchemaError};
+use serde_json::{json, Map, Value};
+
+/// Default `expect.within` in milliseconds.
+pub const DEFAULT_EXPECT_WITHIN_MS: f64 = 2000.0;
+
+/// How dangerous a capability is. `High` needs a human's approval through
+/// the host's confirm hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Risk {
+    #[default]
+    Low,
+    High,
+}
+
+/// The declared success criterion: `text` must show up in status or
+/// feedback within `within_ms`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    pub text: String,
+    pub within_ms: f64,
+}
+
+/// `name@kind`: a collapsed row action over records of `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowActionId<'a> {
+    pub name: &'a str,
+    pub kind: &'a str,
+}
+
+impl<'a> RowActionId<'a> {
+    /// `Some` for a well-formed `name@kind` id; `None` for a plain id.
+    /// Malformed `@` ids (`"@x"`, `"a@"`, `"a@b@c"`) are `None` too; the
+    /// registry refuses them before they get here.
+    pub fn parse(id: &'a str) -> Option<Self> {
+        let (name, kind) = id.split_once('@')?;
+        if name.is_empty() || kind.is_empty() || kind.contains('@') {
+            return None;
+        }
+        Some(Self { name, kind })
+    }
+}
+
+/// One declared capability.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapabilityDeclaration {
+    pub id: String,
+    pub title: String,
+    pub description: Option<String>,
+    /// The declared input schema (an object schema), as written.
+    pub input: Option<Value>,
+    pub risk: Risk,
+    pub expect: Option<Expectation>,
+}
+
+impl CapabilityDeclaration {
+    /// The row-action parts of the id, if it is one.
+    pub fn row_action(&self) -> Option<RowActionId<'_>> {
+        RowActionId::parse(&self.id)
+    }
+
+    /// The schema actually enforced and described: the declared one (or
+    /// `{ "type": "object" }`), plus, for row actions, a required string
+    /// `record` (the target) unless the declaration already describes it.
+    pub fn effective_schema(&self) -> Value {
+        let mut schema = match &self.input {
+            Some(Value::Object(map)) => map.clone(),
+            _ => Map::new(),
+        };
+        schema
+            .entry("type")
+            .or_insert_with(|| Value::from("object"));
+        if self.row_action().is_some() {
+            let props = schema
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(props) = props {
+                props.entry("record").or_insert_with(
+                    || json!({ "type": "string", "description": "id of the target record" }),
+                );
+            }
+            let required = schema
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(names) = required {
+                if !names.iter().any(|n| n == "record") {
+                    names.insert(0, Value::from("record"));
+                }
+            }
+        }
+        Value::Object(schema)
+    }
+
+    /// Parses one declaration; the error says why it is refused.
+    pub fn from_json(value: &Value) -> Result<Self, String> {
+        let obj = value.as_object().ok_or("a declaration must be an object")?;
+        let id = match obj.get("id") {
+            Some(Value::String(id)) if !id.trim().is_empty() => id.clone(),
+            _ => return Err("`id` must be a non-empty string".into()),
+        };
+        if id.contains('@') && RowActionId::parse(&id).is_none() {
+            return Err(format!(
+                "`{id}`: a row action id must be `name@kind` with one `@` and both parts non-empty"
+            ));
+        }
+        let title = match obj.get("title") {
+            Some(Value::String(t)) => t.clone(),
+            _ => return Err(format!("`{id}`: `title` must be a string")),
+        };
+        let description = match obj.get("description") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(d)) => Some(d.clone()),
+            Some(_) => return Err(format!("`{id}`: `description` must be a string")),
+        };
+        let input = match obj.get("input") {
+            None | Some(Value::Null) => None,
+            Some(schema @ Value::Object(map)) => {
+                schema::check_schema(schema).map_err(|e| describe_schema_error(&id, &e))?;
+                match map.get("type") {
+                    None => {}
+                    Some(t) if t == "object" => {}
+                    Some(_) => {
+                        return Err(format!(
+                            "`{id}`: the input schema must describe an object (`type: \"object\"`)"
+                        ))
+                    }
+                }
+                Some(schema.clone())
+            }
+            Some(_) => return Err(format!("`{id}`: `input` must be a JSON schema object")),
+        };
+        let risk = match obj.get("risk") {
+            None | Some(Value::Null) => Risk::Low,
+            Some(r) if r == "low" => Risk::Low,
+            Some(r) if r == "high" => Risk::High,
+            Some(_) => return Err(format!("`{id}`: `risk` must be \"low\" or \"high\"")),
+        };
+        let expect = match obj.get("expect") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(e)) => Some(parse_expect(&id, e)?),
+            Some(_) => return Err(format!("`{id}`: `expect` must be an object")),
+        };
+        Ok(Self {
+            id,
+            title,
+            description,
+            input,
+            risk,
+            expect,
+        })
+    }
+}
+
+fn describe_schema_error(id: &str, e: &SchemaError) -> String {
+    format!("`{id}`: input schema at {e}")
+}
+
+fn parse_expect(id: &str, e: &Map<String, Value>) -> Result<Expectation, String> {
+    let text = match e.get("text") {
+        Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
+        _ => return Err(format!("`{id}`: `expect.text` must be a non-empty string")),
+    };
+    let within_ms = match e.get("within") {
+        None | Some(Value::Null) => DEFAULT_EXPECT_WITHIN_MS,
+        Some(w) => match w.as_f64() {
+            Some(ms) if ms.is_finite() && ms >= 0.0 => ms,
+            _ => {
+                return Err(format!(
+                    "`{id}`: `expect.within` must be a non-negative number of milliseconds"
+                ))
+            }
+        },
+    };
+    Ok(Expectation { text, within_ms })
+}
+
+/// A declaration the registry refused, kept for debugging.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedDeclaration {
+    /// Position in the declared list.
+    pub index: usize,
+    pub reason: String,
+}
+
+/// The parsed registry: usable declarations in declared order, and the
+/// refused ones with reasons.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Registry {
+    pub declarations: Vec<CapabilityDeclaration>,
+    pub skipped: Vec<SkippedDeclaration>,
+}
+
+impl Registry {
+    /// Parses `CapabilityDeclaration[]`. A non-array yields an empty
+    /// registry with one skipped entry explaining why; a later duplicate id
+    /// is skipped (the first declaration wins).
+    pub fn from_json(value: &Value) -> Self {
+        let mut registry = Self::default();
+        let Some(list) = value.as_array() else {
+            registry.skipped.push(SkippedDeclaration {
+                index: 0,
+                reason: "the registry must be an array of declarations".into(),
+            });
+            return registry;
+        };
+        for (index, item) in list.iter().enumerate() {
+            match CapabilityDeclaration::from_json(item) {
+                Ok(decl) if registry.get(&decl.id).is_some() => {
+                    registry.skipped.push(SkippedDeclaration {
+                        index,
+                        reason: format!("`{}`: duplicate id; the first declaration wins", decl.id),
+                    });
+                }
+                Ok(decl) => registry.declarations.push(decl),
+                Err(reason) => registry.skipped.push(SkippedDeclaration { index, reason }),
+            }
+        }
+        registry
+    }
+
+    /// The declaration with this id.
+    pub fn get(&self, id: &str) -> Option<&CapabilityDeclaration> {
+        self.declarations.iter().find(|d| d.id == id)
+    }
+}

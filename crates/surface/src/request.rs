@@ -1,0 +1,196 @@
+//! Request shape: the first check, before anything about the session.
+
+use crate::codes::ProtocolError;
+use crate::schema::as_count;
+use crate::PROTOCOL;
+use serde_json::{Map, Value};
+
+/// Longest request id accepted (ids are remembered for replay detection).
+pub const MAX_REQUEST_ID_CHARS: usize = 256;
+
+/// Most records one describe may return; a larger `limit` is clamped and
+/// the clamped value is reported in `recordWindow.limit`.
+pub const MAX_RECORD_LIMIT: usize = 100;
+
+/// Most ids one `record: [...]` read may name.
+pub const MAX_RECORD_IDS: usize = MAX_RECORD_LIMIT;
+
+/// Which records a describe returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordSelection {
+    /// A window; `limit: None` means the configured `recordLimit`.
+    Window { offset: usize, limit: Option<usize> },
+    /// Exactly these record ids.
+    Ids(Vec<String>),
+}
+
+/// `capabilities: "all" | "changed"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapabilityMode {
+    All,
+    Changed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescribeInput {
+    pub records: RecordSelection,
+    pub capabilities: CapabilityMode,
+}
+
+/// A request that passed the shape check.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Describe {
+        id: String,
+        input: DescribeInput,
+    },
+    Invoke {
+        id: String,
+        capability: String,
+        input: Map<String, Value>,
+    },
+}
+
+impl Request {
+    pub fn id(&self) -> &str {
+        match self {
+            Self::Describe { id, .. } | Self::Invoke { id, .. } => id,
+        }
+    }
+}
+
+/// The id to echo in any response: the request's string id, else `""`.
+pub fn echo_id(request: &Value) -> &str {
+    request.get("id").and_then(Value::as_str).unwrap_or("")
+}
+
+/// Checks the request shape; every failure is `INVALID_REQUEST` naming the
+/// offending field.
+pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
+    let obj = request
+        .as_object()
+        .ok_or_else(|| ProtocolError::invalid("the request must be a JSON object"))?;
+    match obj.get("protocol") {
+        Some(Value::String(p)) if p == PROTOCOL => {}
+        Some(Value::String(p)) => {
+            return Err(ProtocolError::invalid(format!(
+                "unsupported protocol `{p}`: expected `{PROTOCOL}`"
+            )))
+        }
+        _ => {
+            return Err(ProtocolError::invalid(format!(
+                "`protocol` must be the string `{PROTOCOL}`"
+            )))
+        }
+    }
+    let id = match obj.get("id") {
+        Some(Value::String(id)) if id.is_empty() => {
+            return Err(ProtocolError::invalid("`id` must not be empty"))
+        }
+        Some(Value::String(id)) if id.chars().count() > MAX_REQUEST_ID_CHARS => {
+            return Err(ProtocolError::invalid(format!(
+                "`id` is longer than {MAX_REQUEST_ID_CHARS} characters"
+            )))
+        }
+        Some(Value::String(id)) => id.clone(),
+        Some(_) => return Err(ProtocolError::invalid("`id` must be a string")),
+        None => return Err(ProtocolError::invalid("missing request `id`")),
+    };
+    let method = match obj.get("method") {
+        Some(Value::String(m)) if m == "describe" || m == "invoke" => m.as_str(),
+        Some(Value::String(m)) => {
+            return Err(ProtocolError::invalid(format!(
+                "unknown method `{m}`: expected `describe` or `invoke`"
+            )))
+        }
+        _ => {
+            return Err(ProtocolError::invalid(
+                "`method` must be `describe` or `invoke`",
+            ))
+        }
+    };
+    let input = match obj.get("input") {
+        None => Map::new(),
+        Some(Value::Object(input)) => input.clone(),
+        Some(_) => return Err(ProtocolError::invalid("`input` must be an object")),
+    };
+    if method == "describe" {
+        let input = parse_describe_input(&input)?;
+        return Ok(Request::Describe { id, input });
+    }
+    let capability = match obj.get("capability") {
+        Some(Value::String(c)) if !c.is_empty() => c.clone(),
+        Some(Value::String(_)) => {
+            return Err(ProtocolError::invalid("`capability` must not be empty"))
+        }
+        Some(_) => return Err(ProtocolError::invalid("`capability` must be a string")),
+        None => return Err(ProtocolError::invalid("invoke needs a `capability` id")),
+    };
+    Ok(Request::Invoke {
+        id,
+        capability,
+        input,
+    })
+}
+
+fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, ProtocolError> {
+    let count = |name: &str| -> Result<Option<usize>, ProtocolError> {
+        match input.get(name) {
+            None => Ok(None),
+            Some(v) => as_count(v)
+                .map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
+                .ok_or_else(|| {
+                    ProtocolError::invalid(format!("`input.{name}` must be a non-negative integer"))
+                }),
+        }
+    };
+    let records = match input.get("record") {
+        Some(record) => {
+            if input.contains_key("offset") || input.contains_key("limit") {
+                return Err(ProtocolError::invalid(
+                    "`input.record` cannot be combined with `input.offset` or `input.limit`",
+                ));
+            }
+            RecordSelection::Ids(parse_record_ids(record)?)
+        }
+        None => RecordSelection::Window {
+            offset: count("offset")?.unwrap_or(0),
+            limit: count("limit")?,
+        },
+    };
+    let capabilities = match input.get("capabilities") {
+        None => CapabilityMode::All,
+        Some(v) if v == "all" => CapabilityMode::All,
+        Some(v) if v == "changed" => CapabilityMode::Changed,
+        Some(_) => {
+            return Err(ProtocolError::invalid(
+                "`input.capabilities` must be \"all\" or \"changed\"",
+            ))
+        }
+    };
+    Ok(DescribeInput {
+        records,
+        capabilities,
+    })
+}
+
+fn parse_record_ids(record: &Value) -> Result<Vec<String>, ProtocolError> {
+    let not_ids =
+        || ProtocolError::invalid("`input.record` must be a record id or an array of record ids");
+    match record {
+        Value::String(id) => Ok(vec![id.clone()]),
+        Value::Array(ids) => {
+            if ids.len() > MAX_RECORD_IDS {
+                return Err(ProtocolError::invalid(format!(
+                    "`input.record` names {} records; at most {MAX_RECORD_IDS} per describe",
+                    ids.len()
+                )));
+            }
+            ids.iter()
+                .map(|id| id.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(not_ids)
+        }
+        _ => Err(not_ids()),
+    }
+}

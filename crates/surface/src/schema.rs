@@ -1,0 +1,502 @@
+//! A small JSON Schema validator for capability inputs.
+//!
+//! Hand-written rather than a crate because the whole wasm module has a
+//! 60 KB gzip budget and the maintained validators (with regex, formats,
+//! `$ref` resolution) are several times that on their own.
+//!
+//! Supported subset: `type` (incl. `"integer"` and type arrays), `enum`,
+//! `const`, `properties`, `required`, `additionalProperties` (bool or
+//! schema), `minLength`/`maxLength` (in characters), `minimum`/`maximum`,
+//! `exclusiveMinimum`/`exclusiveMaximum` (numeric form), `items` (one schema
+//! for every element), `minItems`/`maxItems`, and boolean schemas.
+//! Annotations (`title`, `description`, `default`, `examples`, `format`, …)
+//! are accepted and ignored. Any other keyword is *unsupported*:
+//! [`check_schema`] reports it so a declaration relying on, say, `pattern`
+//! is refused instead of silently accepting input it meant to reject.
+//!
+//! Nesting is bounded by [`MAX_SCHEMA_DEPTH`]; nothing here panics, whatever
+//! the schema or value.
+
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+/// Deepest schema nesting accepted (each `properties`/`items`/
+/// `additionalProperties` step is one level).
+pub const MAX_SCHEMA_DEPTH: usize = 32;
+
+const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+/// Keywords that describe but never constrain.
+const ANNOTATIONS: [&str; 13] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "format",
+    "$schema",
+    "$id",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "$defs",
+    "definitions",
+];
+
+/// The first failure found, at a JSON pointer (`""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// JSON pointer (RFC 6901) into the value (for [`validate`]) or into the
+    /// schema (for [`check_schema`]).
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "(root): {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+fn fail(path: &str, message: impl Into<String>) -> SchemaError {
+    SchemaError {
+        path: path.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Appends one escaped pointer segment (`~` → `~0`, `/` → `~1`).
+fn push_segment(path: &mut String, segment: &str) {
+    path.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+/// Runs `f` with `segment` appended to `path`, then restores `path`.
+fn nested<T>(
+    path: &mut String,
+    segment: &str,
+    f: impl FnOnce(&mut String) -> Result<T, SchemaError>,
+) -> Result<T, SchemaError> {
+    let len = path.len();
+    push_segment(path, segment);
+    let out = f(path);
+    path.truncate(len);
+    out
+}
+
+/// Validates `value` against `schema`; the error names the failing path,
+/// e.g. `/note: expected string, got number`.
+pub fn validate(schema: &Value, value: &Value) -> Result<(), SchemaError> {
+    validate_at(schema, value, &mut String::new(), 0)
+}
+
+/// Checks that `schema` only uses the supported subset, with well-formed
+/// keyword values. The error path points into the schema.
+pub fn check_schema(schema: &Value) -> Result<(), SchemaError> {
+    check_at(schema, &mut String::new(), 0)
+}
+
+/// A JSON number that is a whole number (`3` or `3.0`).
+pub(crate) fn is_integer(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// A non-negative whole number that fits in `u64` exactly (≤ 2^53 for floats).
+pub(crate) fn as_count(v: &Value) -> Option<u64> {
+    let n = v.as_number()?;
+    if let Some(u) = n.as_u64() {
+        return Some(u);
+    }
+    let f = n.as_f64()?;
+    if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_992.0 {
+        // Exact: a whole f64 below 2^53 converts without rounding.
+        Some(f as u64)
+    } else {
+        None
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn has_type(v: &Value, name: &str) -> bool {
+    match name {
+        "integer" => v.as_number().is_some_and(is_integer),
+        other => type_name(v) == other,
+    }
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`).
+pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(i), Some(j)) => i == j,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(i), Some(j)) => i == j,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A short rendering of a JSON value for messages.
+fn brief(v: &Value) -> String {
+    const MAX: usize = 80;
+    let text = v.to_string();
+    if text.chars().count() <= MAX {
+        text
+    } else {
+        let mut cut: String = text.chars().take(MAX).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+fn malformed(path: &str, keyword: &str) -> SchemaError {
+    fail(path, format!("schema keyword `{keyword}` is malformed"))
+}
+
+fn validate_at(
+    schema: &Value,
+    value: &Value,
+    path: &mut String,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return Err(fail(
+            path,
+            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
+        ));
+    }
+    let keywords = match schema {
+        Value::Bool(true) => return Ok(()),
+        Value::Bool(false) => return Err(fail(path, "no value is allowed here")),
+        Value::Object(keywords) => keywords,
+        _ => return Err(fail(path, "schema is neither an object nor a boolean")),
+    };
+    if let Some(t) = keywords.get("type") {
+        check_type(t, value, path)?;
+    }
+    if let Some(c) = keywords.get("const") {
+        if !json_eq(c, value) {
+            return Err(fail(path, format!("expected {}", brief(c))));
+        }
+    }
+    if let Some(e) = keywords.get("enum") {
+        let options = e.as_array().ok_or_else(|| malformed(path, "enum"))?;
+        if !options.iter().any(|o| json_eq(o, value)) {
+            return Err(fail(path, format!("expected one of {}", brief(e))));
+        }
+    }
+    match value {
+        Value::String(s) => validate_string(keywords, s, path),
+        Value::Number(n) => validate_number(keywords, n, path),
+        Value::Array(items) => validate_array(keywords, items, path, depth),
+        Value::Object(map) => validate_object(keywords, map, path, depth),
+        Value::Null | Value::Bool(_) => Ok(()),
+    }
+}
+
+fn check_type(t: &Value, value: &Value, path: &str) -> Result<(), SchemaError> {
+    let ok = match t {
+        Value::String(name) => has_type(value, name),
+        Value::Array(names) => names
+            .iter()
+            .any(|n| n.as_str().is_some_and(|name| has_type(value, name))),
+        _ => return Err(malformed(path, "type")),
+    };
+    if ok {
+        return Ok(());
+    }
+    let expected = match t {
+        Value::String(name) => name.clone(),
+        _ => {
+            let names: Vec<&str> = t
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            names.join(" or ")
+        }
+    };
+    Err(fail(
+        path,
+        format!("expected {expected}, got {}", type_name(value)),
+    ))
+}
+
+/// Reads a count keyword (`minLength`, …); malformed values fail closed.
+fn count_keyword(
+    keywords: &Map<String, Value>,
+    name: &str,
+    path: &str,
+) -> Result<Option<u64>, SchemaError> {
+    match keywords.get(name) {
+        None => Ok(None),
+        Some(v) => as_count(v).map(Some).ok_or_else(|| malformed(path, name)),
+    }
+}
+
+fn number_keyword(
+    keywords: &Map<String, Value>,
+    name: &str,
+    path: &str,
+) -> Result<Option<f64>, SchemaError> {
+    match keywords.get(name) {
+        None => Ok(None),
+        Some(v) => v
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .map(Some)
+            .ok_or_else(|| malformed(path, name)),
+    }
+}
+
+fn validate_string(keywords: &Map<String, Value>, s: &str, path: &str) -> Result<(), SchemaError> {
+    let len = s.chars().count() as u64;
+    if let Some(min) = count_keyword(keywords, "minLength", path)? {
+        if len < min {
+            return Err(fail(
+                path,
+                format!("expected at least {min} characters, got {len}"),
+            ));
+        }
+    }
+    if let Some(max) = count_keyword(keywords, "maxLength", path)? {
+        if len > max {
+            return Err(fail(
+                path,
+                format!("expected at most {max} characters, got {len}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn validate_number(
+    keywords: &Map<String, Value>,
+    n: &Number,
+    path: &str,
+) -> Result<(), SchemaError> {
+    let Some(x) = n.as_f64() else {
+        return Err(fail(path, "number is not representable"));
+    };
+    type Bound = (&'static str, fn(f64, f64) -> bool, &'static str);
+    let checks: [Bound; 4] = [
+        ("minimum", |x, b| x >= b, ">="),
+        ("maximum", |x, b| x <= b, "<="),
+        ("exclusiveMinimum", |x, b| x > b, ">"),
+        ("exclusiveMaximum", |x, b| x < b, "<"),
+    ];
+    for (name, holds, op) in checks {
+        if let Some(bound) = number_keyword(keywords, name, path)? {
+            if !holds(x, bound) {
+                return Err(fail(
+                    path,
+                    format!("expected a number {op} {bound}, got {n}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_array(
+    keywords: &Map<String, Value>,
+    items: &[Value],
+    path: &mut String,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    let len = items.len() as u64;
+    if let Some(min) = count_keyword(keywords, "minItems", path)? {
+        if len < min {
+            return Err(fail(
+                path,
+                format!("expected at least {min} items, got {len}"),
+            ));
+        }
+    }
+    if let Some(max) = count_keyword(keywords, "maxItems", path)? {
+        if len > max {
+            return Err(fail(
+                path,
+                format!("expected at most {max} items, got {len}"),
+            ));
+        }
+    }
+    if let Some(item_schema) = keywords.get("items") {
+        if !matches!(item_schema, Value::Object(_) | Value::Bool(_)) {
+            return Err(malformed(path, "items"));
+        }
+        for (i, item) in items.iter().enumerate() {
+            nested(path, &i.to_string(), |p| {
+                validate_at(item_schema, item, p, depth + 1)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn validate_object(
+    keywords: &Map<String, Value>,
+    map: &Map<String, Value>,
+    path: &mut String,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    if let Some(required) = keywords.get("required") {
+        let names = required
+            .as_array()
+            .ok_or_else(|| malformed(path, "required"))?;
+        for name in names {
+            let name = name.as_str().ok_or_else(|| malformed(path, "required"))?;
+            if !map.contains_key(name) {
+                return nested(path, name, |p| Err(fail(p, "required property is missing")));
+            }
+        }
+    }
+    let properties = match keywords.get("properties") {
+        None => None,
+        Some(Value::Object(props)) => Some(props),
+        Some(_) => return Err(malformed(path, "properties")),
+    };
+    if let Some(props) = properties {
+        for (name, sub) in props {
+            if let Some(v) = map.get(name) {
+                nested(path, name, |p| validate_at(sub, v, p, depth + 1))?;
+            }
+        }
+    }
+    match keywords.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => Ok(()),
+        Some(extra @ (Value::Bool(false) | Value::Object(_))) => {
+            for (name, v) in map {
+                if properties.is_some_and(|p| p.contains_key(name)) {
+                    continue;
+                }
+                nested(path, name, |p| {
+                    if extra == &Value::Bool(false) {
+                        Err(fail(p, "property is not allowed"))
+                    } else {
+                        validate_at(extra, v, p, depth + 1)
+                    }
+                })?;
+            }
+            Ok(())
+        }
+        Some(_) => Err(malformed(path, "additionalProperties")),
+    }
+}
+
+fn check_at(schema: &Value, path: &mut String, depth: usize) -> Result<(), SchemaError> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return Err(fail(
+            path,
+            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
+        ));
+    }
+    let keywords = match schema {
+        Value::Bool(_) => return Ok(()),
+        Value::Object(keywords) => keywords,
+        other => {
+            return Err(fail(
+                path,
+                format!(
+                    "a schema must be an object or a boolean, got {}",
+                    type_name(other)
+                ),
+            ))
+        }
+    };
+    for (name, value) in keywords {
+        nested(path, name, |p| check_keyword(name, value, p, depth))?;
+    }
+    Ok(())
+}
+
+fn check_keyword(
+    name: &str,
+    value: &Value,
+    path: &mut String,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    let bad = |p: &str, what: &str| Err(fail(p, format!("`{name}` must be {what}")));
+    match name {
+        "type" => {
+            let known = |v: &Value| v.as_str().is_some_and(|t| TYPE_NAMES.contains(&t));
+            let ok = match value {
+                Value::Array(names) => !names.is_empty() && names.iter().all(known),
+                single => known(single),
+            };
+            if ok {
+                Ok(())
+            } else {
+                bad(path, "a type name or a non-empty array of type names")
+            }
+        }
+        "enum" => match value {
+            Value::Array(_) => Ok(()),
+            _ => bad(path, "an array"),
+        },
+        "const" => Ok(()),
+        "required" => match value {
+            Value::Array(names) if names.iter().all(Value::is_string) => Ok(()),
+            _ => bad(path, "an array of property names"),
+        },
+        "minLength" | "maxLength" | "minItems" | "maxItems" => match as_count(value) {
+            Some(_) => Ok(()),
+            None => bad(path, "a non-negative integer"),
+        },
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+            match value.as_f64().filter(|f| f.is_finite()) {
+                Some(_) => Ok(()),
+                None => bad(path, "a number"),
+            }
+        }
+        "properties" => match value {
+            Value::Object(props) => {
+                for (prop, sub) in props {
+                    nested(path, prop, |p| check_at(sub, p, depth + 1))?;
+                }
+                Ok(())
+            }
+            _ => bad(path, "an object of schemas"),
+        },
+        "additionalProperties" | "items" => check_at(value, path, depth + 1),
+        _ if ANNOTATIONS.contains(&name) => Ok(()),
+        _ => Err(fail(
+            path,
+            format!("unsupported schema keyword `{name}` (the supported subset is listed in docs/surface.md)"),
+        )),
+    }
+}

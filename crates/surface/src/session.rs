@@ -1,0 +1,210 @@
+//! The host's verified session, and what Surface remembers per session.
+//!
+//! Surface never authenticates: the host hands it a session it already
+//! verified (or none). Surface only enforces expiry, revocation, scope,
+//! replay and rate for it.
+
+use crate::codes::{ProtocolCode, ProtocolError};
+use serde_json::Value;
+use std::collections::{HashSet, VecDeque};
+
+/// Request ids remembered per session for replay detection. Older ids fall
+/// out first-in first-out; a client reusing an id more than this many
+/// requests later is not caught (the bound keeps memory fixed).
+pub const REPLAY_MEMORY: usize = 1024;
+
+/// Sessions whose state (replay ids, rate window, last capability set) is
+/// kept at once; the least recently used one is forgotten beyond this.
+pub const MAX_TRACKED_SESSIONS: usize = 64;
+
+/// A delegation the host verified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub id: String,
+    /// Capability ids, or prefixes ending in `*` (`"orders.*"`; `"*"` is all).
+    pub scope: Vec<String>,
+    /// Milliseconds since the epoch; past it the session is expired.
+    pub expires_at: Option<f64>,
+    pub revoked: bool,
+}
+
+impl Session {
+    /// Reads `{ id, scope?, expiresAt?, revoked? } | null` as the host's
+    /// `session()` returns it. `Ok(None)` for null/undefined; `Err` for a
+    /// malformed session, which the caller treats as no session (fail closed).
+    pub fn from_json(value: &Value) -> Result<Option<Self>, String> {
+        let obj = match value {
+            Value::Null => return Ok(None),
+            Value::Object(obj) => obj,
+            _ => return Err("the session must be an object or null".into()),
+        };
+        let id = match obj.get("id") {
+            Some(Value::String(id)) if !id.is_empty() => id.clone(),
+            _ => return Err("session.id must be a non-empty string".into()),
+        };
+        let scope = match obj.get("scope") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(entries)) => entries
+                .iter()
+                .map(|e| e.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or("session.scope must be an array of strings")?,
+            Some(_) => return Err("session.scope must be an array of strings".into()),
+        };
+        let expires_at = match obj.get("expiresAt") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(
+                v.as_f64()
+                    .filter(|f| !f.is_nan())
+                    .ok_or("session.expiresAt must be a number (ms since the epoch)")?,
+            ),
+        };
+        let revoked = match obj.get("revoked") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err("session.revoked must be a boolean".into()),
+        };
+        Ok(Some(Self {
+            id,
+            scope,
+            expires_at,
+            revoked,
+        }))
+    }
+
+    /// Whether the session scope covers `capability`.
+    pub fn allows(&self, capability: &str) -> bool {
+        self.scope
+            .iter()
+            .any(|entry| scope_matches(entry, capability))
+    }
+}
+
+/// A scope entry is an exact id, or a prefix followed by one trailing `*`.
+pub fn scope_matches(entry: &str, capability: &str) -> bool {
+    match entry.strip_suffix('*') {
+        Some(prefix) => capability.starts_with(prefix),
+        None => entry == capability,
+    }
+}
+
+/// The session check: none or past `expiresAt` → `SESSION_EXPIRED`,
+/// `revoked` → `SESSION_REVOKED` (revocation wins when both hold).
+pub(crate) fn check_session(
+    session: Option<&Session>,
+    now_ms: f64,
+) -> Result<&Session, ProtocolError> {
+    let session = session.ok_or_else(|| {
+        ProtocolError::new(
+            ProtocolCode::SessionExpired,
+            "no valid session: sign in again or request a new delegation",
+        )
+    })?;
+    if session.revoked {
+        return Err(ProtocolError::new(
+            ProtocolCode::SessionRevoked,
+            format!(
+                "session `{}` was revoked: request a new delegation",
+                session.id
+            ),
+        ));
+    }
+    if let Some(expires_at) = session.expires_at {
+        // A NaN clock compares as neither: fail closed.
+        let valid = matches!(
+            now_ms.partial_cmp(&expires_at),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        );
+        if !valid {
+            return Err(ProtocolError::new(
+                ProtocolCode::SessionExpired,
+                format!(
+                    "session `{}` expired at {expires_at} (now {now_ms}): sign in again or request a new delegation",
+                    session.id
+                ),
+            ));
+        }
+    }
+    Ok(session)
+}
+
+/// `{ invokes, perMs }`: at most `invokes` invokes in any `per_ms` window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateLimit {
+    pub invokes: u32,
+    pub per_ms: f64,
+}
+
+impl Default for RateLimit {
+    /// 30 invokes per 10 seconds: a brisk agent loop passes, a runaway one
+    /// is stopped within seconds.
+    fn default() -> Self {
+        Self {
+            invokes: 30,
+            per_ms: 10_000.0,
+        }
+    }
+}
+
+/// What Surface remembers about one session.
+#[derive(Debug, Default)]
+pub(crate) struct SessionState {
+    seen_order: VecDeque<String>,
+    seen: HashSet<String>,
+    /// Times of the invokes admitted in the current window, oldest first.
+    invokes: VecDeque<f64>,
+    /// Fingerprint of the capability list last sent in full.
+    pub(crate) last_capabilities: Option<u64>,
+    pub(crate) last_used: u64,
+}
+
+impl SessionState {
+    /// Records `request_id`, or refuses it if this session used it before.
+    pub(crate) fn admit_request_id(&mut self, request_id: &str) -> Result<(), ProtocolError> {
+        if self.seen.contains(request_id) {
+            return Err(ProtocolError::new(
+                ProtocolCode::ReplayDetected,
+                format!("request id `{request_id}` was already used in this session: send each request with a new id"),
+            ));
+        }
+        self.seen.insert(request_id.to_string());
+        self.seen_order.push_back(request_id.to_string());
+        while self.seen_order.len() > REPLAY_MEMORY {
+            if let Some(old) = self.seen_order.pop_front() {
+                self.seen.remove(&old);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sliding window: admits an invoke at `now_ms` unless `limit.invokes`
+    /// were already admitted in the last `limit.per_ms` milliseconds.
+    pub(crate) fn admit_invoke(
+        &mut self,
+        now_ms: f64,
+        limit: RateLimit,
+    ) -> Result<(), ProtocolError> {
+        while self
+            .invokes
+            .front()
+            .is_some_and(|&t| now_ms - t >= limit.per_ms)
+        {
+            self.invokes.pop_front();
+        }
+        if self.invokes.len() >= limit.invokes as usize {
+            let oldest = self.invokes.front().copied().unwrap_or(now_ms);
+            let retry = (oldest + limit.per_ms - now_ms).ceil().max(1.0);
+            let mut err = ProtocolError::new(
+                ProtocolCode::RateLimited,
+                format!(
+                    "rate limit of {} invokes per {} ms reached: retry after {retry} ms with a new request id",
+                    limit.invokes, limit.per_ms
+                ),
+            );
+            err.retry_after_ms = Some(retry);
+            return Err(err);
+        }
+        self.invokes.push_back(now_ms);
+        Ok(())
+    }
+}
