@@ -1,0 +1,44 @@
+//! `bom` performs browser-object actions. Only reload exists: it asks the
+//! window to reload and reports `{ ok, retired }`, where `retired: true` means
+//! the document that made the request is going away (its instance must stop).
+
+/// The outcome of a browser-object action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub ok: bool,
+    pub retired: bool,
+}
+
+impl Outcome {
+    pub const RELOADING: Outcome = Outcome { ok: true, retired: true };
+    pub const FAILED: Outcome = Outcome { ok: false, retired: false };
+}
+
+#[cfg(target_arch = "wasm32")]
+mod dom {
+    use super::Outcome;
+    use web_sys::Window;
+
+    /// Reloads a real window.
+    pub struct DomBom {
+        window: Window,
+    }
+
+    impl DomBom {
+        pub fn new(window: Window) -> Self {
+            Self { window }
+        }
+
+        /// `location.reload()`. A throw (a sandboxed or detached window) is
+        /// `{ ok: false, retired: false }`: no fake retirement.
+        pub fn reload(&self) -> Outcome {
+            match self.window.location().reload() {
+                Ok(()) => Outcome::RELOADING,
+                Err(_) => Outcome::FAILED,
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use dom::DomBom;

@@ -1,0 +1,105 @@
+//! The window bridge (baseline §3): a `message` listener that accepts only
+//! same-window, allowed-origin, well-wrapped downlinks and hands them on.
+//! Any page script can post such a message, so the bridge authenticates
+//! nothing: it only filters what is not addressed to it.
+
+use gloo_events::EventListener;
+use js_sys::{Number, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, Window};
+
+pub const CHANNEL: &str = "in-page-playable";
+
+/// A message that passed the bridge's filters.
+pub struct Delivery {
+    pub seq: JsValue,
+    pub envelope: JsValue,
+    pub origin: String,
+}
+
+/// Owns the listener; dropping it removes the listener.
+pub struct WindowBridge {
+    _listener: EventListener,
+}
+
+/// Why attaching failed, for a clear JS error.
+pub fn check_origins(origins: &[String]) -> Result<(), String> {
+    if origins.is_empty() {
+        return Err("attachWindowBridge() needs a non-empty allowedOrigins at install \
+                    (the exact origins allowed to post, e.g. [location.origin])"
+            .into());
+    }
+    if let Some(bad) = origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
+        return Err(format!(
+            "allowedOrigins entry {bad:?} is not an origin: list exact origins such as \"https://example.com\""
+        ));
+    }
+    Ok(())
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The filter, applied to one message event. `None`: ignore silently.
+pub fn accept(event: &MessageEvent, window: &Window, origins: &[String]) -> Option<Delivery> {
+    let source = event.source()?;
+    if !Object::is(source.as_ref(), window.as_ref()) {
+        return None;
+    }
+    let origin = event.origin();
+    if !origins.iter().any(|o| *o == origin) {
+        return None;
+    }
+    let data = event.data();
+    if !data.is_object() {
+        return None;
+    }
+    if get(&data, "channel").as_string().as_deref() != Some(CHANNEL)
+        || get(&data, "dir").as_string().as_deref() != Some("down")
+    {
+        return None;
+    }
+    let seq = get(&data, "seq");
+    if !Number::is_integer(&seq) {
+        return None;
+    }
+    Some(Delivery {
+        seq,
+        envelope: get(&data, "envelope"),
+        origin,
+    })
+}
+
+/// Posts a reply `{ channel, dir: "up", seq, envelope }` to `origin` only.
+pub fn reply(window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
+    let msg = Object::new();
+    let _ = Reflect::set(&msg, &"channel".into(), &CHANNEL.into());
+    let _ = Reflect::set(&msg, &"dir".into(), &"up".into());
+    let _ = Reflect::set(&msg, &"seq".into(), seq);
+    let _ = Reflect::set(&msg, &"envelope".into(), uplink);
+    // An origin the browser cannot target (e.g. "null") just drops the reply.
+    let _ = window.post_message(&msg, origin);
+}
+
+impl WindowBridge {
+    /// Listens on `window` for downlinks from `origins` (already checked).
+    pub fn attach(
+        window: Window,
+        origins: Vec<String>,
+        on_down: impl Fn(Delivery) + 'static,
+    ) -> Self {
+        let target = window.clone();
+        let listener = EventListener::new(&target, "message", move |event| {
+            let Some(event) = event.dyn_ref::<MessageEvent>() else {
+                return;
+            };
+            if let Some(delivery) = accept(event, &window, &origins) {
+                on_down(delivery);
+            }
+        });
+        Self {
+            _listener: listener,
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The playable core: envelopes (baseline §1), the state machine
+//! `installed → live → retired` with its pageId latch, escapes, and (on wasm)
+//! the window bridge (baseline §3).
+//!
+//! Everything here except `bridge` is pure Rust over the small traits in
+//! [`ports`], so it is tested natively with in-memory fakes.
+
+pub mod envelope;
+mod fifo;
+mod machine;
+pub mod ports;
+
+#[cfg(target_arch = "wasm32")]
+pub mod bridge;
+
+pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, OkPayload, Uplink};
+pub use fifo::Fifo;
+pub use machine::{Machine, Phase, Response};
+pub use sense::{derive_escapes, is_escape_allowed};
+
+#[cfg(test)]
+mod tests;

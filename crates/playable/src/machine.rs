@@ -1,0 +1,294 @@
+//! The state machine: `installed → live → retired`, the pageId latch, and the
+//! four commands. Checks run in baseline order (shape → cmd → phase → latch →
+//! command-specific); every refusal returns before any port is asked to act.
+
+use std::cell::RefCell;
+
+use serde_json::Value;
+use sense::{derive_escapes, is_generic_ref};
+
+use crate::envelope::{
+    parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
+};
+use crate::fifo::Fifo;
+use crate::ports::{Action, Bom, Bot, Random, Sense};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Installed,
+    Live,
+    Retired,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Installed => "installed",
+            Phase::Live => "live",
+            Phase::Retired => "retired",
+        }
+    }
+}
+
+/// An uplink plus the screenshot a snapshot carried (kept out of the JSON
+/// so the boundary can hand back exactly what the capturer returned).
+pub struct Response<Shot> {
+    pub uplink: Uplink,
+    pub screenshot: Option<Shot>,
+}
+
+struct State {
+    phase: Phase,
+    page_id: Option<String>,
+}
+
+pub struct Machine<S, B, M, R> {
+    pub sense: S,
+    pub bot: B,
+    pub bom: M,
+    pub random: R,
+    state: RefCell<State>,
+    fifo: Fifo,
+}
+
+type Outcome = Result<OkPayload, (ErrorCode, String)>;
+
+impl<S, B, M, R> Machine<S, B, M, R>
+where
+    S: Sense,
+    B: Bot<S::Target>,
+    M: Bom,
+    R: Random,
+{
+    pub fn new(sense: S, bot: B, bom: M, random: R) -> Self {
+        Self {
+            sense,
+            bot,
+            bom,
+            random,
+            state: RefCell::new(State {
+                phase: Phase::Installed,
+                page_id: None,
+            }),
+            fifo: Fifo::default(),
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.borrow().phase
+    }
+
+    pub fn page_id(&self) -> Option<String> {
+        self.state.borrow().page_id.clone()
+    }
+
+    /// Handles one downlink; requests queue in arrival order. Never panics.
+    pub async fn handle(&self, value: &Value) -> Response<S::Shot> {
+        let _turn = self.fifo.lock().await;
+        let down = match parse_downlink(value) {
+            Ok(down) => down,
+            Err(refusal) => {
+                return Response {
+                    uplink: Uplink::err(
+                        self.page_id(),
+                        refusal.request_id,
+                        refusal.code,
+                        refusal.message,
+                    ),
+                    screenshot: None,
+                }
+            }
+        };
+        let mut screenshot = None;
+        let outcome = match self.gate(&down) {
+            Err(refusal) => Err(refusal),
+            Ok(()) => match down.cmd {
+                Command::Hello => self.hello(),
+                Command::Snapshot => self.snapshot(&down, &mut screenshot).await,
+                Command::Run => self.run(&down).await,
+                Command::Escape => self.escape(&down).await,
+            },
+        };
+        let page_id = self.page_id();
+        let uplink = match outcome {
+            Ok(payload) => Uplink::ok(page_id, down.request_id, payload),
+            Err((code, message)) => Uplink::err(page_id, down.request_id, code, message),
+        };
+        Response { uplink, screenshot }
+    }
+
+    /// Phase, then latch.
+    fn gate(&self, down: &Downlink) -> Result<(), (ErrorCode, String)> {
+        let state = self.state.borrow();
+        match state.phase {
+            Phase::Retired => {
+                return Err((
+                    ErrorCode::Retired,
+                    "this instance was retired by a reload escape; talk to the new document".into(),
+                ))
+            }
+            Phase::Installed if down.cmd != Command::Hello => {
+                return Err((
+                    ErrorCode::NotLive,
+                    "say hello first: no pageId has been issued yet".into(),
+                ))
+            }
+            _ => {}
+        }
+        if down.cmd != Command::Hello && down.page_id != state.page_id {
+            return Err((
+                ErrorCode::PageMismatch,
+                format!(
+                    "pageId {:?} is not this page's current pageId; say hello again",
+                    down.page_id.as_deref().unwrap_or("null")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn hello(&self) -> Outcome {
+        if let Some(id) = self.page_id() {
+            return Ok(OkPayload::Hello { page_id: id });
+        }
+        let mut bytes = [0u8; 16];
+        self.random
+            .fill(&mut bytes)
+            .map_err(|e| (ErrorCode::Internal, format!("no randomness for a pageId: {e}")))?;
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let mut state = self.state.borrow_mut();
+        state.page_id = Some(id.clone());
+        state.phase = Phase::Live;
+        Ok(OkPayload::Hello { page_id: id })
+    }
+
+    async fn read(&self) -> Result<sense::Snapshot, (ErrorCode, String)> {
+        self.sense
+            .snapshot()
+            .await
+            .map_err(|e| (ErrorCode::Internal, format!("reading the menu failed: {e}")))
+    }
+
+    async fn snapshot(&self, down: &Downlink, shot: &mut Option<S::Shot>) -> Outcome {
+        let want = payload_bool(&down.payload, "screenshot").map_err(bad)?;
+        let snapshot = self.read().await?;
+        if want {
+            *shot = self
+                .sense
+                .capture()
+                .await
+                .map_err(|e| (ErrorCode::Internal, format!("captureScreenshot failed: {e}")))?;
+        }
+        let escapes = derive_escapes(&snapshot);
+        Ok(OkPayload::Snapshot { snapshot, escapes })
+    }
+
+    async fn run(&self, down: &Downlink) -> Outcome {
+        let id = payload_str(&down.payload, "id", true)
+            .map_err(bad)?
+            .unwrap_or_default();
+        if id.is_empty() {
+            return Err((ErrorCode::NotInMenu, "run needs a menu id; \"\" is none".into()));
+        }
+        if is_generic_ref(id) {
+            return Err((
+                ErrorCode::NotInMenu,
+                format!("{id:?} is a generic ref: visible to agents, never runnable"),
+            ));
+        }
+        let snapshot = self.read().await?;
+        let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
+            return Err((ErrorCode::NotInMenu, format!("{id:?} is not in the current menu")));
+        };
+        if item.ambiguous {
+            return Err((
+                ErrorCode::Ambiguous,
+                format!("{id:?} is claimed by more than one element; nothing was clicked"),
+            ));
+        }
+        if !item.enabled {
+            return Err((ErrorCode::NotActionable, format!("{id:?} is disabled")));
+        }
+        if !item.visible {
+            return Err((ErrorCode::NotActionable, format!("{id:?} is not visible")));
+        }
+        let action = match item.event.as_str() {
+            "click" => Action::Click,
+            other => {
+                return Err((
+                    ErrorCode::UnsupportedEvent,
+                    format!("{id:?} declares event {other:?}, which this version cannot dispatch"),
+                ))
+            }
+        };
+        let target = self
+            .sense
+            .resolve(id)
+            .await
+            .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
+            .ok_or_else(|| {
+                (
+                    ErrorCode::NotActionable,
+                    format!("{id:?} has no element to act on (detached)"),
+                )
+            })?;
+        self.bot
+            .check(&target, &action)
+            .await
+            .map_err(|why| (ErrorCode::NotActionable, format!("{id:?}: {why}")))?;
+        self.bot
+            .dispatch(&target, &action)
+            .await
+            .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
+        Ok(OkPayload::Run { id: id.to_string() })
+    }
+
+    async fn escape(&self, down: &Downlink) -> Outcome {
+        let kind = payload_str(&down.payload, "type", true)
+            .map_err(bad)?
+            .unwrap_or_default();
+        if kind != "reload" {
+            let shown: String = kind.chars().take(40).collect();
+            return Err((
+                ErrorCode::EscapeNotAllowed,
+                format!("escape type {shown:?} is not offered; only \"reload\" exists"),
+            ));
+        }
+        let snapshot = self.read().await?;
+        if let Some(refused) = derive_escapes(&snapshot)
+            .into_iter()
+            .find(|e| e.kind == "reload" && !e.allowed)
+        {
+            return Err((
+                ErrorCode::EscapeNotAllowed,
+                format!(
+                    "reload is not allowed now: {}",
+                    refused.reason.unwrap_or_default()
+                ),
+            ));
+        }
+        let outcome = self
+            .bom
+            .reload()
+            .await
+            .map_err(|e| (ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
+        if !outcome.retired {
+            return Err((
+                ErrorCode::DispatchFailed,
+                format!(
+                    "reload reported ok:{} retired:false; the page is still live",
+                    outcome.ok
+                ),
+            ));
+        }
+        self.state.borrow_mut().phase = Phase::Retired;
+        Ok(OkPayload::Escape {
+            kind: "reload".into(),
+            retired: true,
+        })
+    }
+}
+
+fn bad(message: String) -> (ErrorCode, String) {
+    (ErrorCode::BadRequest, message)
+}

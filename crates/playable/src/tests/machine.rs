@@ -1,0 +1,217 @@
+use super::*;
+
+#[test]
+fn hello_mints_a_128_bit_page_id_once() {
+    let m = machine(vec![]);
+    assert_eq!(m.phase(), Phase::Installed);
+    let up = send(&m, down(json!("ignored"), "hello", json!({})));
+    assert_eq!(up["ok"], json!(true));
+    let id = up["payload"]["pageId"].as_str().unwrap().to_string();
+    assert_eq!(id.len(), 32);
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(up["pageId"], json!(id));
+    assert_eq!(up["requestId"], json!("r1"));
+    assert_eq!(m.phase(), Phase::Live);
+    let again = send(&m, down(Value::Null, "hello", json!({})));
+    assert_eq!(again["payload"]["pageId"], json!(id), "repeated hello keeps the pageId");
+}
+
+#[test]
+fn shape_errors_are_bad_request_and_echo_only_usable_ids() {
+    let m = machine(vec![item("a")]);
+    for (v, echo) in [
+        (json!(null), ""),
+        (json!(7), ""),
+        (json!([1, 2]), ""),
+        (json!("hello"), ""),
+        (json!({}), ""),
+        (json!({ "requestId": 5, "cmd": "hello", "payload": {} }), ""),
+        (json!({ "requestId": "", "cmd": "hello", "payload": {} }), ""),
+        (json!({ "requestId": "x".repeat(129), "cmd": "hello", "payload": {} }), ""),
+        (json!({ "requestId": "ok", "payload": {} }), "ok"),
+        (json!({ "requestId": "ok", "cmd": 1, "payload": {} }), "ok"),
+        (json!({ "requestId": "ok", "cmd": "hello" }), "ok"),
+        (json!({ "requestId": "ok", "cmd": "hello", "payload": null }), "ok"),
+        (json!({ "requestId": "ok", "cmd": "hello", "payload": [] }), "ok"),
+        (json!({ "requestId": "ok", "cmd": "nope" }), "ok"),
+    ] {
+        let up = send(&m, v.clone());
+        assert_eq!(up["ok"], json!(false), "{v}");
+        assert_eq!(code(&up), "BAD_REQUEST", "{v}");
+        assert_eq!(up["requestId"], json!(echo), "{v}");
+        assert_eq!(up["pageId"], Value::Null);
+        assert!(up["error"]["message"].as_str().unwrap().len() > 5);
+    }
+    assert_eq!(m.phase(), Phase::Installed);
+    let max = "é".repeat(128);
+    let up = send(&m, json!({ "requestId": max, "cmd": "hello", "payload": {} }));
+    assert_eq!(up["ok"], json!(true), "128 characters is usable");
+}
+
+#[test]
+fn order_shape_then_cmd_then_phase_then_latch() {
+    let m = machine(vec![item("a")]);
+    // unknown cmd beats phase
+    assert_eq!(code(&send(&m, down(Value::Null, "dance", json!({})))), "UNKNOWN_CMD");
+    // phase beats latch and payload
+    assert_eq!(code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))), "NOT_LIVE");
+    let pid = hello(&m);
+    // latch beats payload checks
+    assert_eq!(code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))), "PAGE_MISMATCH");
+    assert_eq!(code(&send(&m, down(Value::Null, "snapshot", json!({})))), "PAGE_MISMATCH");
+    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({ "id": 5 })))), "BAD_REQUEST");
+    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({})))), "BAD_REQUEST");
+    assert_eq!(code(&send(&m, down(pid.clone(), "snapshot", json!({ "screenshot": "yes" })))), "BAD_REQUEST");
+    assert_eq!(code(&send(&m, down(pid, "escape", json!({ "type": 1 })))), "BAD_REQUEST");
+    assert_untouched(&m);
+}
+
+#[test]
+fn not_live_for_every_command_before_hello() {
+    let m = machine(vec![item("a")]);
+    for cmd in ["snapshot", "run", "escape"] {
+        let up = send(&m, down(Value::Null, cmd, json!({ "id": "a", "type": "reload" })));
+        assert_eq!(code(&up), "NOT_LIVE", "{cmd}");
+    }
+    assert_eq!(m.sense.reads.get(), 0);
+    assert_untouched(&m);
+}
+
+#[test]
+fn snapshot_reads_fresh_and_derives_escapes() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    let up = send(&m, down(pid.clone(), "snapshot", json!({})));
+    assert_eq!(up["payload"]["snapshot"]["menu"][0]["id"], json!("a"));
+    assert_eq!(up["payload"]["escapes"], json!([{ "type": "reload", "allowed": true }]));
+    m.sense.snapshot.borrow_mut().menu.push(item("b"));
+    m.sense.snapshot.borrow_mut().dirty.push("note".into());
+    let up = send(&m, down(pid, "snapshot", json!({})));
+    assert_eq!(up["payload"]["snapshot"]["menu"][1]["id"], json!("b"));
+    assert_eq!(up["payload"]["escapes"][0]["allowed"], json!(false));
+    assert_eq!(m.sense.reads.get(), 2);
+}
+
+#[test]
+fn snapshot_carries_the_screenshot_only_when_asked() {
+    let mut sense = FakeSense { shot: Some("png!"), ..FakeSense::default() };
+    sense.snapshot.get_mut().menu.push(item("a"));
+    let m = Machine::new(sense, FakeBot::default(), FakeBom::default(), FakeRandom::default());
+    let pid = hello(&m);
+    let r = block_on(m.handle(&down(pid.clone(), "snapshot", json!({ "screenshot": true }))));
+    assert_eq!(r.screenshot, Some("png!"));
+    let r = block_on(m.handle(&down(pid, "snapshot", json!({}))));
+    assert_eq!(r.screenshot, None);
+}
+
+#[test]
+fn run_clicks_exactly_once_on_a_hit() {
+    let m = machine(vec![item("a"), item("b")]);
+    let pid = hello(&m);
+    let up = send(&m, down(pid, "run", json!({ "id": "b" })));
+    assert_eq!(up["ok"], json!(true), "{up}");
+    assert_eq!(up["payload"], json!({ "id": "b" }));
+    assert_eq!(*m.bot.clicks.borrow(), vec!["b".to_string()]);
+}
+
+#[test]
+fn run_refusals_have_their_codes_and_click_nothing() {
+    let mut disabled = item("off");
+    disabled.enabled = false;
+    let mut hidden = item("hidden");
+    hidden.visible = false;
+    let mut dup = item("dup");
+    dup.ambiguous = true;
+    let mut typed = item("typed");
+    typed.event = "hover".into();
+    let m = machine(vec![disabled, hidden, dup, typed, item("ok")]);
+    let pid = hello(&m);
+    for (id, want) in [
+        ("", "NOT_IN_MENU"),
+        ("g0", "NOT_IN_MENU"),
+        ("g12", "NOT_IN_MENU"),
+        ("missing", "NOT_IN_MENU"),
+        ("dup", "AMBIGUOUS"),
+        ("off", "NOT_ACTIONABLE"),
+        ("hidden", "NOT_ACTIONABLE"),
+        ("typed", "UNSUPPORTED_EVENT"),
+    ] {
+        let up = send(&m, down(pid.clone(), "run", json!({ "id": id })));
+        assert_eq!(code(&up), want, "{id}: {up}");
+        assert!(up["error"]["message"].as_str().unwrap().contains(id), "message names the id");
+        assert_eq!(up["pageId"], pid);
+    }
+    *m.bot.refuse.borrow_mut() = Some("detached".into());
+    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({ "id": "ok" })))), "NOT_ACTIONABLE");
+    assert_untouched(&m);
+    assert_eq!(m.phase(), Phase::Live);
+    *m.bot.refuse.borrow_mut() = None;
+    m.bot.fail.set(true);
+    assert_eq!(code(&send(&m, down(pid, "run", json!({ "id": "ok" })))), "DISPATCH_FAILED");
+}
+
+#[test]
+fn escape_reload_retires_and_everything_after_is_retired() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    let up = send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    assert_eq!(up["payload"], json!({ "type": "reload", "retired": true }));
+    assert_eq!(m.phase(), Phase::Retired);
+    assert_eq!(m.bom.reloads.get(), 1);
+    for cmd in ["hello", "snapshot", "run", "escape", ] {
+        let up = send(&m, down(pid.clone(), cmd, json!({ "id": "a", "type": "reload" })));
+        assert_eq!(code(&up), "RETIRED", "{cmd}");
+        assert_eq!(up["pageId"], pid);
+    }
+    assert_eq!(m.bom.reloads.get(), 1);
+    assert!(m.bot.clicks.borrow().is_empty());
+}
+
+#[test]
+fn escape_refusals() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    assert_eq!(code(&send(&m, down(pid.clone(), "escape", json!({ "type": "back" })))), "ESCAPE_NOT_ALLOWED");
+    m.sense.snapshot.borrow_mut().dirty.push("note".into());
+    let up = send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    assert_eq!(code(&up), "ESCAPE_NOT_ALLOWED");
+    assert!(up["error"]["message"].as_str().unwrap().contains("note"));
+    m.sense.snapshot.borrow_mut().dirty.clear();
+    m.sense.snapshot.borrow_mut().no_reload = true;
+    assert_eq!(code(&send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })))), "ESCAPE_NOT_ALLOWED");
+    assert_untouched(&m);
+    m.sense.snapshot.borrow_mut().no_reload = false;
+    m.bom.outcome.set(BomOutcome { ok: false, retired: false });
+    assert_eq!(code(&send(&m, down(pid, "escape", json!({ "type": "reload" })))), "DISPATCH_FAILED");
+    assert_eq!(m.phase(), Phase::Live, "no fake retirement");
+}
+
+#[test]
+fn sense_failure_is_internal_not_a_panic() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    m.sense.fail.set(true);
+    assert_eq!(code(&send(&m, down(pid.clone(), "snapshot", json!({})))), "INTERNAL");
+    assert_eq!(code(&send(&m, down(pid, "run", json!({ "id": "a" })))), "INTERNAL");
+    assert_untouched(&m);
+}
+
+#[test]
+fn fifo_serves_in_arrival_order() {
+    use crate::Fifo;
+    let fifo = Fifo::default();
+    let order = RefCell::new(Vec::new());
+    let mut cx = Context::from_waker(Waker::noop());
+    let first = fifo.lock();
+    let mut first = pin!(first);
+    let Poll::Ready(g1) = first.as_mut().poll(&mut cx) else { panic!("free lock") };
+    let mut second = pin!(async { let _g = fifo.lock().await; order.borrow_mut().push(2); });
+    let mut third = pin!(async { let _g = fifo.lock().await; order.borrow_mut().push(3); });
+    assert!(third.as_mut().poll(&mut cx).is_pending());
+    assert!(second.as_mut().poll(&mut cx).is_pending());
+    drop(g1);
+    assert!(second.as_mut().poll(&mut cx).is_pending(), "third arrived first");
+    assert!(third.as_mut().poll(&mut cx).is_ready());
+    assert!(second.as_mut().poll(&mut cx).is_ready());
+    assert_eq!(*order.borrow(), vec![3, 2]);
+}

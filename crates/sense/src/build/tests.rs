@@ -1,0 +1,209 @@
+use super::*;
+use crate::model::RawNode as N;
+use serde_json::json;
+
+const EV: u32 = N::FLAG_ENABLED | N::FLAG_VISIBLE;
+
+fn s(v: &str) -> Option<String> {
+    Some(v.to_string())
+}
+
+fn playable(id: &str, title: &str, flags: u32) -> N {
+    N(flags, vec![], s("playable"), s(id), None, s(title), None, None, s("button"), s(title), None)
+}
+
+fn island(id: &str) -> N {
+    N(0, vec![], s("island"), s(id), None, None, None, None, None, None, None)
+}
+
+fn button_in(island: usize, label: &str, flags: u32) -> N {
+    N(flags | N::FLAG_INTERACTIVE, vec![island], None, None, None, None, None, None, s("button"), s(label), s(label))
+}
+
+fn link(name: &str) -> N {
+    N(N::FLAG_INTERACTIVE, vec![], None, None, None, None, None, None, s("link"), s(name), None)
+}
+
+fn pagination() -> IslandSlots {
+    IslandSlots::from_json(&json!({
+        "list-pagination": {
+            "next": { "ariaLabel": "Next page" },
+            "prev": { "role": "button", "name": "Previous" }
+        }
+    }))
+    .unwrap()
+}
+
+#[test]
+fn seed_markup_yields_title_menu_and_generics() {
+    let mut title = N::default();
+    title.7 = s("  ready-list ");
+    let nodes = vec![
+        title,
+        playable("btn-save", "Save", EV),
+        link("Help"),
+    ];
+    let b = build(&nodes, &IslandSlots::default());
+    let v = serde_json::to_value(&b.snapshot).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "pageTitle": "ready-list",
+            "menu": [{ "id": "btn-save", "event": "click", "title": "Save", "desc": "", "enabled": true, "visible": true }],
+            "islands": [],
+            "generics": [{ "ref": "g0", "role": "link", "name": "Help" }],
+            "dirty": [],
+            "noReload": false
+        })
+    );
+    assert_eq!(b.target_of("btn-save"), Some(1));
+    assert_eq!(b.target_of("g0"), None);
+}
+
+#[test]
+fn first_non_empty_page_title_wins() {
+    let mut a = N::default();
+    a.7 = s("   ");
+    let mut b = N::default();
+    b.7 = s("second");
+    let mut c = N::default();
+    c.7 = s("third");
+    assert_eq!(build(&[a, b, c], &IslandSlots::default()).snapshot.page_title.as_deref(), Some("second"));
+    assert_eq!(build(&[], &IslandSlots::default()).snapshot.page_title, None);
+}
+
+#[test]
+fn islands_expand_into_slots_at_their_position() {
+    let nodes = vec![
+        playable("before", "B", EV),
+        island("list-pagination"),
+        button_in(1, "Previous", EV),
+        button_in(1, "Next page", EV),
+        playable("after", "A", EV),
+    ];
+    let b = build(&nodes, &pagination());
+    let ids: Vec<_> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["before", "list-pagination:next", "list-pagination:prev", "after"]);
+    assert_eq!(b.target_of("list-pagination:next"), Some(3));
+    assert_eq!(b.target_of("list-pagination:prev"), Some(2));
+    let next = &b.snapshot.menu[1];
+    assert_eq!(next.island.as_deref(), Some("list-pagination"));
+    assert_eq!(next.title, "Next page");
+    assert_eq!(b.snapshot.islands.len(), 1);
+    assert!(b.snapshot.islands[0].slots.iter().all(|s| s.resolved));
+    // Resolved slot elements are menu items, not generic refs.
+    assert!(b.snapshot.generics.is_empty());
+}
+
+#[test]
+fn slot_resolves_only_inside_its_own_island() {
+    let nodes = vec![
+        button_in(99, "Next page", EV), // outside any island (bogus index)
+        island("list-pagination"),
+        link("unrelated"),
+    ];
+    let b = build(&nodes, &pagination());
+    assert!(b.snapshot.menu.is_empty());
+    let slots = &b.snapshot.islands[0].slots;
+    assert_eq!(slots.len(), 2);
+    assert!(slots.iter().all(|s| !s.resolved));
+    assert_eq!(slots[0].id, "list-pagination:next");
+    assert_eq!(b.snapshot.generics.len(), 2);
+}
+
+#[test]
+fn slot_matching_two_elements_is_ambiguous_without_target() {
+    let nodes = vec![island("list-pagination"), button_in(0, "Next page", EV), button_in(0, "Next page", EV)];
+    let b = build(&nodes, &pagination());
+    assert_eq!(b.snapshot.menu.len(), 1);
+    assert!(b.snapshot.menu[0].ambiguous);
+    assert_eq!(b.target_of("list-pagination:next"), None);
+}
+
+#[test]
+fn duplicate_ids_are_listed_once_as_ambiguous() {
+    let nodes = vec![playable("x", "one", EV), playable("y", "y", EV), playable("x", "two", 0)];
+    let b = build(&nodes, &IslandSlots::default());
+    let v = serde_json::to_value(&b.snapshot.menu).unwrap();
+    assert_eq!(v[0]["ambiguous"], json!(true));
+    assert_eq!(v[0]["title"], json!("one"));
+    assert!(v[1].get("ambiguous").is_none());
+    assert_eq!(b.snapshot.menu.len(), 2);
+    assert_eq!(b.target_of("x"), None);
+    assert_eq!(b.target_of("y"), Some(1));
+}
+
+#[test]
+fn enabled_visible_event_desc_dirty_noreload() {
+    let mut hidden = playable("hidden", "H", N::FLAG_ENABLED);
+    hidden.4 = s("input");
+    hidden.6 = s("does things");
+    let mut dirty_named = N(N::FLAG_DIRTY, vec![], None, s("note"), None, None, None, None, None, None, None);
+    dirty_named.0 |= N::FLAG_NORELOAD;
+    let dirty_anon = N(N::FLAG_DIRTY, vec![], None, None, None, None, None, None, None, None, None);
+    let b = build(&[hidden, playable("off", "O", N::FLAG_VISIBLE), dirty_named, dirty_anon], &IslandSlots::default());
+    let m = &b.snapshot.menu;
+    assert_eq!((m[0].enabled, m[0].visible, m[0].event.as_str(), m[0].desc.as_str()), (true, false, "input", "does things"));
+    assert_eq!((m[1].enabled, m[1].visible, m[1].event.as_str()), (false, true, "click"));
+    assert_eq!(b.snapshot.dirty, vec!["note".to_string(), String::new()]);
+    assert!(b.snapshot.no_reload);
+}
+
+#[test]
+fn playable_without_id_is_not_a_menu_item() {
+    let mut n = playable("", "x", EV);
+    n.0 |= N::FLAG_INTERACTIVE;
+    let b = build(&[n], &IslandSlots::default());
+    assert!(b.snapshot.menu.is_empty());
+    assert_eq!(b.snapshot.generics.len(), 1, "an unmarked-in-effect button is a generic ref");
+}
+
+#[test]
+fn page_text_is_capped() {
+    let long = "t".repeat(10_000);
+    let mut n = playable("p", &long, EV);
+    n.6 = Some(long.clone());
+    let b = build(&[n, link(&long)], &IslandSlots::default());
+    assert_eq!(b.snapshot.menu[0].title.chars().count(), TITLE_MAX_CHARS);
+    assert_eq!(b.snapshot.menu[0].desc.chars().count(), DESC_MAX_CHARS);
+    assert_eq!(b.snapshot.generics[0].name.chars().count(), TITLE_MAX_CHARS);
+}
+
+#[test]
+fn generic_refs_are_recognised() {
+    assert!(is_generic_ref("g0"));
+    assert!(is_generic_ref("g12"));
+    assert!(!is_generic_ref("g"));
+    assert!(!is_generic_ref("go"));
+    assert!(!is_generic_ref("g1x"));
+    assert!(!is_generic_ref(""));
+}
+
+#[test]
+fn raw_nodes_parse_from_the_gatherer_json() {
+    let nodes: Vec<N> = serde_json::from_str(
+        r#"[[24,[],"playable","a","click","A",null,null,"button","A",null]]"#,
+    )
+    .unwrap();
+    assert_eq!(build(&nodes, &IslandSlots::default()).snapshot.menu[0].id, "a");
+}
+
+proptest::proptest! {
+    #[test]
+    fn build_never_panics(
+        raw in proptest::collection::vec(
+            (0u32..64, proptest::collection::vec(0usize..12, 0..3), proptest::option::of("(playable|island|x)"),
+             proptest::option::of("[a-c:]{0,3}"), proptest::option::of("(next|prev|)"), proptest::option::of(".{0,4}")),
+            0..12)
+    ) {
+        let nodes: Vec<N> = raw.into_iter().map(|(f, isl, kind, id, label, t)| {
+            N(f, isl, kind, id, None, t.clone(), None, t, s("button"), label.clone(), label)
+        }).collect();
+        let slots = IslandSlots::from_json(&json!({"a": {"next": {"ariaLabel": "next"}, "prev": {"role": "button", "name": "prev"}}})).unwrap();
+        let b = build(&nodes, &slots);
+        proptest::prop_assert_eq!(b.snapshot.menu.len(), b.targets.len());
+        for (m, t) in b.snapshot.menu.iter().zip(&b.targets) {
+            if m.ambiguous { proptest::prop_assert!(t.is_none()); }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The live-DOM side of sense: one bulk gather per snapshot (see `gather.js`),
+//! then the pure [`build`](crate::build). Keeps the gathered elements of the
+//! latest read so a run resolves its target against that same, fresh read.
+
+use std::cell::RefCell;
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use crate::{build, Built, IslandSlots, RawNode, Snapshot};
+
+#[wasm_bindgen(module = "/src/gather.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn gather(root: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = isVisible)]
+    fn is_visible_js(el: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = isEnabled)]
+    fn is_enabled_js(el: &JsValue) -> bool;
+}
+
+/// Whether an element is visible by the snapshot's rule (connected, rendered,
+/// not visibility:hidden, non-zero size).
+pub fn is_visible(el: &JsValue) -> bool {
+    is_visible_js(el)
+}
+
+/// Whether an element is enabled by the snapshot's rule (not :disabled, no
+/// aria-disabled="true" or inert on it or an ancestor).
+pub fn is_enabled(el: &JsValue) -> bool {
+    is_enabled_js(el)
+}
+
+/// Reads the menu of one scan root (Document, ShadowRoot or Element).
+pub struct DomSense {
+    root: JsValue,
+    slots: IslandSlots,
+    last: RefCell<Option<(Built, Array)>>,
+}
+
+impl DomSense {
+    pub fn new(root: JsValue, slots: IslandSlots) -> Self {
+        Self {
+            root,
+            slots,
+            last: RefCell::new(None),
+        }
+    }
+
+    pub fn root(&self) -> &JsValue {
+        &self.root
+    }
+
+    /// Reads the menu afresh from the DOM. Changes nothing in the page.
+    pub fn snapshot(&self) -> Result<Snapshot, String> {
+        let out = gather(&self.root).map_err(|e| {
+            format!(
+                "sense: reading the scan root failed: {}",
+                e.as_string().unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
+            )
+        })?;
+        let json = out
+            .get(0)
+            .as_string()
+            .ok_or_else(|| "sense: gatherer returned no data".to_string())?;
+        let nodes: Vec<RawNode> =
+            serde_json::from_str(&json).map_err(|e| format!("sense: bad gather data: {e}"))?;
+        let els: Array = out.get(1).unchecked_into();
+        let built = build(&nodes, &self.slots);
+        let snapshot = built.snapshot.clone();
+        *self.last.borrow_mut() = Some((built, els));
+        Ok(snapshot)
+    }
+
+    /// The element of menu item `id` in the latest read (None when the id is
+    /// absent or ambiguous).
+    pub fn resolve(&self, id: &str) -> Option<JsValue> {
+        let last = self.last.borrow();
+        let (built, els) = last.as_ref()?;
+        let index = built.target_of(id)?;
+        let el = els.get(u32::try_from(index).ok()?);
+        (!el.is_undefined()).then_some(el)
+    }
+}

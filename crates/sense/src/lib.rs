@@ -1,0 +1,84 @@
+//! `sense` reads a page's declared menu.
+//!
+//! The work is split in two so most of it tests natively:
+//! - [`build`] turns a flat list of [`RawNode`] facts (what the DOM said about
+//!   each marked or interactive element, in document order) into a
+//!   [`Snapshot`]: page title, menu, islands, generic refs, dirty, noReload.
+//! - `dom` (wasm32 only) gathers those facts from a live root in one bulk
+//!   read and keeps the matching elements so a run can resolve its target.
+
+mod build;
+mod model;
+mod slots;
+mod text;
+
+#[cfg(target_arch = "wasm32")]
+pub mod dom;
+
+pub use build::{build, is_generic_ref, Built};
+pub use model::{Escape, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
+pub use slots::{IslandSlots, SlotSpec};
+pub use text::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+
+/// `deriveEscapes`: reload is allowed iff nothing forbids it and nothing is dirty
+/// (an agent never throws away unsaved work).
+pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
+    let reason = if snapshot.no_reload {
+        Some("the page forbids reload (data-e2e-noreload)".to_string())
+    } else if !snapshot.dirty.is_empty() {
+        Some(format!(
+            "unsaved work would be lost (dirty: {})",
+            snapshot
+                .dirty
+                .iter()
+                .map(|d| if d.is_empty() { "(unnamed)" } else { d.as_str() })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    } else {
+        None
+    };
+    vec![Escape {
+        kind: "reload".to_string(),
+        allowed: reason.is_none(),
+        reason,
+    }]
+}
+
+/// `isEscapeAllowed`: the same rule as [`derive_escapes`], as a boolean.
+pub fn is_escape_allowed(snapshot: &Snapshot, kind: &str) -> bool {
+    derive_escapes(snapshot)
+        .iter()
+        .any(|e| e.kind == kind && e.allowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(dirty: &[&str], no_reload: bool) -> Snapshot {
+        Snapshot {
+            dirty: dirty.iter().map(|s| s.to_string()).collect(),
+            no_reload,
+            ..Snapshot::default()
+        }
+    }
+
+    #[test]
+    fn reload_allowed_only_when_clean_and_not_forbidden() {
+        assert!(is_escape_allowed(&snap(&[], false), "reload"));
+        assert!(!is_escape_allowed(&snap(&["note"], false), "reload"));
+        assert!(!is_escape_allowed(&snap(&[], true), "reload"));
+        assert!(!is_escape_allowed(&snap(&[], false), "back"));
+        let e = derive_escapes(&snap(&[""], false));
+        assert_eq!(e.len(), 1);
+        assert!(!e[0].allowed);
+        assert!(e[0].reason.as_deref().unwrap_or("").contains("unsaved"));
+    }
+
+    #[test]
+    fn escape_json_shape() {
+        let v = serde_json::to_value(derive_escapes(&snap(&[], false))).unwrap();
+        assert_eq!(v, serde_json::json!([{ "type": "reload", "allowed": true }]));
+    }
+}
