@@ -1,0 +1,409 @@
+//! In-memory twins of the host hooks, and the seed's "orders" page.
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
+use surface::{
+    ActionState, Confirm, ExecOutcome, Executor, Feedback, Host, Observation, Page, Record, Region,
+    Registry, RegistrySource, Session, Surface, SurfaceConfig,
+};
+
+fn noop_waker() -> Waker {
+    const VTABLE: RawWakerVTable = RawWakerVTable::new(
+        |_| RawWaker::new(std::ptr::null(), &VTABLE),
+        |_| {},
+        |_| {},
+        |_| {},
+    );
+    // SAFETY: every vtable function ignores the (null) data pointer.
+    unsafe { Waker::from_raw(RawWaker::new(std::ptr::null(), &VTABLE)) }
+}
+
+/// Drives a future whose hooks are all in memory. Polls until ready; a
+/// fake that never completes would spin, so cap the polls.
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let waker = noop_waker();
+    let mut cx = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    for _ in 0..10_000 {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+    panic!("future did not complete");
+}
+
+/// A future that is pending once before it is ready, so tests exercise the
+/// async plumbing (state must not be borrowed across this).
+pub struct YieldOnce(bool);
+
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+pub fn yield_once() -> YieldOnce {
+    YieldOnce(false)
+}
+
+pub struct FakePage {
+    pub obs: RefCell<Observation>,
+    pub broken: Cell<bool>,
+    pub waits: RefCell<Vec<(String, f64)>>,
+}
+
+impl Page for FakePage {
+    fn observe(&self) -> Result<Observation, String> {
+        if self.broken.get() {
+            return Err("root element is gone".into());
+        }
+        Ok(self.obs.borrow().clone())
+    }
+
+    async fn wait_for_text(&self, text: &str, within_ms: f64) -> bool {
+        self.waits.borrow_mut().push((text.to_string(), within_ms));
+        yield_once().await;
+        self.obs.borrow().shows_text(text)
+    }
+}
+
+pub struct FakeRegistry(pub RefCell<Registry>);
+
+impl RegistrySource for FakeRegistry {
+    fn registry(&self) -> Registry {
+        self.0.borrow().clone()
+    }
+}
+
+pub struct FakeConfirm {
+    pub configured: bool,
+    pub answer: bool,
+    pub asked: RefCell<Vec<(String, Value)>>,
+}
+
+impl Confirm for FakeConfirm {
+    fn can_ask(&self) -> bool {
+        self.configured
+    }
+
+    async fn approve(&self, capability: &str, input: &Value) -> bool {
+        self.asked
+            .borrow_mut()
+            .push((capability.to_string(), input.clone()));
+        yield_once().await;
+        self.answer
+    }
+}
+
+pub struct FakeClock(pub Cell<f64>);
+
+impl surface::Clock for FakeClock {
+    fn now_ms(&self) -> f64 {
+        self.0.get()
+    }
+}
+
+type Effect = Box<dyn Fn(&str, &Value, &mut Observation, &mut Registry) -> ExecOutcome>;
+
+/// The page, its hooks and a Surface, wired together.
+pub struct Fixture {
+    pub surface: Surface,
+    pub registry: FakeRegistry,
+    pub session: RefCell<Option<Session>>,
+    pub page: FakePage,
+    pub confirm: FakeConfirm,
+    pub clock: FakeClock,
+    pub calls: RefCell<Vec<(String, Value)>>,
+    pub effect: RefCell<Effect>,
+    next_id: Cell<u32>,
+}
+
+struct FixtureExec<'a>(&'a Fixture);
+
+impl Executor for FixtureExec<'_> {
+    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        let fx = self.0;
+        fx.calls
+            .borrow_mut()
+            .push((capability.to_string(), args.clone()));
+        yield_once().await;
+        let effect = fx.effect.borrow();
+        let mut obs = fx.page.obs.borrow_mut();
+        let mut registry = fx.registry.0.borrow_mut();
+        effect(capability, args, &mut obs, &mut registry)
+    }
+}
+
+pub const NOW: f64 = 1_700_000_000_000.0;
+
+pub fn seed_registry() -> Value {
+    json!([
+        {
+            "id": "orders.search",
+            "title": "搜索订单",
+            "description": "按客户或单号搜索",
+            "input": {
+                "type": "object",
+                "properties": { "query": { "type": "string", "minLength": 1 } },
+                "required": ["query"],
+                "additionalProperties": false
+            }
+        },
+        {
+            "id": "orders.open",
+            "title": "打开订单",
+            "input": { "type": "object", "properties": { "order": { "type": "string" } }, "required": ["order"] }
+        },
+        {
+            "id": "orders.update_note@order",
+            "title": "更新备注",
+            "input": {
+                "type": "object",
+                "properties": { "note": { "type": "string", "maxLength": 200 } },
+                "required": ["note"]
+            },
+            "expect": { "text": "备注已保存" }
+        },
+        {
+            "id": "orders.cancel@order",
+            "title": "取消订单",
+            "risk": "high"
+        },
+        {
+            "id": "orders.refund",
+            "title": "退款"
+        }
+    ])
+}
+
+fn record(id: &str, customer: &str, state: &str, region: &str) -> Record {
+    Record {
+        id: id.into(),
+        kind: "order".into(),
+        fields: BTreeMap::from([
+            ("customer".to_string(), customer.to_string()),
+            ("note".to_string(), String::new()),
+        ]),
+        state: Some(state.into()),
+        region: Some(region.into()),
+    }
+}
+
+fn row(capability: &str, record: &str, enabled: bool, reason: Option<&str>) -> ActionState {
+    ActionState {
+        capability: capability.into(),
+        record: Some(record.into()),
+        enabled,
+        unavailable_reason: reason.map(str::to_string),
+    }
+}
+
+/// The seed's orders page: SO-1002 is locked; SO-1009 sits in an inactive
+/// archive region.
+pub fn seed_page() -> Observation {
+    let note = "orders.update_note@order";
+    Observation {
+        document_id: 1,
+        page_title: Some("订单".into()),
+        document_title: "订单 - Pling".into(),
+        regions: vec![
+            Region {
+                id: "list".into(),
+                title: "订单列表".into(),
+                active: true,
+            },
+            Region {
+                id: "archive".into(),
+                title: "归档".into(),
+                active: false,
+            },
+        ],
+        records: vec![
+            record("SO-1001", "王芳", "open", "list"),
+            record("SO-1002", "李雷", "locked", "list"),
+            record("SO-1003", "韩梅梅", "open", "list"),
+            record("SO-1009", "张伟", "archived", "archive"),
+        ],
+        status: vec!["共 4 条订单".into()],
+        feedback: vec![],
+        actions: vec![
+            row(note, "SO-1001", true, None),
+            row(note, "SO-1002", false, Some("记录已锁定")),
+            row(note, "SO-1003", true, None),
+            row(note, "SO-1009", true, None),
+            row("orders.cancel@order", "SO-1001", true, None),
+        ],
+    }
+}
+
+pub fn seed_session() -> Session {
+    Session {
+        id: "sess-1".into(),
+        scope: vec!["orders.*".into()],
+        expires_at: Some(NOW + 3_600_000.0),
+        revoked: false,
+    }
+}
+
+/// Saving a note updates the record and shows "备注已保存".
+fn default_effect() -> Effect {
+    Box::new(|capability, args, obs, _registry| {
+        if capability == "orders.update_note@order" {
+            let target = args["record"].as_str().unwrap_or_default();
+            let note = args["note"].as_str().unwrap_or_default();
+            if let Some(r) = obs.records.iter_mut().find(|r| r.id == target) {
+                r.fields.insert("note".into(), note.into());
+            }
+            obs.status = vec!["备注已保存".into()];
+            obs.feedback = vec![Feedback {
+                text: "已更新".into(),
+                level: Some("success".into()),
+            }];
+        }
+        Ok(Some(json!({ "done": capability })))
+    })
+}
+
+impl Fixture {
+    pub fn with(config: SurfaceConfig, registry: Value, page: Observation) -> Self {
+        Self {
+            surface: Surface::new(config),
+            registry: FakeRegistry(RefCell::new(Registry::from_json(&registry))),
+            session: RefCell::new(Some(seed_session())),
+            page: FakePage {
+                obs: RefCell::new(page),
+                broken: Cell::new(false),
+                waits: RefCell::new(Vec::new()),
+            },
+            confirm: FakeConfirm {
+                configured: false,
+                answer: false,
+                asked: RefCell::new(Vec::new()),
+            },
+            clock: FakeClock(Cell::new(NOW)),
+            calls: RefCell::new(Vec::new()),
+            effect: RefCell::new(default_effect()),
+            next_id: Cell::new(0),
+        }
+    }
+
+    /// The seed's configuration plus a high-risk row action, a registered
+    /// but unexposed capability, and an exposed but unregistered one.
+    pub fn orders() -> Self {
+        Self::with(
+            SurfaceConfig::new(
+                "orders",
+                [
+                    "orders.search",
+                    "orders.open",
+                    "orders.update_note@order",
+                    "orders.cancel@order",
+                    "orders.export",
+                ],
+            ),
+            seed_registry(),
+            seed_page(),
+        )
+    }
+
+    pub fn send(&self, request: &Value) -> Value {
+        let session = self.session.borrow().clone();
+        let exec = FixtureExec(self);
+        let host = Host {
+            registry: &self.registry,
+            session: session.as_ref(),
+            page: &self.page,
+            executor: &exec,
+            confirm: &self.confirm,
+            clock: &self.clock,
+        };
+        let response = block_on(self.surface.handle(request, &host));
+        assert_well_formed(request, &response);
+        response
+    }
+
+    pub fn fresh_id(&self) -> String {
+        let n = self.next_id.get() + 1;
+        self.next_id.set(n);
+        format!("req-{n}")
+    }
+
+    pub fn describe(&self, input: Value) -> Value {
+        self.send(&json!({
+            "protocol": "pling.surface/0.1",
+            "id": self.fresh_id(),
+            "method": "describe",
+            "input": input
+        }))
+    }
+
+    pub fn invoke(&self, capability: &str, input: Value) -> Value {
+        self.send(&json!({
+            "protocol": "pling.surface/0.1",
+            "id": self.fresh_id(),
+            "method": "invoke",
+            "capability": capability,
+            "input": input
+        }))
+    }
+}
+
+/// Every response: `{ protocol, id, ok, result | error }`, id echoed.
+pub fn assert_well_formed(request: &Value, response: &Value) {
+    let obj = response.as_object().expect("response is an object");
+    assert_eq!(obj["protocol"], "pling.surface/0.1");
+    let echoed = request.get("id").and_then(Value::as_str).unwrap_or("");
+    assert_eq!(obj["id"], echoed);
+    match obj["ok"] {
+        Value::Bool(true) => {
+            assert!(obj["result"].is_object(), "ok response has a result object");
+            assert_eq!(obj.len(), 4);
+        }
+        Value::Bool(false) => {
+            let error = obj["error"].as_object().expect("error object");
+            assert!(error["code"].is_string());
+            assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+            assert_eq!(obj.len(), 4);
+        }
+        _ => panic!("ok must be a boolean: {response}"),
+    }
+}
+
+/// The protocol error code, or panics with the response.
+pub fn protocol_code(response: &Value) -> &str {
+    assert_eq!(
+        response["ok"], false,
+        "expected a protocol error: {response}"
+    );
+    response["error"]["code"].as_str().unwrap_or_default()
+}
+
+/// The business error code inside `result.error`, or panics.
+pub fn business_code(response: &Value) -> &str {
+    assert_eq!(response["ok"], true, "expected ok: true: {response}");
+    response["result"]["error"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("expected result.error: {response}"))
+}
+
+pub fn message(response: &Value) -> &str {
+    if response["ok"] == true {
+        response["result"]["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+    } else {
+        response["error"]["message"].as_str().unwrap_or_default()
+    }
+}
