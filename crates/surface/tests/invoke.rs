@@ -1,0 +1,418 @@
+//! invoke: business checks in order, execution, expectation and evidence.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use surface::{exec_outcome_from_json, BusinessError, Registry, SurfaceConfig};
+
+fn note(record: &str, note: Value) -> Value {
+    json!({ "record": record, "note": note })
+}
+
+#[test]
+fn success_returns_value_and_after_evidence() {
+    let fx = Fixture::orders();
+    let r = fx.invoke(
+        "orders.update_note@order",
+        note("SO-1001", json!("周五前回电")),
+    );
+    assert_eq!(r["ok"], true);
+    let result = &r["result"];
+    assert!(result.get("error").is_none(), "{r}");
+    assert_eq!(
+        result["value"],
+        json!({ "done": "orders.update_note@order" })
+    );
+    assert_eq!(
+        result["after"],
+        json!({
+            "capabilities": [],
+            "records": [{ "id": "SO-1001", "kind": "order", "fields": { "customer": "王芳", "note": "周五前回电" },
+                          "state": "open", "region": "list" }],
+            "status": ["备注已保存"]
+        })
+    );
+    // The executor got the validated input, record included.
+    assert_eq!(
+        *fx.calls.borrow(),
+        vec![(
+            "orders.update_note@order".to_string(),
+            note("SO-1001", json!("周五前回电"))
+        )]
+    );
+}
+
+#[test]
+fn after_reports_capabilities_that_appeared_and_new_records() {
+    let fx = Fixture::orders();
+    // orders.export is exposed; opening an order registers it and adds a record.
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, registry| {
+        *registry = Registry::from_json(&json!([
+            { "id": "orders.search", "title": "搜索订单" },
+            { "id": "orders.open", "title": "打开订单" },
+            { "id": "orders.export", "title": "导出" },
+            { "id": "orders.refund", "title": "退款" }
+        ]));
+        let mut added = obs.records[0].clone();
+        added.id = "SO-2000".into();
+        obs.records.push(added);
+        obs.records[2].state = Some("closed".into());
+        obs.status = vec!["已打开".into()];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.open", json!({ "order": "SO-1001" }));
+    let result = &r["result"];
+    assert!(result.get("value").is_none());
+    assert_eq!(result["after"]["capabilities"], json!(["orders.export"]));
+    let changed: Vec<&str> = result["after"]["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(changed, ["SO-1003", "SO-2000"]);
+    assert_eq!(result["after"]["status"], json!(["已打开"]));
+}
+
+#[test]
+fn after_is_bounded_by_record_limit() {
+    let mut config = SurfaceConfig::new("orders", ["orders.search"]);
+    config.record_limit = 2;
+    let fx = Fixture::with(config, seed_registry(), seed_page());
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        for r in &mut obs.records {
+            r.state = Some("touched".into());
+        }
+        Ok(None)
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(
+        r["result"]["after"]["records"].as_array().map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(r["result"]["after"]["recordsTruncated"], true);
+}
+
+#[test]
+fn no_after_when_the_document_changed() {
+    let fx = Fixture::orders();
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.document_id += 1;
+        Ok(Some(json!("navigated")))
+    });
+    let r = fx.invoke("orders.open", json!({ "order": "SO-1001" }));
+    assert_eq!(r["result"], json!({ "value": "navigated" }));
+}
+
+#[test]
+fn no_after_when_the_page_cannot_be_read() {
+    let fx = Fixture::orders();
+    fx.page.broken.set(true);
+    // A page-level capability still runs; there is simply no evidence.
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(r["result"], json!({ "value": { "done": "orders.search" } }));
+    // A row action cannot find its record: unavailable, with the cause.
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(message(&r).contains("root element is gone"));
+}
+
+#[test]
+fn not_found_comes_before_schema() {
+    let fx = Fixture::orders();
+    let r = fx.invoke("orders.export", json!({ "anything": [1, 2] }));
+    assert_eq!(business_code(&r), "ACTION_NOT_FOUND");
+}
+
+#[test]
+fn invalid_params_name_the_path() {
+    let fx = Fixture::orders();
+    let cases = [
+        (
+            "orders.search",
+            json!({}),
+            "/query: required property is missing",
+        ),
+        (
+            "orders.search",
+            json!({ "query": "" }),
+            "/query: expected at least 1 characters, got 0",
+        ),
+        (
+            "orders.search",
+            json!({ "query": "q", "extra": 1 }),
+            "/extra: property is not allowed",
+        ),
+        (
+            "orders.update_note@order",
+            json!({ "note": "x" }),
+            "/record: required property is missing",
+        ),
+        (
+            "orders.update_note@order",
+            json!({ "record": 1002, "note": "x" }),
+            "/record: expected a record id string",
+        ),
+        (
+            "orders.update_note@order",
+            json!({ "record": "SO-1001" }),
+            "/note: required property is missing",
+        ),
+        (
+            "orders.update_note@order",
+            note("SO-1001", json!("长".repeat(201))),
+            "/note: expected at most 200 characters, got 201",
+        ),
+    ];
+    for (capability, input, needle) in cases {
+        let r = fx.invoke(capability, input.clone());
+        assert_eq!(business_code(&r), "INVALID_PARAMS", "{input}");
+        assert!(message(&r).contains(needle), "{input}: {}", message(&r));
+        assert!(message(&r).contains(capability));
+    }
+    // 200 characters of CJK text is fine: lengths count characters, not bytes.
+    let r = fx.invoke(
+        "orders.update_note@order",
+        note("SO-1001", json!("长".repeat(200))),
+    );
+    assert!(r["result"].get("error").is_none(), "{r}");
+}
+
+#[test]
+fn schema_is_checked_before_availability() {
+    let fx = Fixture::orders();
+    // SO-1002 is locked, but the input is wrong first.
+    let r = fx.invoke("orders.update_note@order", note("SO-1002", json!(5)));
+    assert_eq!(business_code(&r), "INVALID_PARAMS");
+}
+
+#[test]
+fn unavailable_cases_with_clear_messages() {
+    let fx = Fixture::orders();
+    let r = fx.invoke("orders.update_note@order", note("SO-4040", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(message(&r).contains("SO-4040"), "{}", message(&r));
+
+    let r = fx.invoke("orders.update_note@order", note("SO-1009", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(
+        message(&r).contains("archive") && message(&r).contains("not active"),
+        "{}",
+        message(&r)
+    );
+
+    fx.page.obs.borrow_mut().records[0].kind = "customer".into();
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(message(&r).contains("`customer`"), "{}", message(&r));
+
+    fx.page.obs.borrow_mut().actions[2].enabled = false; // SO-1003, no reason given
+    let r = fx.invoke("orders.update_note@order", note("SO-1003", json!("x")));
+    assert_eq!(
+        message(&r),
+        "`orders.update_note@order` is disabled for record `SO-1003`"
+    );
+
+    fx.page.obs.borrow_mut().actions.push(surface::ActionState {
+        capability: "orders.search".into(),
+        record: None,
+        enabled: true,
+        unavailable_reason: Some("搜索服务维护中".into()),
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert_eq!(message(&r), "搜索服务维护中");
+    assert!(fx.calls.borrow().is_empty());
+}
+
+#[test]
+fn record_in_a_region_the_page_does_not_list_is_unavailable() {
+    let fx = Fixture::orders();
+    fx.page.obs.borrow_mut().records[0].region = Some("ghost".into());
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    // No region at all: fine.
+    fx.page.obs.borrow_mut().records[0].region = None;
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert!(r["result"].get("error").is_none(), "{r}");
+}
+
+#[test]
+fn availability_is_checked_before_permission() {
+    let fx = Fixture::orders();
+    fx.page.obs.borrow_mut().actions[4].unavailable_reason = Some("已发货，不能取消".into());
+    let r = fx.invoke("orders.cancel@order", json!({ "record": "SO-1001" }));
+    assert_eq!(message(&r), "已发货，不能取消");
+    assert!(
+        fx.confirm.asked.borrow().is_empty(),
+        "nobody is asked about an unavailable action"
+    );
+}
+
+#[test]
+fn consent_cannot_be_self_granted() {
+    let fx = Fixture::orders();
+    for input in [
+        json!({ "record": "SO-1001", "confirm": true }),
+        json!({ "record": "SO-1001", "approved": true, "consent": "yes" }),
+    ] {
+        let r = fx.invoke("orders.cancel@order", input);
+        assert_eq!(business_code(&r), "PERMISSION_DENIED");
+        assert!(message(&r).contains("no confirm hook"), "{}", message(&r));
+    }
+    assert!(fx.calls.borrow().is_empty());
+}
+
+#[test]
+fn confirm_hook_decides_high_risk() {
+    let mut fx = Fixture::orders();
+    fx.confirm.configured = true;
+    fx.confirm.answer = false;
+    let r = fx.invoke("orders.cancel@order", json!({ "record": "SO-1001" }));
+    assert_eq!(business_code(&r), "PERMISSION_DENIED");
+    assert!(message(&r).contains("declined"));
+    assert_eq!(
+        *fx.confirm.asked.borrow(),
+        vec![(
+            "orders.cancel@order".to_string(),
+            json!({ "record": "SO-1001" })
+        )]
+    );
+    assert!(fx.calls.borrow().is_empty());
+
+    fx.confirm.answer = true;
+    let r = fx.invoke("orders.cancel@order", json!({ "record": "SO-1001" }));
+    assert_eq!(
+        r["result"]["value"],
+        json!({ "done": "orders.cancel@order" })
+    );
+    // Low-risk capabilities never ask.
+    fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(fx.confirm.asked.borrow().len(), 2);
+}
+
+#[test]
+fn executor_business_errors_pass_through() {
+    let fx = Fixture::orders();
+    *fx.effect.borrow_mut() = Box::new(|_, _, _, _| {
+        Err(BusinessError {
+            code: "PERMISSION_DENIED".into(),
+            message: "后端拒绝：额度不足".into(),
+        })
+    });
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(
+        r["result"],
+        json!({ "error": { "code": "PERMISSION_DENIED", "message": "后端拒绝：额度不足" } })
+    );
+    // No expectation wait after a failed execution.
+    assert!(fx.page.waits.borrow().is_empty());
+}
+
+#[test]
+fn expectation_uses_declared_within_and_passes_when_text_shows() {
+    let fx = Fixture::with(
+        SurfaceConfig::new("orders", ["orders.save"]),
+        json!([{ "id": "orders.save", "title": "保存", "expect": { "text": "已保存", "within": 150 } }]),
+        seed_page(),
+    );
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.feedback = vec![surface::Feedback {
+            text: "草稿已保存".into(),
+            level: None,
+        }];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.save", json!({}));
+    assert!(r["result"].get("error").is_none(), "{r}");
+    assert_eq!(*fx.page.waits.borrow(), vec![("已保存".to_string(), 150.0)]);
+}
+
+#[test]
+fn executor_result_json_is_read_strictly() {
+    assert_eq!(exec_outcome_from_json(&json!({ "ok": true })), Ok(None));
+    assert_eq!(
+        exec_outcome_from_json(&json!({ "ok": true, "value": 3 })),
+        Ok(Some(json!(3)))
+    );
+    assert_eq!(
+        exec_outcome_from_json(&json!({ "ok": false, "error": { "code": "X", "message": "m" } })),
+        Err(BusinessError {
+            code: "X".into(),
+            message: "m".into()
+        })
+    );
+    for bad in [
+        json!(null),
+        json!({}),
+        json!({ "ok": "yes" }),
+        json!({ "ok": false }),
+        json!({ "ok": false, "error": { "code": "" } }),
+    ] {
+        let err = exec_outcome_from_json(&bad).expect_err("malformed");
+        assert_eq!(err.code, "EXECUTION_FAILED", "{bad}");
+    }
+}
+
+#[test]
+fn concurrent_handles_do_not_conflict() {
+    // Two invokes in flight at once: state is never borrowed across an await.
+    let fx = Fixture::orders();
+    let session = fx.session.borrow().clone();
+    let exec = NoopExec;
+    let host = surface::Host {
+        registry: &fx.registry,
+        session: session.as_ref(),
+        page: &fx.page,
+        executor: &exec,
+        confirm: &fx.confirm,
+        clock: &fx.clock,
+    };
+    let a = json!({ "protocol": "pling.surface/0.1", "id": "a", "method": "invoke", "capability": "orders.search", "input": { "query": "1" } });
+    let b = json!({ "protocol": "pling.surface/0.1", "id": "b", "method": "invoke", "capability": "orders.search", "input": { "query": "2" } });
+    let (ra, rb) = block_on(join(
+        fx.surface.handle(&a, &host),
+        fx.surface.handle(&b, &host),
+    ));
+    assert_eq!(ra["ok"], true);
+    assert_eq!(rb["ok"], true);
+}
+
+struct NoopExec;
+
+impl surface::Executor for NoopExec {
+    async fn execute(&self, _: &str, _: &Value) -> surface::ExecOutcome {
+        yield_once().await;
+        Ok(None)
+    }
+}
+
+/// Polls two futures alternately until both finish.
+async fn join<A: std::future::Future, B: std::future::Future>(
+    a: A,
+    b: B,
+) -> (A::Output, B::Output) {
+    use std::task::Poll;
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(move |cx| {
+        if ra.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        if ra.is_some() && rb.is_some() {
+            Poll::Ready((ra.take().expect("a"), rb.take().expect("b")))
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
+}
