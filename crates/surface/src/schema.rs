@@ -20,30 +20,11 @@
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
+mod check;
+
 /// Deepest schema nesting accepted (each `properties`/`items`/
 /// `additionalProperties` step is one level).
 pub const MAX_SCHEMA_DEPTH: usize = 32;
-
-const TYPE_NAMES: [&str; 7] = [
-    "null", "boolean", "object", "array", "number", "string", "integer",
-];
-
-/// Keywords that describe but never constrain.
-const ANNOTATIONS: [&str; 13] = [
-    "title",
-    "description",
-    "default",
-    "examples",
-    "format",
-    "$schema",
-    "$id",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "$defs",
-    "definitions",
-];
 
 /// The first failure found, at a JSON pointer (`""` is the root).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +86,7 @@ pub fn validate(schema: &Value, value: &Value) -> Result<(), SchemaError> {
 /// Checks that `schema` only uses the supported subset, with well-formed
 /// keyword values. The error path points into the schema.
 pub fn check_schema(schema: &Value) -> Result<(), SchemaError> {
-    check_at(schema, &mut String::new(), 0)
+    check::check_at(schema, &mut String::new(), 0)
 }
 
 /// A JSON number that is a whole number (`3` or `3.0`).
@@ -415,88 +396,5 @@ fn validate_object(
             Ok(())
         }
         Some(_) => Err(malformed(path, "additionalProperties")),
-    }
-}
-
-fn check_at(schema: &Value, path: &mut String, depth: usize) -> Result<(), SchemaError> {
-    if depth > MAX_SCHEMA_DEPTH {
-        return Err(fail(
-            path,
-            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
-        ));
-    }
-    let keywords = match schema {
-        Value::Bool(_) => return Ok(()),
-        Value::Object(keywords) => keywords,
-        other => {
-            return Err(fail(
-                path,
-                format!(
-                    "a schema must be an object or a boolean, got {}",
-                    type_name(other)
-                ),
-            ))
-        }
-    };
-    for (name, value) in keywords {
-        nested(path, name, |p| check_keyword(name, value, p, depth))?;
-    }
-    Ok(())
-}
-
-fn check_keyword(
-    name: &str,
-    value: &Value,
-    path: &mut String,
-    depth: usize,
-) -> Result<(), SchemaError> {
-    let bad = |p: &str, what: &str| Err(fail(p, format!("`{name}` must be {what}")));
-    match name {
-        "type" => {
-            let known = |v: &Value| v.as_str().is_some_and(|t| TYPE_NAMES.contains(&t));
-            let ok = match value {
-                Value::Array(names) => !names.is_empty() && names.iter().all(known),
-                single => known(single),
-            };
-            if ok {
-                Ok(())
-            } else {
-                bad(path, "a type name or a non-empty array of type names")
-            }
-        }
-        "enum" => match value {
-            Value::Array(_) => Ok(()),
-            _ => bad(path, "an array"),
-        },
-        "const" => Ok(()),
-        "required" => match value {
-            Value::Array(names) if names.iter().all(Value::is_string) => Ok(()),
-            _ => bad(path, "an array of property names"),
-        },
-        "minLength" | "maxLength" | "minItems" | "maxItems" => match as_count(value) {
-            Some(_) => Ok(()),
-            None => bad(path, "a non-negative integer"),
-        },
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
-            match value.as_f64().filter(|f| f.is_finite()) {
-                Some(_) => Ok(()),
-                None => bad(path, "a number"),
-            }
-        }
-        "properties" => match value {
-            Value::Object(props) => {
-                for (prop, sub) in props {
-                    nested(path, prop, |p| check_at(sub, p, depth + 1))?;
-                }
-                Ok(())
-            }
-            _ => bad(path, "an object of schemas"),
-        },
-        "additionalProperties" | "items" => check_at(value, path, depth + 1),
-        _ if ANNOTATIONS.contains(&name) => Ok(()),
-        _ => Err(fail(
-            path,
-            format!("unsupported schema keyword `{name}` (the supported subset is listed in docs/surface.md)"),
-        )),
     }
 }
