@@ -34,11 +34,11 @@ pub struct Record {
 impl Record {
     /// `{ id, kind, fields, state?, region? }`
     pub fn to_json(&self) -> Value {
-        let fields: Map<String, Value> = self
-            .fields
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::from(v.clone())))
-            .collect();
+        // Inserted one by one: collecting into a map pulls a sort into wasm.
+        let mut fields = Map::new();
+        for (name, text) in &self.fields {
+            fields.insert(name.clone(), Value::from(text.clone()));
+        }
         let mut out = Map::new();
         out.insert("id".into(), Value::from(self.id.clone()));
         out.insert("kind".into(), Value::from(self.kind.clone()));

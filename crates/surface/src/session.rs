@@ -6,7 +6,7 @@
 
 use crate::codes::{ProtocolCode, ProtocolError};
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Request ids remembered per session for replay detection. Older ids fall
 /// out first-in first-out; a client reusing an id more than this many
@@ -149,31 +149,29 @@ impl Default for RateLimit {
 /// What Surface remembers about one session.
 #[derive(Debug, Default)]
 pub(crate) struct SessionState {
-    seen_order: VecDeque<String>,
-    seen: HashSet<String>,
+    /// Request ids, oldest first. A linear scan over at most
+    /// [`REPLAY_MEMORY`] short strings is cheap and keeps hashing code out
+    /// of the wasm module.
+    seen: VecDeque<String>,
     /// Times of the invokes admitted in the current window, oldest first.
     invokes: VecDeque<f64>,
     /// Fingerprint of the capability list last sent in full.
     pub(crate) last_capabilities: Option<u64>,
-    pub(crate) last_used: u64,
 }
 
 impl SessionState {
     /// Records `request_id`, or refuses it if this session used it before.
     pub(crate) fn admit_request_id(&mut self, request_id: &str) -> Result<(), ProtocolError> {
-        if self.seen.contains(request_id) {
+        if self.seen.iter().any(|seen| seen == request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
                 format!("request id `{request_id}` was already used in this session: send each request with a new id"),
             ));
         }
-        self.seen.insert(request_id.to_string());
-        self.seen_order.push_back(request_id.to_string());
-        while self.seen_order.len() > REPLAY_MEMORY {
-            if let Some(old) = self.seen_order.pop_front() {
-                self.seen.remove(&old);
-            }
+        if self.seen.len() >= REPLAY_MEMORY {
+            self.seen.pop_front();
         }
+        self.seen.push_back(request_id.to_string());
         Ok(())
     }
 

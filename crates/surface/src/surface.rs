@@ -11,7 +11,7 @@ use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKE
 use crate::PROTOCOL;
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::fmt;
 
 /// Default `recordLimit`: the describe window when the request sets no `limit`.
@@ -124,28 +124,34 @@ pub struct Host<'a, R, P, E, C, K> {
 
 #[derive(Debug, Default)]
 struct State {
-    sessions: HashMap<String, SessionState>,
-    tick: u64,
+    /// Least recently used first; at most [`MAX_TRACKED_SESSIONS`] entries.
+    /// A linear scan over so few beats pulling hashing code into the wasm
+    /// module.
+    sessions: VecDeque<(String, SessionState)>,
 }
 
 impl State {
-    /// The state of `session_id`, created on first use; the least recently
-    /// used session is forgotten beyond [`MAX_TRACKED_SESSIONS`].
-    fn session(&mut self, session_id: &str) -> &mut SessionState {
-        self.tick += 1;
-        if !self.sessions.contains_key(session_id) && self.sessions.len() >= MAX_TRACKED_SESSIONS {
-            let oldest = self
-                .sessions
-                .iter()
-                .min_by_key(|(_, s)| s.last_used)
-                .map(|(id, _)| id.clone());
-            if let Some(oldest) = oldest {
-                self.sessions.remove(&oldest);
+    /// Runs `f` on the memory of `session_id` (created on first use) and
+    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the least
+    /// recently used session is forgotten.
+    fn with_session<T>(&mut self, session_id: &str, f: impl FnOnce(&mut SessionState) -> T) -> T {
+        let found = self
+            .sessions
+            .iter()
+            .position(|(id, _)| id == session_id)
+            .and_then(|i| self.sessions.remove(i));
+        let (id, mut memory) = match found {
+            Some(entry) => entry,
+            None => {
+                if self.sessions.len() >= MAX_TRACKED_SESSIONS {
+                    self.sessions.pop_front();
+                }
+                (session_id.to_string(), SessionState::default())
             }
-        }
-        let state = self.sessions.entry(session_id.to_string()).or_default();
-        state.last_used = self.tick;
-        state
+        };
+        let out = f(&mut memory);
+        self.sessions.push_back((id, memory));
+        out
     }
 }
 
@@ -209,14 +215,15 @@ impl Surface {
         let request = parse_request(request)?;
         let now = host.clock.now_ms();
         let session = check_session(host.session, now)?;
-        {
-            let mut state = self.state.borrow_mut();
-            let memory = state.session(&session.id);
-            memory.admit_request_id(request.id())?;
-            if matches!(request, Request::Invoke { .. }) {
-                memory.admit_invoke(now, self.config.rate_limit)?;
-            }
-        }
+        self.state
+            .borrow_mut()
+            .with_session(&session.id, |memory| {
+                memory.admit_request_id(request.id())?;
+                if matches!(request, Request::Invoke { .. }) {
+                    memory.admit_invoke(now, self.config.rate_limit)?;
+                }
+                Ok(())
+            })?;
         match request {
             Request::Describe { input, .. } => {
                 let registry = host.registry.registry();
@@ -226,16 +233,16 @@ impl Surface {
                         format!("the page could not be read: {e}"),
                     )
                 })?;
-                let mut state = self.state.borrow_mut();
-                let memory = state.session(&session.id);
-                Ok(describe::describe(
-                    &self.config,
-                    session,
-                    &registry,
-                    &observation,
-                    &input,
-                    &mut memory.last_capabilities,
-                ))
+                Ok(self.state.borrow_mut().with_session(&session.id, |memory| {
+                    describe::describe(
+                        &self.config,
+                        session,
+                        &registry,
+                        &observation,
+                        &input,
+                        &mut memory.last_capabilities,
+                    )
+                }))
             }
             Request::Invoke {
                 capability, input, ..
