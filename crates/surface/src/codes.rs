@@ -5,7 +5,8 @@
 //! `result.error`). Keeping them as two types makes it impossible to put a
 //! business code on the protocol layer by accident.
 
-use serde_json::{json, Map, Value};
+use crate::json::{object, text};
+use serde_json::{Map, Value};
 
 /// Codes of the protocol layer (`ok: false`, `error.code`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +122,6 @@ impl BusinessError {
 
     /// `{ code, message }`
     pub fn to_json(&self) -> Value {
-        json!({ "code": self.code, "message": self.message })
+        object([("code", text(&self.code)), ("message", text(&self.message))])
     }
 }

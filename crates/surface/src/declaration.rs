@@ -5,8 +5,9 @@
 //! enforce completely — unknown risk, unsupported schema keyword — is skipped,
 //! never half-applied). Skipped entries keep their reason for debugging.
 
+use crate::json::{object, text};
 use crate::schema::{self, SchemaError};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Default `expect.within` in milliseconds.
 pub const DEFAULT_EXPECT_WITHIN_MS: f64 = 2000.0;
@@ -82,9 +83,12 @@ impl CapabilityDeclaration {
                 .entry("properties")
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(props) = props {
-                props.entry("record").or_insert_with(
-                    || json!({ "type": "string", "description": "id of the target record" }),
-                );
+                props.entry("record").or_insert_with(|| {
+                    object([
+                        ("type", text("string")),
+                        ("description", text("id of the target record")),
+                    ])
+                });
             }
             let required = schema
                 .entry("required")

@@ -1,12 +1,13 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
+use crate::json::{object, strings, text};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
 use crate::surface::SurfaceConfig;
 use crate::PROTOCOL;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// registry ∩ expose ∩ scope, in registry order.
 pub(crate) fn visible_capabilities<'r>(
@@ -76,12 +77,18 @@ pub(crate) fn describe(
         out.insert("capabilitiesUnchanged".into(), Value::from(unchanged));
     }
     if let Some(page) = observation.page_context() {
-        out.insert("context".into(), json!({ "page": page }));
+        out.insert("context".into(), object([("page", page)]));
     }
     let regions: Vec<Value> = observation
         .regions
         .iter()
-        .map(|r| json!({ "id": r.id, "title": r.title, "active": r.active }))
+        .map(|r| {
+            object([
+                ("id", text(&r.id)),
+                ("title", text(&r.title)),
+                ("active", Value::from(r.active)),
+            ])
+        })
         .collect();
     out.insert("regions".into(), Value::Array(regions));
 
@@ -90,7 +97,7 @@ pub(crate) fn describe(
         "records".into(),
         Value::Array(records.iter().map(|r| r.to_json()).collect()),
     );
-    out.insert("status".into(), json!(observation.status));
+    out.insert("status".into(), strings(&observation.status));
     out.insert(
         "feedback".into(),
         Value::Array(observation.feedback.iter().map(|f| f.to_json()).collect()),
@@ -117,7 +124,11 @@ fn select_records<'o>(
             let window: Vec<&Record> = all.iter().skip(*offset).take(limit).collect();
             out.insert(
                 "recordWindow".into(),
-                json!({ "offset": offset, "limit": limit, "total": all.len() }),
+                object([
+                    ("offset", Value::from(*offset)),
+                    ("limit", Value::from(limit)),
+                    ("total", Value::from(all.len())),
+                ]),
             );
             window
         }
@@ -153,9 +164,11 @@ fn unavailable(
                         .action(&decl.id, Some(&record.id))
                         .and_then(|a| a.unavailable());
                     if let Some(reason) = reason {
-                        out.push(
-                            json!({ "capability": decl.id, "record": record.id, "reason": reason }),
-                        );
+                        out.push(object([
+                            ("capability", text(&decl.id)),
+                            ("record", text(&record.id)),
+                            ("reason", text(reason)),
+                        ]));
                     }
                 }
             }
@@ -164,7 +177,10 @@ fn unavailable(
                     .action(&decl.id, None)
                     .and_then(|a| a.unavailable())
                 {
-                    out.push(json!({ "capability": decl.id, "reason": reason }));
+                    out.push(object([
+                        ("capability", text(&decl.id)),
+                        ("reason", text(reason)),
+                    ]));
                 }
             }
         }

@@ -6,11 +6,12 @@ use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::{CapabilityDeclaration, Risk, RowActionId};
 use crate::describe::visible_capabilities;
 use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
+use crate::json::{object, strings};
 use crate::page::{Observation, Page};
 use crate::schema;
 use crate::session::Session;
 use crate::surface::{Host, SurfaceConfig};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 pub(crate) async fn invoke<R, P, E, C, K>(
     config: &SurfaceConfig,
@@ -28,7 +29,7 @@ where
 {
     match run(config, session, capability, Value::Object(input), host).await {
         Ok(result) => result,
-        Err(error) => json!({ "error": error.to_json() }),
+        Err(error) => object([("error", error.to_json())]),
     }
 }
 
@@ -228,11 +229,11 @@ fn evidence(
     let truncated = changed.len() > config.record_limit;
     let records: Vec<Value> = changed.into_iter().take(config.record_limit).collect();
     let mut out = Map::new();
-    out.insert("capabilities".into(), json!(appeared));
+    out.insert("capabilities".into(), strings(appeared));
     out.insert("records".into(), Value::Array(records));
     if truncated {
         out.insert("recordsTruncated".into(), Value::from(true));
     }
-    out.insert("status".into(), json!(after.status));
+    out.insert("status".into(), strings(&after.status));
     Value::Object(out)
 }

@@ -22,6 +22,7 @@ mod declaration;
 mod describe;
 mod hooks;
 mod invoke;
+mod json;
 mod page;
 mod request;
 pub mod schema;

@@ -5,7 +5,8 @@
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
 
-use serde_json::{json, Map, Value};
+use crate::json::{object, text};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// A `data-e2e-kind="region"` element.
@@ -64,8 +65,8 @@ pub struct Feedback {
 impl Feedback {
     pub fn to_json(&self) -> Value {
         match &self.level {
-            Some(level) => json!({ "text": self.text, "level": level }),
-            None => json!({ "text": self.text }),
+            Some(level) => object([("text", text(&self.text)), ("level", text(level))]),
+            None => object([("text", text(&self.text))]),
         }
     }
 }

@@ -5,11 +5,12 @@ use crate::codes::{ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
 use crate::invoke;
+use crate::json::{object, text};
 use crate::page::Page;
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt;
@@ -191,10 +192,18 @@ impl Surface {
     {
         let id = echo_id(request);
         match self.checked(request, host).await {
-            Ok(result) => json!({ "protocol": PROTOCOL, "id": id, "ok": true, "result": result }),
-            Err(error) => {
-                json!({ "protocol": PROTOCOL, "id": id, "ok": false, "error": error.to_json() })
-            }
+            Ok(result) => object([
+                ("protocol", text(PROTOCOL)),
+                ("id", text(id)),
+                ("ok", Value::Bool(true)),
+                ("result", result),
+            ]),
+            Err(error) => object([
+                ("protocol", text(PROTOCOL)),
+                ("id", text(id)),
+                ("ok", Value::Bool(false)),
+                ("error", error.to_json()),
+            ]),
         }
     }
 
