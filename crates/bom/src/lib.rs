@@ -17,6 +17,8 @@ impl Outcome {
 #[cfg(target_arch = "wasm32")]
 mod dom {
     use super::Outcome;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
     use web_sys::Window;
 
     /// Reloads a real window.
@@ -29,11 +31,23 @@ mod dom {
             Self { window }
         }
 
-        /// `location.reload()`. A throw (a sandboxed or detached window) is
-        /// `{ ok: false, retired: false }`: no fake retirement.
+        /// Schedules `location.reload()` on the next task, so the reply to the
+        /// agent is delivered before the document unloads. A window whose
+        /// location cannot be read or that cannot schedule (cross-origin,
+        /// closed) is `{ ok: false, retired: false }`: no fake retirement.
         pub fn reload(&self) -> Outcome {
-            match self.window.location().reload() {
-                Ok(()) => Outcome::RELOADING,
+            let location = self.window.location();
+            if location.href().is_err() {
+                return Outcome::FAILED;
+            }
+            let reload = Closure::once_into_js(move || {
+                let _ = location.reload();
+            });
+            match self
+                .window
+                .set_timeout_with_callback(reload.unchecked_ref())
+            {
+                Ok(_) => Outcome::RELOADING,
                 Err(_) => Outcome::FAILED,
             }
         }

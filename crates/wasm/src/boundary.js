@@ -1,0 +1,96 @@
+// Bounds a downlink before it crosses into wasm: only the four envelope
+// fields are read; payload is copied as plain JSON with limits on depth,
+// size and string length. Anything that is not JSON (BigInt, functions,
+// symbols, cycles, throwing getters, proxies that throw) is reported as a
+// problem instead of being passed on. Never throws.
+
+const MAX_DEPTH = 32;
+const MAX_NODES = 10000;
+const MAX_CHARS = 1 << 20; // total string budget, UTF-16 units
+
+function describe(v) {
+  if (typeof v === "bigint") return "a BigInt";
+  if (typeof v === "function") return "a function";
+  if (typeof v === "symbol") return "a symbol";
+  if (typeof v === "number") return String(v);
+  return typeof v;
+}
+
+export function project(down) {
+  const budget = { nodes: 0, chars: 0, problem: null };
+  const seen = new Set();
+  function copy(v, path, depth) {
+    if (budget.problem) return null;
+    if (++budget.nodes > MAX_NODES) { budget.problem = "the envelope has more than " + MAX_NODES + " values"; return null; }
+    switch (typeof v) {
+      case "string":
+        budget.chars += v.length;
+        if (budget.chars > MAX_CHARS) { budget.problem = path + " makes the envelope longer than " + MAX_CHARS + " characters"; return null; }
+        return v;
+      case "boolean": return v;
+      case "number":
+        if (Number.isFinite(v)) return v;
+        budget.problem = path + " is " + describe(v) + ", not JSON"; return null;
+      case "undefined": return undefined;
+      case "object": {
+        if (v === null) return null;
+        if (depth >= MAX_DEPTH) { budget.problem = path + " nests deeper than " + MAX_DEPTH + " levels"; return null; }
+        if (seen.has(v)) { budget.problem = path + " is cyclic, not JSON"; return null; }
+        seen.add(v);
+        let out;
+        if (Array.isArray(v)) {
+          out = [];
+          for (let i = 0; i < v.length && !budget.problem; i++) {
+            const c = copy(v[i], path + "[" + i + "]", depth + 1);
+            out.push(c === undefined ? null : c);
+          }
+        } else {
+          out = Object.create(null);
+          for (const k of Object.keys(v)) {
+            if (budget.problem) break;
+            budget.chars += k.length;
+            const c = copy(v[k], path + "." + k, depth + 1);
+            if (c !== undefined) out[k] = c;
+          }
+        }
+        seen.delete(v);
+        return out;
+      }
+      default:
+        budget.problem = path + " is " + describe(v) + ", not JSON"; return null;
+    }
+  }
+  try {
+    if (down === null || typeof down !== "object" || Array.isArray(down)) {
+      return ["null", null]; // not an object: the parser says so
+    }
+    const env = Object.create(null);
+    for (const key of ["pageId", "requestId", "cmd"]) {
+      const v = down[key];
+      if (v === undefined) continue;
+      // Scalars pass (strings bounded); anything else is simply "not a string".
+      if (typeof v === "string") env[key] = v.length > 4096 ? { length: v.length } : v;
+      else if (v === null || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) env[key] = v;
+      else env[key] = { type: typeof v };
+    }
+    if (down.payload !== undefined) env.payload = copy(down.payload, "payload", 1);
+    return [JSON.stringify(env), budget.problem];
+  } catch (e) {
+    return ["{}", "reading the envelope threw: " + (e && e.message ? String(e.message).slice(0, 200) : "unknown error")];
+  }
+}
+
+/** Calls a port method; returns [ok, value] and never throws. */
+export function callPort(obj, name, arg) {
+  try {
+    const f = obj && obj[name];
+    if (typeof f !== "function") return [false, "ports." + name + " is not a function"];
+    return [true, f.call(obj, arg)];
+  } catch (e) {
+    return [false, e && e.message ? String(e.message) : String(e)];
+  }
+}
+
+export function isThenable(v) {
+  return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function";
+}

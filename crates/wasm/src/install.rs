@@ -1,0 +1,285 @@
+//! `installPlayable` and the `IPlayable` instance: one per window.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Object, Promise, Reflect};
+use playable::bridge::{self, WindowBridge};
+use playable::{ErrorCode, Machine, Uplink};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::Window;
+
+use crate::options::{self, Options};
+use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
+
+const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
+
+#[wasm_bindgen(module = "/src/boundary.js")]
+extern "C" {
+    fn project(down: &JsValue) -> Array;
+}
+
+type WebMachine = Machine<SensePort, BotPort, BomPort, WebRandom>;
+
+struct Instance {
+    machine: WebMachine,
+    window: Window,
+    allowed_origins: Vec<String>,
+    bridge: RefCell<Option<WindowBridge>>,
+}
+
+thread_local! {
+    /// window → (the JS object handed out, the instance). Usually one entry.
+    static INSTANCES: RefCell<Vec<(Window, JsValue, Rc<Instance>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsValue {
+    let up = Uplink::err(page_id, request_id, ErrorCode::Internal, message);
+    to_js(&up)
+}
+
+fn to_js(up: &Uplink) -> JsValue {
+    // One string crossing and a native JSON.parse: cheaper than building the
+    // object field by field across the boundary.
+    serde_json::to_string(up)
+        .ok()
+        .and_then(|s| js_sys::JSON::parse(&s).ok())
+        .unwrap_or_else(|| {
+            let o = Object::new();
+            let _ = Reflect::set(&o, &"ok".into(), &JsValue::FALSE);
+            o.into()
+        })
+}
+
+impl Instance {
+    async fn handle(&self, down: JsValue) -> JsValue {
+        let projected = project(&down);
+        let json = projected.get(0).as_string().unwrap_or_default();
+        let problem = projected.get(1).as_string();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+        if let Some(problem) = problem {
+            let request_id = match playable::parse_downlink(&value) {
+                Ok(d) => d.request_id,
+                Err(r) => r.request_id,
+            };
+            let up = Uplink::err(
+                self.machine.page_id(),
+                request_id,
+                ErrorCode::BadRequest,
+                format!("the envelope must be plain JSON: {problem}"),
+            );
+            return to_js(&up);
+        }
+        let response = self.machine.handle(&value).await;
+        let up = to_js(&response.uplink);
+        if let Some(shot) = response.screenshot {
+            let snapshot = Reflect::get(&up, &"payload".into())
+                .and_then(|p| Reflect::get(&p, &"snapshot".into()));
+            match snapshot {
+                Ok(s) if s.is_object() => {
+                    let _ = Reflect::set(&s, &"screenshot".into(), &shot);
+                }
+                _ => {
+                    return internal(
+                        response.uplink.request_id,
+                        self.machine.page_id(),
+                        "could not attach the screenshot",
+                    )
+                }
+            }
+        }
+        up
+    }
+
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
+        bridge::check_origins(&self.allowed_origins)?;
+        if self.bridge.borrow().is_some() {
+            return Ok(()); // attaching twice does not double-reply
+        }
+        let weak = Rc::downgrade(self);
+        let listener = WindowBridge::attach(
+            self.window.clone(),
+            self.allowed_origins.clone(),
+            move |delivery| {
+                let Some(instance) = weak.upgrade() else {
+                    return;
+                };
+                wasm_bindgen_futures::spawn_local(async move {
+                    let up = instance.handle(delivery.envelope).await;
+                    bridge::reply(&instance.window, &delivery.origin, &delivery.seq, &up);
+                });
+            },
+        );
+        *self.bridge.borrow_mut() = Some(listener);
+        Ok(())
+    }
+}
+
+/// `IPlayable`: the window's one instance.
+#[wasm_bindgen]
+pub struct Playable {
+    inner: Rc<Instance>,
+}
+
+#[wasm_bindgen]
+impl Playable {
+    /// The current pageId (`null` before hello).
+    #[wasm_bindgen(getter, js_name = pageId)]
+    pub fn page_id(&self) -> JsValue {
+        self.inner
+            .machine
+            .page_id()
+            .map_or(JsValue::NULL, |id| JsValue::from_str(&id))
+    }
+
+    /// `"installed" | "live" | "retired"`.
+    #[wasm_bindgen(getter)]
+    pub fn phase(&self) -> String {
+        self.inner.machine.phase().as_str().to_string()
+    }
+
+    /// Handles one downlink. Never throws, never rejects.
+    pub fn handle(&self, down: JsValue) -> Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move { Ok(inner.handle(down).await) })
+    }
+
+    /// Starts answering `window.postMessage` downlinks (baseline §3).
+    #[wasm_bindgen(js_name = attachWindowBridge)]
+    pub fn attach_window_bridge(&self) -> Result<(), JsError> {
+        self.inner.attach_bridge().map_err(|e| JsError::new(&e))
+    }
+}
+
+fn find(window: &Window) -> Option<JsValue> {
+    INSTANCES.with(|list| {
+        list.borrow()
+            .iter()
+            .find(|(w, _, _)| Object::is(w, window))
+            .map(|(_, js, _)| js.clone())
+    })
+}
+
+fn build(options: Options) -> Rc<Instance> {
+    let Options {
+        root,
+        window,
+        island_slots,
+        capture,
+        allowed_origins,
+        sense,
+        bot,
+        bom,
+    } = options;
+    let crypto = window.crypto().ok();
+    let machine = Machine::new(
+        SensePort {
+            dom: sense::dom::DomSense::new(root, island_slots),
+            js: sense,
+            capture,
+        },
+        BotPort {
+            dom: bot::DomBot,
+            js: bot,
+        },
+        BomPort {
+            dom: bom::DomBom::new(window.clone()),
+            js: bom,
+        },
+        WebRandom { crypto },
+    );
+    Rc::new(Instance {
+        machine,
+        window,
+        allowed_origins,
+        bridge: RefCell::new(None),
+    })
+}
+
+/// Installs (or returns) the window's one instance. Synchronous.
+#[wasm_bindgen(js_name = installPlayable)]
+pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
+    let options = options::parse(&options).map_err(|e| type_error(&e))?;
+    if let Some(existing) = find(&options.window) {
+        return Ok(existing);
+    }
+    let window = options.window.clone();
+    if Reflect::has(&window, &MARKER.into()).unwrap_or(false) {
+        return Err(js_sys::Error::new(
+            "in-page-playable: another copy of the package is already installed in this window; \
+             talk to that instance (its window bridge) instead of installing a second one",
+        )
+        .into());
+    }
+    let inner = build(options);
+    let js: JsValue = Playable {
+        inner: Rc::clone(&inner),
+    }
+    .into();
+    let _ = Reflect::set(&window, &MARKER.into(), &JsValue::TRUE);
+    INSTANCES.with(|list| list.borrow_mut().push((window, js.clone(), inner)));
+    Ok(js)
+}
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(&format!("installPlayable: {message}")).into()
+}
+
+/// Drops every instance and its bridge and clears the window marker.
+#[wasm_bindgen(js_name = resetPlayableForTests)]
+pub fn reset_playable_for_tests() {
+    let dropped = INSTANCES.with(|list| std::mem::take(&mut *list.borrow_mut()));
+    for (window, _, instance) in dropped {
+        instance.bridge.borrow_mut().take();
+        let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
+    }
+}
+
+/// Removes every bridge listener (instances stay).
+#[wasm_bindgen(js_name = detachWindowBridgeForTests)]
+pub fn detach_window_bridge_for_tests() {
+    INSTANCES.with(|list| {
+        for (_, _, instance) in list.borrow().iter() {
+            instance.bridge.borrow_mut().take();
+        }
+    });
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EscapeInputs {
+    #[serde(default)]
+    dirty: Vec<String>,
+    #[serde(default)]
+    no_reload: bool,
+}
+
+fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
+    let json = js_sys::JSON::stringify(snapshot)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    let inputs: EscapeInputs = serde_json::from_str(&json)
+        .map_err(|e| JsError::new(&format!("expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}")))?;
+    Ok(sense::Snapshot {
+        dirty: inputs.dirty,
+        no_reload: inputs.no_reload,
+        ..sense::Snapshot::default()
+    })
+}
+
+/// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
+#[wasm_bindgen(js_name = deriveEscapes)]
+pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
+    let escapes = sense::derive_escapes(&escape_inputs(&snapshot)?);
+    let json = serde_json::to_string(&escapes).map_err(|e| JsError::new(&e.to_string()))?;
+    js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
+}
+
+/// `isEscapeAllowed(snapshot, type)`.
+#[wasm_bindgen(js_name = isEscapeAllowed)]
+pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
+    let kind = kind.as_string().unwrap_or_default();
+    Ok(sense::is_escape_allowed(&escape_inputs(&snapshot)?, &kind))
+}

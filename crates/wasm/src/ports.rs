@@ -1,0 +1,159 @@
+//! The playable traits implemented for the web: the real DOM adapters, or JS
+//! objects injected through `options.ports` (each port independently).
+
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Sense};
+use sense::dom::DomSense;
+use sense::Snapshot;
+
+#[wasm_bindgen(module = "/src/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = callPort)]
+    fn call_port(obj: &JsValue, name: &str, arg: &JsValue) -> Array;
+    #[wasm_bindgen(js_name = isThenable)]
+    fn is_thenable(v: &JsValue) -> bool;
+}
+
+fn describe_error(e: &JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".into())
+}
+
+/// Calls `obj[name](arg)` and awaits the result when it is a promise.
+pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
+    let out = call_port(obj, name, arg);
+    let value = out.get(1);
+    if !out.get(0).is_truthy() {
+        return Err(value.as_string().unwrap_or_default());
+    }
+    if is_thenable(&value) {
+        let promise = js_sys::Promise::resolve(&value);
+        return JsFuture::from(promise).await.map_err(|e| describe_error(&e));
+    }
+    Ok(value)
+}
+
+fn has_method(obj: &JsValue, name: &str) -> bool {
+    Reflect::get(obj, &name.into()).is_ok_and(|f| f.is_function())
+}
+
+pub struct SensePort {
+    pub dom: DomSense,
+    pub js: Option<JsValue>,
+    pub capture: Option<Function>,
+}
+
+impl Sense for SensePort {
+    type Target = JsValue;
+    type Shot = JsValue;
+
+    async fn snapshot(&self) -> Result<Snapshot, String> {
+        let Some(js) = &self.js else {
+            return self.dom.snapshot();
+        };
+        let value = call(js, "snapshot", &JsValue::UNDEFINED).await?;
+        let json = js_sys::JSON::stringify(&value)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| "ports.sense.snapshot() returned something that is not JSON".to_string())?;
+        serde_json::from_str(&json)
+            .map_err(|e| format!("ports.sense.snapshot() returned no valid ISnapshot: {e}"))
+    }
+
+    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, String> {
+        let Some(js) = &self.js else {
+            return Ok(self.dom.resolve(id));
+        };
+        if !has_method(js, "resolve") {
+            return Ok(None);
+        }
+        let target = call(js, "resolve", &JsValue::from_str(id)).await?;
+        Ok((!target.is_null() && !target.is_undefined()).then_some(target))
+    }
+
+    async fn capture(&self) -> Result<Option<JsValue>, String> {
+        let Some(capture) = &self.capture else {
+            return Ok(None);
+        };
+        let holder = Object::new();
+        let _ = Reflect::set(&holder, &"capture".into(), capture);
+        call(&holder, "capture", self.dom.root()).await.map(Some)
+    }
+}
+
+pub struct BotPort {
+    pub dom: bot::DomBot,
+    pub js: Option<JsValue>,
+}
+
+impl Bot<JsValue> for BotPort {
+    async fn check(&self, target: &JsValue, _action: &Action) -> Result<(), String> {
+        // Injected bots may act on stand-in targets; elements are always checked.
+        if self.js.is_some() && !target.is_instance_of::<web_sys::Element>() {
+            return Ok(());
+        }
+        self.dom.check(target)
+    }
+
+    async fn dispatch(&self, target: &JsValue, action: &Action) -> Result<(), String> {
+        match action {
+            Action::Click => match &self.js {
+                None => self.dom.click(target),
+                Some(js) => {
+                    let out = call(js, "click", target).await?;
+                    let failed = out.as_bool() == Some(false)
+                        || Reflect::get(&out, &"ok".into()).is_ok_and(|ok| ok.as_bool() == Some(false));
+                    if failed {
+                        Err("ports.bot.click reported failure".into())
+                    } else {
+                        Ok(())
+                    }
+                }
+            },
+        }
+    }
+}
+
+pub struct BomPort {
+    pub dom: bom::DomBom,
+    pub js: Option<JsValue>,
+}
+
+impl Bom for BomPort {
+    async fn reload(&self) -> Result<BomOutcome, String> {
+        let Some(js) = &self.js else {
+            let o = self.dom.reload();
+            return Ok(BomOutcome { ok: o.ok, retired: o.retired });
+        };
+        let action = Object::new();
+        let _ = Reflect::set(&action, &"type".into(), &"reload".into());
+        let out = call(js, "run", &action).await?;
+        let flag = |k: &str| Reflect::get(&out, &k.into()).is_ok_and(|v| v.as_bool() == Some(true));
+        Ok(BomOutcome { ok: flag("ok"), retired: flag("retired") })
+    }
+}
+
+pub struct WebRandom {
+    pub crypto: Option<web_sys::Crypto>,
+}
+
+impl Random for WebRandom {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), String> {
+        let crypto = self
+            .crypto
+            .as_ref()
+            .ok_or_else(|| "crypto.getRandomValues is unavailable".to_string())?;
+        crypto
+            .get_random_values_with_u8_array(buf)
+            .map(|_| ())
+            .map_err(|e| describe_error(&e))
+    }
+}

@@ -1,0 +1,190 @@
+// The window bridge (baseline §3) in real Chromium: what it accepts, what it
+// ignores silently, and that every forgery clicks nothing.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+import { startServer } from "./support/server.mjs";
+
+const ctx = useBrowser();
+let other;
+before(async () => { other = await startServer(); });
+after(async () => { await other?.close(); });
+
+async function withPage(fn) {
+  const page = await ctx.open();
+  try {
+    await fn(page);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.close();
+  }
+}
+
+// In-page helpers: post a wrapper and collect the "up" replies seen for 250 ms.
+const HELPERS = () => {
+  window.__ups = [];
+  window.addEventListener("message", (e) => {
+    if (e.data && e.data.channel === "in-page-playable" && e.data.dir === "up") window.__ups.push({ data: e.data, origin: e.origin });
+  });
+  window.__post = (msg, target = window) => target.postMessage(msg, "*");
+  window.__settle = () => new Promise((r) => setTimeout(r, 250));
+  window.__hello = (seq) => ({ channel: "in-page-playable", dir: "down", seq, envelope: { pageId: null, requestId: "b" + seq, cmd: "hello", payload: {} } });
+};
+
+test("a same-window, allowed-origin downlink is answered with the seq echoed", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const sent = [];
+      const orig = window.postMessage.bind(window);
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      window.postMessage = (msg, target) => { if (msg && msg.dir === "up") sent.push(target); return orig(msg, target); };
+      __post(__hello(7));
+      await __settle();
+      window.postMessage = orig;
+      const pageId = __ups[0]?.data.envelope.payload.pageId;
+      __post({ channel: "in-page-playable", dir: "down", seq: 8, envelope: { pageId, requestId: "run", cmd: "run", payload: { id: "btn-save" } } });
+      await __settle();
+      return { ups: __ups.map((u) => u.data), targets: sent, clicks: window.__clicks, origin: location.origin };
+    }, HELPERS.toString());
+    assert.equal(r.ups.length, 2);
+    assert.equal(r.ups[0].seq, 7);
+    assert.equal(r.ups[0].envelope.ok, true);
+    assert.equal(r.ups[0].envelope.requestId, "b7");
+    assert.deepEqual(r.targets, [r.origin], "replies go to event.origin, never *");
+    assert.equal(r.ups[1].seq, 8);
+    assert.deepEqual(r.ups[1].envelope.payload, { id: "btn-save" });
+    assert.deepEqual(r.clicks, ["btn-save"]);
+  }));
+
+test("a well-formed wrapper around a bad envelope gets BAD_REQUEST with its seq", () =>
+  withPage(async (page) => {
+    const ups = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      window.P.installPlayable({ allowedOrigins: [location.origin] }).attachWindowBridge();
+      __post({ channel: "in-page-playable", dir: "down", seq: 3, envelope: null });
+      __post({ channel: "in-page-playable", dir: "down", seq: 4 });
+      await __settle();
+      return __ups.map((u) => [u.data.seq, u.data.envelope.ok, u.data.envelope.error?.code]);
+    }, HELPERS.toString());
+    assert.deepEqual(ups, [[3, false, "BAD_REQUEST"], [4, false, "BAD_REQUEST"]]);
+  }));
+
+test("everything else is ignored silently and clicks nothing", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      const id = (await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} })).payload.pageId;
+      const run = { pageId: id, requestId: "x", cmd: "run", payload: { id: "btn-save" } };
+      const forgeries = [
+        { channel: "other", dir: "down", seq: 1, envelope: run },
+        { channel: "in-page-playable", dir: "up", seq: 2, envelope: run },
+        { channel: "in-page-playable", seq: 3, envelope: run },
+        { channel: "in-page-playable", dir: "down", envelope: run },
+        { channel: "in-page-playable", dir: "down", seq: 1.5, envelope: run },
+        { channel: "in-page-playable", dir: "down", seq: "4", envelope: run },
+        { channel: "in-page-playable", dir: "down", seq: NaN, envelope: run },
+        "in-page-playable",
+        null,
+        [run],
+      ];
+      for (const f of forgeries) __post(f);
+      await __settle();
+      // The dir:"up" forgery is itself seen by our listener; replies carry an uplink (ok field).
+      return { ups: __ups.filter((u) => "ok" in Object(u.data.envelope)).length, clicks: window.__clicks };
+    }, HELPERS.toString());
+    assert.deepEqual(r, { ups: 0, clicks: [] });
+  }));
+
+test("an origin not in allowedOrigins is ignored; allowedOrigins is copied at install", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const origins = ["https://example.com"];
+      const p = window.P.installPlayable({ allowedOrigins: origins });
+      p.attachWindowBridge();
+      origins.push(location.origin); // too late: the list was copied
+      __post(__hello(1));
+      await __settle();
+      return { ups: __ups.length, phase: p.phase };
+    }, HELPERS.toString());
+    assert.deepEqual(r, { ups: 0, phase: "installed" });
+  }));
+
+test("attachWindowBridge: clear errors without origins or with *, and attaching twice replies once", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const errors = [];
+      for (const allowedOrigins of [undefined, [], ["*"], [location.origin, "*"]]) {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable({ allowedOrigins }).attachWindowBridge(); errors.push("no error"); }
+        catch (e) { errors.push(e.message); }
+      }
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      p.attachWindowBridge();
+      __post(__hello(1));
+      await __settle();
+      const twice = __ups.length;
+      window.P.detachWindowBridgeForTests();
+      __post(__hello(2));
+      await __settle();
+      return { errors, twice, afterDetach: __ups.length };
+    }, HELPERS.toString());
+    assert.match(r.errors[0], /allowedOrigins/);
+    assert.match(r.errors[1], /allowedOrigins/);
+    assert.match(r.errors[2], /not an origin/);
+    assert.match(r.errors[3], /not an origin/);
+    assert.equal(r.twice, 1);
+    assert.equal(r.afterDetach, 1, "detached: no more replies");
+  }));
+
+test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
+  const page = await ctx.browser.newPage();
+  try {
+    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html");
+    await page.evaluate(async ({ same, cross }) => {
+      const load = (src) => new Promise((res) => { const f = document.createElement("iframe"); f.src = src; f.onload = () => res(f); document.body.append(f); });
+      window.__child = await load(same);
+      window.__cross = await load(cross);
+    }, { same: ctx.server.origin + "/tests/fixtures/seed.html", cross: other.origin + "/tests/fixtures/seed.html" });
+    const frames = page.frames();
+    const child = frames.find((f) => f.url().startsWith(ctx.server.origin + "/tests/fixtures/seed.html"));
+    const cross = frames.find((f) => f.url().startsWith(other.origin));
+    const setup = async () => {
+      const P = await import("/www/index.js");
+      window.__ups = [];
+      window.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") window.__ups.push(e.data); });
+      const p = P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      window.__clicks = window.__clicks || [];
+      return h.payload.pageId;
+    };
+    const parentId = await page.evaluate(setup);
+    const childId = await child.evaluate(setup);
+    assert.notEqual(parentId, childId, "each window has its own instance and pageId");
+    const run = (pageId, seq) => ({ channel: "in-page-playable", dir: "down", seq, envelope: { pageId, requestId: "f" + seq, cmd: "run", payload: { id: "btn-save" } } });
+    // Child → parent, parent → child, cross-origin → both.
+    await child.evaluate(([m1]) => parent.postMessage(m1, "*"), [run(parentId, 1)]);
+    await page.evaluate(([m2]) => window.__child.contentWindow.postMessage(m2, "*"), [run(childId, 2)]);
+    await cross.evaluate(([m3, m4]) => { parent.postMessage(m3, "*"); parent.frames[0].postMessage(m4, "*"); }, [run(parentId, 3), run(childId, 4)]);
+    await page.waitForTimeout(300);
+    const parentState = await page.evaluate(() => ({ ups: window.__ups.length }));
+    const childState = await child.evaluate(() => ({ ups: window.__ups.length, clicks: window.__clicks }));
+    assert.deepEqual(parentState, { ups: 0 });
+    assert.deepEqual(childState, { ups: 0, clicks: [] });
+    // The child's own same-window message still works.
+    await child.evaluate(([m]) => window.postMessage(m, "*"), [run(childId, 5)]);
+    await page.waitForTimeout(300);
+    const after = await child.evaluate(() => ({ ups: window.__ups.map((u) => [u.seq, u.envelope.ok]), clicks: window.__clicks }));
+    assert.deepEqual(after, { ups: [[5, true]], clicks: ["btn-save"] });
+  } finally {
+    await page.close();
+  }
+});

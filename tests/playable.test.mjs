@@ -1,0 +1,460 @@
+// The npm package in real Chromium: install, the four commands, every error
+// code of baseline §1, zero side effects on refusal, and hostile inputs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+
+const ctx = useBrowser();
+
+async function withPage(fn, path) {
+  const page = await ctx.open(path);
+  try {
+    await fn(page);
+    assert.deepEqual(page.errors, [], "no uncaught page errors");
+  } finally {
+    await page.close();
+  }
+}
+
+// Runs `body(p, send, pageId)` in the page after install + hello.
+function live(body, arg) {
+  return async ({ body, arg }) => {
+    const p = window.P.installPlayable({
+      islandSlots: { "list-pagination": { next: { ariaLabel: "Next page" }, prev: { ariaLabel: "Previous page" }, page2: { role: "button", name: "Page 2" }, gone: { ariaLabel: "Nope" } } },
+    });
+    let n = 0;
+    const send = (cmd, payload = {}, pageId) => p.handle({ pageId: pageId === undefined ? p.pageId : pageId, requestId: "r" + ++n, cmd, payload });
+    await send("hello", {}, null);
+    const fn = new Function("return " + body)();
+    return fn(p, send, arg);
+  };
+}
+
+async function inPage(page, fn, arg) {
+  return page.evaluate(live(), { body: fn.toString(), arg });
+}
+
+test("install is synchronous, once per window, marks the window", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const a = window.P.installPlayable();
+      const b = window.P.installPlayable({ allowedOrigins: ["http://other"] });
+      return {
+        same: a === b,
+        marker: "__IN_PAGE_PLAYABLE_V1__" in window,
+        pageId: a.pageId,
+        phase: a.phase,
+        isPromise: a instanceof Promise,
+        hasHandle: typeof a.handle === "function" && typeof a.attachWindowBridge === "function",
+      };
+    });
+    assert.deepEqual(r, { same: true, marker: true, pageId: null, phase: "installed", isPromise: false, hasHandle: true });
+  }));
+
+test("hello mints a 128-bit pageId from crypto, once; reinstall keeps it", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      let calls = 0;
+      const orig = crypto.getRandomValues.bind(crypto);
+      crypto.getRandomValues = (a) => (calls++, orig(a));
+      const p = window.P.installPlayable();
+      const a = await p.handle({ pageId: null, requestId: "1", cmd: "hello", payload: {} });
+      const b = await p.handle({ pageId: "whatever", requestId: "2", cmd: "hello", payload: {} });
+      const again = window.P.installPlayable();
+      return { a, b, calls, phase: p.phase, pageId: p.pageId, againId: again.pageId };
+    });
+    assert.equal(r.a.ok, true);
+    assert.match(r.a.payload.pageId, /^[0-9a-f]{32}$/);
+    assert.equal(r.a.pageId, r.a.payload.pageId);
+    assert.equal(r.a.requestId, "1");
+    assert.equal(r.b.payload.pageId, r.a.payload.pageId);
+    assert.equal(r.calls, 1, "one crypto.getRandomValues call for one pageId");
+    assert.equal(r.phase, "live");
+    assert.equal(r.againId, r.a.payload.pageId);
+  }));
+
+test("snapshot reads the seed markup: title, menu states, islands, generics, escapes", () =>
+  withPage(async (page) => {
+    const up = await inPage(page, async (p, send) => send("snapshot"));
+    assert.equal(up.ok, true);
+    const { snapshot, escapes } = up.payload;
+    assert.equal(snapshot.pageTitle, "ready-list");
+    const byId = Object.fromEntries(snapshot.menu.map((m) => [m.id, m]));
+    assert.deepEqual(byId["btn-save"], { id: "btn-save", event: "click", title: "Save", desc: "Save the current list", enabled: true, visible: true });
+    for (const id of ["btn-off", "btn-aria", "btn-fieldset", "btn-inert"]) assert.equal(byId[id].enabled, false, id);
+    for (const id of ["btn-hidden", "btn-none", "btn-invisible", "btn-zero"]) assert.equal(byId[id].visible, false, id);
+    assert.equal(byId["btn-dup"].ambiguous, true);
+    assert.equal(snapshot.menu.filter((m) => m.id === "btn-dup").length, 1);
+    assert.equal(byId["field-name"].event, "input");
+    assert.equal(byId["btn-hover"].event, "hover");
+    assert.deepEqual(byId["list-pagination:next"], { id: "list-pagination:next", event: "click", title: "Next page", desc: "", enabled: true, visible: true, island: "list-pagination" });
+    assert.equal(byId["list-pagination:page2"].title, "Page 2");
+    const ids = snapshot.menu.map((m) => m.id);
+    assert.deepEqual(ids.slice(ids.indexOf("btn-hover") + 1), ["list-pagination:next", "list-pagination:prev", "list-pagination:page2"], "slots sit at the island's position, in table order");
+    assert.deepEqual(snapshot.islands, [{
+      id: "list-pagination",
+      slots: [
+        { name: "next", id: "list-pagination:next", resolved: true },
+        { name: "prev", id: "list-pagination:prev", resolved: true },
+        { name: "page2", id: "list-pagination:page2", resolved: true },
+        { name: "gone", id: "list-pagination:gone", resolved: false },
+      ],
+    }]);
+    assert.ok(!("list-pagination:gone" in byId));
+    assert.deepEqual(snapshot.generics, [
+      { ref: "g0", role: "link", name: "Help" },
+      { ref: "g1", role: "button", name: "Unmarked" },
+      { ref: "g2", role: "textbox", name: "Note" },
+    ]);
+    assert.deepEqual(snapshot.dirty, []);
+    assert.equal(snapshot.noReload, false);
+    assert.equal("screenshot" in snapshot, false);
+    assert.deepEqual(escapes, [{ type: "reload", allowed: true }]);
+  }));
+
+test("run clicks exactly once, on the declared element and on an island slot", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async (p, send) => {
+      const a = await send("run", { id: "btn-save" });
+      const b = await send("run", { id: "list-pagination:next" });
+      return { a, b, clicks: window.__clicks, mutations: window.__mutations };
+    });
+    assert.deepEqual(r.a.payload, { id: "btn-save" });
+    assert.deepEqual(r.b.payload, { id: "list-pagination:next" });
+    assert.deepEqual(r.clicks, ["btn-save", "Next page"]);
+  }));
+
+test("run refusals: each code, zero clicks, zero DOM mutations, phase unchanged", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async (p, send) => {
+      const out = {};
+      const mutationsBefore = window.__mutations;
+      for (const id of ["", "g0", "g1", "nope", "btn-dup", "btn-off", "btn-aria", "btn-fieldset", "btn-inert", "btn-hidden", "btn-none", "btn-invisible", "btn-zero", "btn-hover", "list-pagination:gone"]) {
+        const up = await send("run", { id });
+        out[id] = up.ok ? "OK" : up.error.code;
+      }
+      await new Promise((r) => setTimeout(r, 0));
+      return { out, clicks: window.__clicks, mutations: window.__mutations - mutationsBefore, phase: p.phase };
+    });
+    assert.deepEqual(r.out, {
+      "": "NOT_IN_MENU", g0: "NOT_IN_MENU", g1: "NOT_IN_MENU", nope: "NOT_IN_MENU", "btn-dup": "AMBIGUOUS",
+      "btn-off": "NOT_ACTIONABLE", "btn-aria": "NOT_ACTIONABLE", "btn-fieldset": "NOT_ACTIONABLE", "btn-inert": "NOT_ACTIONABLE",
+      "btn-hidden": "NOT_ACTIONABLE", "btn-none": "NOT_ACTIONABLE", "btn-invisible": "NOT_ACTIONABLE", "btn-zero": "NOT_ACTIONABLE",
+      "btn-hover": "UNSUPPORTED_EVENT", "list-pagination:gone": "NOT_IN_MENU",
+    });
+    assert.deepEqual(r.clicks, []);
+    assert.equal(r.mutations, 0);
+    assert.equal(r.phase, "live");
+  }));
+
+test("the menu is read fresh at run time, never cached", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async (p, send) => {
+      await send("snapshot");
+      document.querySelector('[data-e2e-id="btn-save"]').remove();
+      const gone = await send("run", { id: "btn-save" });
+      const b = document.createElement("button");
+      b.dataset.e2eKind = "playable";
+      b.dataset.e2eId = "late";
+      b.textContent = "Late";
+      document.body.append(b);
+      const late = await send("run", { id: "late" });
+      return { gone: gone.error?.code, late: late.ok, clicks: window.__clicks };
+    });
+    assert.deepEqual(r, { gone: "NOT_IN_MENU", late: true, clicks: ["late"] });
+  }));
+
+test("check order: shape, cmd, phase, latch, command-specific", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const h = (d) => p.handle(d).then((u) => (u.ok ? "OK" : u.error.code));
+      const out = [];
+      out.push(await h({ requestId: "a", cmd: 5, payload: {} }));
+      out.push(await h({ requestId: "a", cmd: "fly", payload: {} }));
+      out.push(await h({ pageId: "x", requestId: "a", cmd: "run", payload: { id: 5 } }));
+      const id = (await p.handle({ pageId: null, requestId: "a", cmd: "hello", payload: {} })).payload.pageId;
+      out.push(await h({ pageId: "x", requestId: "a", cmd: "run", payload: { id: 5 } }));
+      out.push(await h({ pageId: id, requestId: "a", cmd: "run", payload: { id: 5 } }));
+      out.push(await h({ pageId: id, requestId: "a", cmd: "fly", payload: {} }));
+      out.push(await h({ pageId: null, requestId: "a", cmd: "snapshot", payload: {} }));
+      out.push(await h({ pageId: id, requestId: "a", cmd: "snapshot", payload: { screenshot: 1 } }));
+      return out;
+    });
+    assert.deepEqual(r, ["BAD_REQUEST", "UNKNOWN_CMD", "NOT_LIVE", "PAGE_MISMATCH", "BAD_REQUEST", "UNKNOWN_CMD", "PAGE_MISMATCH", "BAD_REQUEST"]);
+  }));
+
+test("hostile inputs never throw or reject and each gets a well-formed uplink", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const cyclic = { requestId: "c", cmd: "hello", payload: {} };
+      cyclic.payload.self = cyclic;
+      let deep = {};
+      for (let i = 0; i < 10000; i++) deep = { d: deep };
+      const evil = { requestId: "e", cmd: "hello" };
+      Object.defineProperty(evil, "payload", { get() { throw new Error("gotcha"); }, enumerable: true });
+      const proto = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}, "requestId": "pp", "cmd": "hello", "payload": {"__proto__": {"a": 1}}}');
+      const inputs = [
+        null, undefined, 0, 42, NaN, "hello", [], [1, 2], true, () => 1, Symbol("s"), 10n,
+        { requestId: "x".repeat(2 * 1024 * 1024), cmd: "hello", payload: {} },
+        { requestId: 10n, cmd: "hello", payload: {} },
+        { requestId: "b", cmd: "hello", payload: { n: 10n } },
+        { requestId: "f", cmd: "hello", payload: { f() {} } },
+        { requestId: "fp", cmd: "hello", payload: () => 1 },
+        cyclic,
+        { requestId: "deep", cmd: "hello", payload: deep },
+        evil,
+        proto,
+        new Proxy({}, { get() { throw new Error("proxy"); }, ownKeys() { throw new Error("proxy"); } }),
+        { requestId: "s", cmd: "hello", payload: { big: "y".repeat(3 * 1024 * 1024) } },
+      ];
+      const out = [];
+      for (const input of inputs) {
+        try {
+          const up = await p.handle(input);
+          out.push({ ok: up.ok, code: up.ok ? null : up.error.code, requestId: up.requestId, hasMsg: up.ok || typeof up.error.message === "string", pageIdNull: up.pageId === null || typeof up.pageId === "string" });
+        } catch (e) {
+          out.push({ threw: String(e) });
+        }
+      }
+      const after = await p.handle({ pageId: null, requestId: "z", cmd: "hello", payload: {} });
+      return { out, polluted: ({}).polluted, afterOk: after.ok, phase: p.phase };
+    });
+    const codes = r.out.map((o) => o.code ?? (o.ok ? "OK" : o.threw));
+    assert.deepEqual(codes, [
+      "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST",
+      "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST",
+      "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST",
+      "OK", "BAD_REQUEST", "BAD_REQUEST",
+    ]);
+    assert.ok(r.out.every((o) => o.hasMsg && o.pageIdNull));
+    assert.equal(r.out[12].requestId, "", "an unusable 2 MB requestId is not echoed");
+    assert.equal(r.out[14].requestId, "b", "a usable requestId is echoed even when the payload is not JSON");
+    assert.equal(r.out[20].requestId, "pp");
+    assert.equal(r.polluted, undefined);
+    assert.equal(r.afterOk, true, "the instance still works after every hostile input");
+  }));
+
+test("requests are handled one at a time in arrival order", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const log = [];
+      const p = window.P.installPlayable({
+        ports: {
+          bot: {
+            click: (t) => new Promise((res) => setTimeout(() => { log.push("click " + t.dataset.e2eId); res(true); }, 30)),
+          },
+        },
+      });
+      const send = (requestId, cmd, payload) => p.handle({ pageId: p.pageId, requestId, cmd, payload }).then((u) => { log.push("done " + requestId); return u; });
+      await send("h", "hello", {});
+      await Promise.all([send("1", "run", { id: "btn-save" }), send("2", "snapshot", {}), send("3", "run", { id: "list-pagination:next" })]);
+      return log;
+    });
+    assert.deepEqual(r, ["done h", "click btn-save", "done 1", "done 2", "done 3"]);
+  }));
+
+test("escape: only reload, refused while dirty or noreload, retires on bom retired:true", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const runs = [];
+      let answer = { ok: false, retired: false };
+      const p = window.P.installPlayable({ ports: { bom: { run: async (a) => (runs.push(a), answer) } } });
+      const send = (cmd, payload) => p.handle({ pageId: p.pageId, requestId: "r", cmd, payload }).then((u) => (u.ok ? u.payload : u.error.code));
+      const out = {};
+      await send("hello", {});
+      out.back = await send("escape", { type: "back" });
+      const note = document.getElementById("note");
+      note.setAttribute("data-e2e-dirty", "true");
+      out.dirty = await send("escape", { type: "reload" });
+      note.removeAttribute("data-e2e-dirty");
+      document.body.setAttribute("data-e2e-noreload", "");
+      out.noreload = await send("escape", { type: "reload" });
+      document.body.removeAttribute("data-e2e-noreload");
+      out.runsBefore = runs.length;
+      out.failed = await send("escape", { type: "reload" });
+      out.phaseAfterFail = p.phase;
+      answer = { ok: true, retired: true };
+      out.ok = await send("escape", { type: "reload" });
+      out.phase = p.phase;
+      out.after = ["hello", "snapshot", "run", "escape"].map(() => null);
+      for (const [i, cmd] of ["hello", "snapshot", "run", "escape"].entries()) out.after[i] = await send(cmd, { id: "btn-save", type: "reload" });
+      out.runs = runs;
+      out.clicks = window.__clicks;
+      return out;
+    });
+    assert.equal(r.back, "ESCAPE_NOT_ALLOWED");
+    assert.equal(r.dirty, "ESCAPE_NOT_ALLOWED");
+    assert.equal(r.noreload, "ESCAPE_NOT_ALLOWED");
+    assert.equal(r.runsBefore, 0, "refusals never reach bom");
+    assert.equal(r.failed, "DISPATCH_FAILED");
+    assert.equal(r.phaseAfterFail, "live", "no fake retirement");
+    assert.deepEqual(r.ok, { type: "reload", retired: true });
+    assert.equal(r.phase, "retired");
+    assert.deepEqual(r.after, ["RETIRED", "RETIRED", "RETIRED", "RETIRED"]);
+    assert.deepEqual(r.runs, [{ type: "reload" }, { type: "reload" }]);
+    assert.deepEqual(r.clicks, []);
+  }));
+
+test("a real reload escape reloads the document; the new document starts fresh", () =>
+  withPage(async (page) => {
+    const before = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      window.__old = true;
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      return { pageId: h.payload.pageId, e, phase: p.phase };
+    });
+    assert.deepEqual(before.e.payload, { type: "reload", retired: true });
+    assert.equal(before.phase, "retired");
+    await page.waitForFunction(() => !window.__old && document.readyState === "complete");
+    const after = await page.evaluate(async () => {
+      const P = await import("/www/index.js");
+      const p = P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      return { phase: p.phase, pageId: h.payload.pageId };
+    });
+    assert.equal(after.phase, "live");
+    assert.notEqual(after.pageId, before.pageId);
+  }));
+
+test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const clicked = [];
+      let fail = false;
+      const snapshot = { pageTitle: "fake", menu: [{ id: "a", event: "click", title: "A", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
+      let broken = false;
+      const p = window.P.installPlayable({
+        ports: {
+          sense: { snapshot: () => { if (broken) throw new Error("sense down"); return snapshot; }, resolve: (id) => ({ fake: id }) },
+          bot: { click: (t) => { if (fail) return { ok: false }; clicked.push(t.fake); } },
+        },
+      });
+      const send = (cmd, payload) => p.handle({ pageId: p.pageId, requestId: "r", cmd, payload });
+      await send("hello", {});
+      const snap = await send("snapshot", {});
+      const ok = await send("run", { id: "a" });
+      fail = true;
+      const failed = await send("run", { id: "a" });
+      broken = true;
+      const internal = await send("snapshot", {});
+      return { title: snap.payload.snapshot.pageTitle, ok: ok.ok, failed: failed.error.code, internal: internal.error.code, msg: internal.error.message, clicked, domClicks: window.__clicks };
+    });
+    assert.deepEqual(r.clicked, ["a"]);
+    assert.equal(r.title, "fake");
+    assert.equal(r.ok, true);
+    assert.equal(r.failed, "DISPATCH_FAILED");
+    assert.equal(r.internal, "INTERNAL");
+    assert.match(r.msg, /sense down/);
+    assert.deepEqual(r.domClicks, []);
+  }));
+
+test("screenshot: exactly what captureScreenshot returned, only when asked, absent without one", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const image = { mime: "image/png", width: 1, height: 1, bytesBase64: "iVBORw0KGgo=" };
+      let scope = null;
+      const p = window.P.installPlayable({ captureScreenshot: async (s) => ((scope = s), image) });
+      const send = (payload) => p.handle({ pageId: p.pageId, requestId: "r", cmd: "snapshot", payload });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const asked = await send({ screenshot: true });
+      const notAsked = await send({});
+      return { shot: asked.payload.snapshot.screenshot, scopeIsDoc: scope === document, notAsked: "screenshot" in notAsked.payload.snapshot };
+    });
+    assert.deepEqual(r.shot, { mime: "image/png", width: 1, height: 1, bytesBase64: "iVBORw0KGgo=" });
+    assert.equal(r.scopeIsDoc, true);
+    assert.equal(r.notAsked, false);
+    const none = await withPage(async (page) => {
+      const up = await page.evaluate(async () => {
+        const p = window.P.installPlayable();
+        await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        return p.handle({ pageId: p.pageId, requestId: "r", cmd: "snapshot", payload: { screenshot: true } });
+      });
+      assert.equal(up.ok, true);
+      assert.equal("screenshot" in up.payload.snapshot, false);
+    });
+    void none;
+  }));
+
+test("scan root may be an Element or a ShadowRoot", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const host = document.createElement("div");
+      document.body.append(host);
+      const shadow = host.attachShadow({ mode: "open" });
+      shadow.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="in-shadow">S</button>';
+      const nav = document.querySelector("nav");
+      const results = {};
+      for (const [name, root] of [["shadow", shadow], ["element", nav]]) {
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable({ root, islandSlots: { "list-pagination": { next: { ariaLabel: "Next page" } } } });
+        await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+        results[name] = s.payload.snapshot.menu.map((m) => m.id);
+      }
+      window.P.resetPlayableForTests();
+      return results;
+    });
+    assert.deepEqual(r.shadow, ["in-shadow"]);
+    assert.deepEqual(r.element, ["list-pagination:next"]);
+  }));
+
+test("install options are checked with clear TypeErrors", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const tryIt = (o) => { try { window.P.installPlayable(o); return "ok"; } catch (e) { return e.name + ": " + e.message; } };
+      return [
+        tryIt({ root: 5 }),
+        tryIt({ allowedOrigins: "http://x" }),
+        tryIt({ islandSlots: { a: { b: { label: "x" } } } }),
+        tryIt({ captureScreenshot: "no" }),
+        tryIt(7),
+      ];
+    });
+    for (const msg of r) assert.match(msg, /^TypeError: installPlayable: /);
+    assert.match(r[2], /islandSlots\["a"\]\["b"\]/);
+  }));
+
+test("deriveEscapes and isEscapeAllowed", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const { deriveEscapes, isEscapeAllowed } = window.P;
+      return {
+        clean: deriveEscapes({ dirty: [], noReload: false }),
+        dirty: deriveEscapes({ dirty: ["note"], noReload: false }),
+        allowed: isEscapeAllowed({ dirty: [], noReload: false }, "reload"),
+        noreload: isEscapeAllowed({ dirty: [], noReload: true }, "reload"),
+        other: isEscapeAllowed({ dirty: [], noReload: false }, "back"),
+      };
+    });
+    assert.deepEqual(r.clean, [{ type: "reload", allowed: true }]);
+    assert.equal(r.dirty[0].allowed, false);
+    assert.match(r.dirty[0].reason, /note/);
+    assert.equal(r.allowed, true);
+    assert.equal(r.noreload, false);
+    assert.equal(r.other, false);
+  }));
+
+test("a strict Content-Security-Policy fails installation with a clear error", async () => {
+  const page = await ctx.browser.newPage();
+  try {
+    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html?csp=strict");
+    const r = await page.evaluate(async () => {
+      const P = await import("/www/index.js");
+      try {
+        P.installPlayable();
+        return { installed: true };
+      } catch (e) {
+        return { name: e.name, code: e.code, message: e.message, marker: "__IN_PAGE_PLAYABLE_V1__" in window };
+      }
+    });
+    assert.equal(r.name, "PlayableLoadError");
+    assert.equal(r.code, "WASM_BLOCKED_BY_CSP");
+    assert.match(r.message, /wasm-unsafe-eval/);
+    assert.equal(r.marker, false, "nothing half-installed");
+  } finally {
+    await page.close();
+  }
+});

@@ -1,0 +1,46 @@
+// A tiny static server for the end-to-end tests: serves the repository root
+// on 127.0.0.1 with correct MIME types. A `csp` query parameter adds a
+// Content-Security-Policy header (used to prove the clear CSP error).
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+const POLICIES = {
+  // Scripts from self only and no 'wasm-unsafe-eval': WebAssembly cannot compile.
+  strict: "script-src 'self'",
+};
+
+export async function startServer(port = 0) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://x");
+    const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(ROOT)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(path.endsWith("/") ? join(path, "index.html") : path);
+      const headers = { "content-type": TYPES[extname(path)] || "application/octet-stream", "cache-control": "no-store" };
+      const csp = POLICIES[url.searchParams.get("csp")];
+      if (csp) headers["content-security-policy"] = csp;
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: actual } = server.address();
+  return { origin: `http://127.0.0.1:${actual}`, close: () => new Promise((r) => server.close(r)) };
+}
