@@ -73,7 +73,8 @@ where
                 BusinessCode::ExpectationFailed,
                 format!(
                     "`{capability}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
-                    expect.text, expect.within_ms
+                    expect.text,
+                    crate::json::number_text(expect.within_ms)
                 ),
             ));
         }

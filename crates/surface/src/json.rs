@@ -22,3 +22,16 @@ pub(crate) fn strings<S: AsRef<str>>(items: &[S]) -> Value {
 pub(crate) fn text(s: &str) -> Value {
     Value::from(s)
 }
+
+/// A number for messages: integers without a fraction (`2000`, as JS
+/// prints them), others in JSON form. Avoids core's float formatting,
+/// which would add several KB to the wasm module.
+pub(crate) fn number_text(f: f64) -> String {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if f.fract() == 0.0 && f.abs() <= EXACT {
+        // Exact: a whole f64 within ±2^53 converts to i64 without rounding.
+        (f as i64).to_string()
+    } else {
+        serde_json::Number::from_f64(f).map_or_else(|| "NaN".to_string(), |n| n.to_string())
+    }
+}

@@ -305,7 +305,11 @@ fn validate_number(
             if !holds(x, bound) {
                 return Err(fail(
                     path,
-                    format!("expected a number {op} {bound}, got {n}"),
+                    format!(
+                        "expected a number {op} {}, got {}",
+                        crate::json::number_text(bound),
+                        crate::json::number_text(x)
+                    ),
                 ));
             }
         }

@@ -5,6 +5,7 @@
 //! replay and rate for it.
 
 use crate::codes::{ProtocolCode, ProtocolError};
+use crate::json::number_text;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -119,8 +120,10 @@ pub(crate) fn check_session(
             return Err(ProtocolError::new(
                 ProtocolCode::SessionExpired,
                 format!(
-                    "session `{}` expired at {expires_at} (now {now_ms}): sign in again or request a new delegation",
-                    session.id
+                    "session `{}` expired at {} (now {}): sign in again or request a new delegation",
+                    session.id,
+                    number_text(expires_at),
+                    number_text(now_ms)
                 ),
             ));
         }
@@ -195,8 +198,10 @@ impl SessionState {
             let mut err = ProtocolError::new(
                 ProtocolCode::RateLimited,
                 format!(
-                    "rate limit of {} invokes per {} ms reached: retry after {retry} ms with a new request id",
-                    limit.invokes, limit.per_ms
+                    "rate limit of {} invokes per {} ms reached: retry after {} ms with a new request id",
+                    limit.invokes,
+                    number_text(limit.per_ms),
+                    number_text(retry)
                 ),
             );
             err.retry_after_ms = Some(retry);
