@@ -234,3 +234,26 @@ impl Registry {
         self.declarations.iter().find(|d| d.id == id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RowActionId;
+
+    #[test]
+    fn row_action_ids() {
+        assert_eq!(
+            RowActionId::parse("orders.update_note@order"),
+            Some(RowActionId {
+                name: "orders.update_note",
+                kind: "order"
+            })
+        );
+        for plain_or_malformed in ["orders.search", "@order", "note@", "a@b@c", "@"] {
+            assert_eq!(
+                RowActionId::parse(plain_or_malformed),
+                None,
+                "{plain_or_malformed}"
+            );
+        }
+    }
+}

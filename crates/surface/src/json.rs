@@ -35,3 +35,18 @@ pub(crate) fn number_text(f: f64) -> String {
         serde_json::Number::from_f64(f).map_or_else(|| "NaN".to_string(), |n| n.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::number_text;
+
+    #[test]
+    fn numbers_print_like_js() {
+        assert_eq!(number_text(2000.0), "2000");
+        assert_eq!(number_text(-3.0), "-3");
+        assert_eq!(number_text(10.5), "10.5");
+        assert_eq!(number_text(1e300), "1e+300"); // as JS prints it
+        assert_eq!(number_text(f64::NAN), "NaN");
+        assert_eq!(number_text(f64::INFINITY), "NaN");
+    }
+}
