@@ -2,6 +2,10 @@
 //! same-window, allowed-origin, well-wrapped downlinks and hands them on.
 //! Any page script can post such a message, so the bridge authenticates
 //! nothing: it only filters what is not addressed to it.
+//!
+//! The wrapper `{ channel, dir, seq, envelope }` and its filters are the same
+//! for every protocol on the window; only the channel differs (`"in-page-playable"`
+//! here, `"pling.surface"` for Surface), hence the `*_on(channel, …)` forms.
 
 use gloo_events::EventListener;
 use js_sys::{Number, Object, Reflect};
@@ -25,9 +29,11 @@ pub struct WindowBridge {
 /// Why attaching failed, for a clear JS error.
 pub fn check_origins(origins: &[String]) -> Result<(), String> {
     if origins.is_empty() {
-        return Err("attachWindowBridge() needs a non-empty allowedOrigins at install \
+        return Err(
+            "attachWindowBridge() needs a non-empty allowedOrigins option \
                     (the exact origins allowed to post, e.g. [location.origin])"
-            .into());
+                .into(),
+        );
     }
     if let Some(bad) = origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
         return Err(format!(
@@ -43,19 +49,29 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
 
 /// The filter, applied to one message event. `None`: ignore silently.
 pub fn accept(event: &MessageEvent, window: &Window, origins: &[String]) -> Option<Delivery> {
+    accept_on(CHANNEL, event, window, origins)
+}
+
+/// [`accept`] for the wrapper on `channel`.
+pub fn accept_on(
+    channel: &str,
+    event: &MessageEvent,
+    window: &Window,
+    origins: &[String],
+) -> Option<Delivery> {
     let source = event.source()?;
     if !Object::is(source.as_ref(), window.as_ref()) {
         return None;
     }
     let origin = event.origin();
-    if !origins.iter().any(|o| *o == origin) {
+    if !origins.contains(&origin) {
         return None;
     }
     let data = event.data();
     if !data.is_object() {
         return None;
     }
-    if get(&data, "channel").as_string().as_deref() != Some(CHANNEL)
+    if get(&data, "channel").as_string().as_deref() != Some(channel)
         || get(&data, "dir").as_string().as_deref() != Some("down")
     {
         return None;
@@ -73,8 +89,13 @@ pub fn accept(event: &MessageEvent, window: &Window, origins: &[String]) -> Opti
 
 /// Posts a reply `{ channel, dir: "up", seq, envelope }` to `origin` only.
 pub fn reply(window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
+    reply_on(CHANNEL, window, origin, seq, uplink);
+}
+
+/// [`reply`] on `channel`.
+pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
     let msg = Object::new();
-    let _ = Reflect::set(&msg, &"channel".into(), &CHANNEL.into());
+    let _ = Reflect::set(&msg, &"channel".into(), &channel.into());
     let _ = Reflect::set(&msg, &"dir".into(), &"up".into());
     let _ = Reflect::set(&msg, &"seq".into(), seq);
     let _ = Reflect::set(&msg, &"envelope".into(), uplink);
@@ -89,12 +110,22 @@ impl WindowBridge {
         origins: Vec<String>,
         on_down: impl Fn(Delivery) + 'static,
     ) -> Self {
+        Self::attach_on(CHANNEL, window, origins, on_down)
+    }
+
+    /// [`WindowBridge::attach`] for the wrapper on `channel`.
+    pub fn attach_on(
+        channel: &'static str,
+        window: Window,
+        origins: Vec<String>,
+        on_down: impl Fn(Delivery) + 'static,
+    ) -> Self {
         let target = window.clone();
         let listener = EventListener::new(&target, "message", move |event| {
             let Some(event) = event.dyn_ref::<MessageEvent>() else {
                 return;
             };
-            if let Some(delivery) = accept(event, &window, &origins) {
+            if let Some(delivery) = accept_on(channel, event, &window, &origins) {
                 on_down(delivery);
             }
         });

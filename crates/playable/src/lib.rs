@@ -15,7 +15,7 @@ pub mod bridge;
 
 pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, OkPayload, Uplink};
 pub use fifo::Fifo;
-pub use machine::{Machine, Phase, Response};
+pub use machine::{run_menu_item, Machine, Phase, Response};
 pub use sense::{derive_escapes, is_escape_allowed};
 
 #[cfg(test)]

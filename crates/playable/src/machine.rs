@@ -4,8 +4,8 @@
 
 use std::cell::RefCell;
 
-use serde_json::Value;
 use sense::{derive_escapes, is_generic_ref};
+use serde_json::Value;
 
 use crate::envelope::{
     parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
@@ -152,9 +152,12 @@ where
             return Ok(OkPayload::Hello { page_id: id });
         }
         let mut bytes = [0u8; 16];
-        self.random
-            .fill(&mut bytes)
-            .map_err(|e| (ErrorCode::Internal, format!("no randomness for a pageId: {e}")))?;
+        self.random.fill(&mut bytes).map_err(|e| {
+            (
+                ErrorCode::Internal,
+                format!("no randomness for a pageId: {e}"),
+            )
+        })?;
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let mut state = self.state.borrow_mut();
         state.page_id = Some(id.clone());
@@ -163,21 +166,19 @@ where
     }
 
     async fn read(&self) -> Result<sense::Snapshot, (ErrorCode, String)> {
-        self.sense
-            .snapshot()
-            .await
-            .map_err(|e| (ErrorCode::Internal, format!("reading the menu failed: {e}")))
+        read_menu(&self.sense).await
     }
 
     async fn snapshot(&self, down: &Downlink, shot: &mut Option<S::Shot>) -> Outcome {
         let want = payload_bool(&down.payload, "screenshot").map_err(bad)?;
         let snapshot = self.read().await?;
         if want {
-            *shot = self
-                .sense
-                .capture()
-                .await
-                .map_err(|e| (ErrorCode::Internal, format!("captureScreenshot failed: {e}")))?;
+            *shot = self.sense.capture().await.map_err(|e| {
+                (
+                    ErrorCode::Internal,
+                    format!("captureScreenshot failed: {e}"),
+                )
+            })?;
         }
         let escapes = derive_escapes(&snapshot);
         Ok(OkPayload::Snapshot { snapshot, escapes })
@@ -187,59 +188,7 @@ where
         let id = payload_str(&down.payload, "id", true)
             .map_err(bad)?
             .unwrap_or_default();
-        if id.is_empty() {
-            return Err((ErrorCode::NotInMenu, "run needs a menu id; \"\" is none".into()));
-        }
-        if is_generic_ref(id) {
-            return Err((
-                ErrorCode::NotInMenu,
-                format!("{id:?} is a generic ref: visible to agents, never runnable"),
-            ));
-        }
-        let snapshot = self.read().await?;
-        let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
-            return Err((ErrorCode::NotInMenu, format!("{id:?} is not in the current menu")));
-        };
-        if item.ambiguous {
-            return Err((
-                ErrorCode::Ambiguous,
-                format!("{id:?} is claimed by more than one element; nothing was clicked"),
-            ));
-        }
-        if !item.enabled {
-            return Err((ErrorCode::NotActionable, format!("{id:?} is disabled")));
-        }
-        if !item.visible {
-            return Err((ErrorCode::NotActionable, format!("{id:?} is not visible")));
-        }
-        let action = match item.event.as_str() {
-            "click" => Action::Click,
-            other => {
-                return Err((
-                    ErrorCode::UnsupportedEvent,
-                    format!("{id:?} declares event {other:?}, which this version cannot dispatch"),
-                ))
-            }
-        };
-        let target = self
-            .sense
-            .resolve(id)
-            .await
-            .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
-            .ok_or_else(|| {
-                (
-                    ErrorCode::NotActionable,
-                    format!("{id:?} has no element to act on (detached)"),
-                )
-            })?;
-        self.bot
-            .check(&target, &action)
-            .await
-            .map_err(|why| (ErrorCode::NotActionable, format!("{id:?}: {why}")))?;
-        self.bot
-            .dispatch(&target, &action)
-            .await
-            .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
+        run_menu_item(&self.sense, &self.bot, id).await?;
         Ok(OkPayload::Run { id: id.to_string() })
     }
 
@@ -291,4 +240,79 @@ where
 
 fn bad(message: String) -> (ErrorCode, String) {
     (ErrorCode::BadRequest, message)
+}
+
+/// `run` on one menu id, after the envelope checks: resolves `id` against a
+/// menu read at this moment, checks the item and its element, and clicks
+/// exactly once. Every refusal returns before the bot acts (zero side
+/// effects). Surface's built-in executor runs capabilities through this too.
+pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), (ErrorCode, String)>
+where
+    S: Sense,
+    B: Bot<S::Target>,
+{
+    if id.is_empty() {
+        return Err((
+            ErrorCode::NotInMenu,
+            "run needs a menu id; \"\" is none".into(),
+        ));
+    }
+    if is_generic_ref(id) {
+        return Err((
+            ErrorCode::NotInMenu,
+            format!("{id:?} is a generic ref: visible to agents, never runnable"),
+        ));
+    }
+    let snapshot = read_menu(sense).await?;
+    let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
+        return Err((
+            ErrorCode::NotInMenu,
+            format!("{id:?} is not in the current menu"),
+        ));
+    };
+    if item.ambiguous {
+        return Err((
+            ErrorCode::Ambiguous,
+            format!("{id:?} is claimed by more than one element; nothing was clicked"),
+        ));
+    }
+    if !item.enabled {
+        return Err((ErrorCode::NotActionable, format!("{id:?} is disabled")));
+    }
+    if !item.visible {
+        return Err((ErrorCode::NotActionable, format!("{id:?} is not visible")));
+    }
+    let action = match item.event.as_str() {
+        "click" => Action::Click,
+        other => {
+            return Err((
+                ErrorCode::UnsupportedEvent,
+                format!("{id:?} declares event {other:?}, which this version cannot dispatch"),
+            ))
+        }
+    };
+    let target = sense
+        .resolve(id)
+        .await
+        .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
+        .ok_or_else(|| {
+            (
+                ErrorCode::NotActionable,
+                format!("{id:?} has no element to act on (detached)"),
+            )
+        })?;
+    bot.check(&target, &action)
+        .await
+        .map_err(|why| (ErrorCode::NotActionable, format!("{id:?}: {why}")))?;
+    bot.dispatch(&target, &action)
+        .await
+        .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
+    Ok(())
+}
+
+async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, (ErrorCode, String)> {
+    sense
+        .snapshot()
+        .await
+        .map_err(|e| (ErrorCode::Internal, format!("reading the menu failed: {e}")))
 }
