@@ -10,8 +10,14 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub const RELOADING: Outcome = Outcome { ok: true, retired: true };
-    pub const FAILED: Outcome = Outcome { ok: false, retired: false };
+    pub const RELOADING: Outcome = Outcome {
+        ok: true,
+        retired: true,
+    };
+    pub const FAILED: Outcome = Outcome {
+        ok: false,
+        retired: false,
+    };
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -36,11 +36,40 @@ mod tests {
 
     #[test]
     fn first_failing_condition_is_reported() {
-        let ok = A { connected: true, visible: true, enabled: true };
+        let ok = A {
+            connected: true,
+            visible: true,
+            enabled: true,
+        };
         assert_eq!(ok.verdict(), Ok(()));
-        assert!(A { connected: false, ..ok }.verdict().unwrap_err().contains("detached"));
-        assert!(A { visible: false, ..ok }.verdict().unwrap_err().contains("visible"));
-        assert!(A { enabled: false, ..ok }.verdict().unwrap_err().contains("disabled"));
-        assert!(A { connected: false, visible: false, enabled: false }.verdict().unwrap_err().contains("detached"));
+        assert!(A {
+            connected: false,
+            ..ok
+        }
+        .verdict()
+        .unwrap_err()
+        .contains("detached"));
+        assert!(A {
+            visible: false,
+            ..ok
+        }
+        .verdict()
+        .unwrap_err()
+        .contains("visible"));
+        assert!(A {
+            enabled: false,
+            ..ok
+        }
+        .verdict()
+        .unwrap_err()
+        .contains("disabled"));
+        assert!(A {
+            connected: false,
+            visible: false,
+            enabled: false
+        }
+        .verdict()
+        .unwrap_err()
+        .contains("detached"));
     }
 }

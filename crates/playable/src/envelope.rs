@@ -1,9 +1,9 @@
 //! Downlink parsing and uplink shapes (baseline §1). Parsing takes a
 //! `serde_json::Value` that the boundary has already bounded in size and depth.
 
+use sense::{Escape, Snapshot};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use sense::{Escape, Snapshot};
 
 /// Longest usable requestId, in characters.
 pub const REQUEST_ID_MAX_CHARS: usize = 128;
@@ -169,7 +169,10 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
     let Some(obj) = value.as_object() else {
         return Err(bad(
             "",
-            format!("the envelope must be an object, got {}", type_name(Some(value))),
+            format!(
+                "the envelope must be an object, got {}",
+                type_name(Some(value))
+            ),
         ));
     };
     let request_id = match usable_request_id(obj.get("requestId")) {
@@ -183,7 +186,9 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
             };
             return Err(bad(
                 "",
-                format!("requestId must be a string of 1..{REQUEST_ID_MAX_CHARS} characters, got {why}"),
+                format!(
+                    "requestId must be a string of 1..{REQUEST_ID_MAX_CHARS} characters, got {why}"
+                ),
             ));
         }
     };
@@ -196,7 +201,10 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
     let Some(payload) = obj.get("payload").and_then(Value::as_object) else {
         return Err(bad(
             request_id,
-            format!("payload must be an object, got {}", type_name(obj.get("payload"))),
+            format!(
+                "payload must be an object, got {}",
+                type_name(obj.get("payload"))
+            ),
         ));
     };
     let Some(command) = Command::parse(cmd) else {
@@ -204,13 +212,14 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
         return Err(Refusal {
             request_id: request_id.to_string(),
             code: ErrorCode::UnknownCmd,
-            message: format!(
-                "unknown cmd {shown:?}: expected hello, snapshot, run or escape"
-            ),
+            message: format!("unknown cmd {shown:?}: expected hello, snapshot, run or escape"),
         });
     };
     Ok(Downlink {
-        page_id: obj.get("pageId").and_then(Value::as_str).map(str::to_string),
+        page_id: obj
+            .get("pageId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         request_id: request_id.to_string(),
         cmd: command,
         payload: payload.clone(),

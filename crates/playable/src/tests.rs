@@ -5,8 +5,8 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use serde_json::{json, Value};
 use sense::{MenuItem, Snapshot};
+use serde_json::{json, Value};
 
 use crate::ports::{Action, Bom, BomOutcome, Bot, Random, Sense};
 use crate::{Machine, Phase};
@@ -84,7 +84,10 @@ pub struct FakeBom {
 impl Default for FakeBom {
     fn default() -> Self {
         Self {
-            outcome: Cell::new(BomOutcome { ok: true, retired: true }),
+            outcome: Cell::new(BomOutcome {
+                ok: true,
+                retired: true,
+            }),
             reloads: Cell::new(0),
         }
     }
@@ -104,7 +107,9 @@ impl Random for FakeRandom {
     fn fill(&self, buf: &mut [u8]) -> Result<(), String> {
         let n = self.0.get();
         self.0.set(n.wrapping_add(1));
-        buf.iter_mut().enumerate().for_each(|(i, b)| *b = n ^ i as u8);
+        buf.iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = n ^ i as u8);
         Ok(())
     }
 }
@@ -125,7 +130,12 @@ pub fn item(id: &str) -> MenuItem {
 pub fn machine(menu: Vec<MenuItem>) -> Fake {
     let sense = FakeSense::default();
     sense.snapshot.borrow_mut().menu = menu;
-    Machine::new(sense, FakeBot::default(), FakeBom::default(), FakeRandom::default())
+    Machine::new(
+        sense,
+        FakeBot::default(),
+        FakeBom::default(),
+        FakeRandom::default(),
+    )
 }
 
 pub fn send(m: &Fake, v: Value) -> Value {
@@ -151,4 +161,5 @@ fn assert_untouched(m: &Fake) {
 }
 
 mod machine;
+#[cfg(not(target_arch = "wasm32"))]
 mod props;

@@ -31,7 +31,11 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
             snapshot
                 .dirty
                 .iter()
-                .map(|d| if d.is_empty() { "(unnamed)" } else { d.as_str() })
+                .map(|d| if d.is_empty() {
+                    "(unnamed)"
+                } else {
+                    d.as_str()
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
@@ -79,6 +83,9 @@ mod tests {
     #[test]
     fn escape_json_shape() {
         let v = serde_json::to_value(derive_escapes(&snap(&[], false))).unwrap();
-        assert_eq!(v, serde_json::json!([{ "type": "reload", "allowed": true }]));
+        assert_eq!(
+            v,
+            serde_json::json!([{ "type": "reload", "allowed": true }])
+        );
     }
 }

@@ -43,6 +43,11 @@ mod tests {
         assert_eq!(cap_chars("ab cd", 3), "ab");
         assert_eq!(cap_chars("", 3), "");
         assert_eq!(cap_chars("記録已锁定", 2), "記録");
-        assert_eq!(cap_chars(&"x".repeat(5000), TITLE_MAX_CHARS).chars().count(), 200);
+        assert_eq!(
+            cap_chars(&"x".repeat(5000), TITLE_MAX_CHARS)
+                .chars()
+                .count(),
+            200
+        );
     }
 }

@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The hand-written JSON Schema subset: validation and schema checking.
 
 use proptest::prelude::*;

@@ -13,7 +13,11 @@ fn hello_mints_a_128_bit_page_id_once() {
     assert_eq!(up["requestId"], json!("r1"));
     assert_eq!(m.phase(), Phase::Live);
     let again = send(&m, down(Value::Null, "hello", json!({})));
-    assert_eq!(again["payload"]["pageId"], json!(id), "repeated hello keeps the pageId");
+    assert_eq!(
+        again["payload"]["pageId"],
+        json!(id),
+        "repeated hello keeps the pageId"
+    );
 }
 
 #[test]
@@ -26,13 +30,25 @@ fn shape_errors_are_bad_request_and_echo_only_usable_ids() {
         (json!("hello"), ""),
         (json!({}), ""),
         (json!({ "requestId": 5, "cmd": "hello", "payload": {} }), ""),
-        (json!({ "requestId": "", "cmd": "hello", "payload": {} }), ""),
-        (json!({ "requestId": "x".repeat(129), "cmd": "hello", "payload": {} }), ""),
+        (
+            json!({ "requestId": "", "cmd": "hello", "payload": {} }),
+            "",
+        ),
+        (
+            json!({ "requestId": "x".repeat(129), "cmd": "hello", "payload": {} }),
+            "",
+        ),
         (json!({ "requestId": "ok", "payload": {} }), "ok"),
         (json!({ "requestId": "ok", "cmd": 1, "payload": {} }), "ok"),
         (json!({ "requestId": "ok", "cmd": "hello" }), "ok"),
-        (json!({ "requestId": "ok", "cmd": "hello", "payload": null }), "ok"),
-        (json!({ "requestId": "ok", "cmd": "hello", "payload": [] }), "ok"),
+        (
+            json!({ "requestId": "ok", "cmd": "hello", "payload": null }),
+            "ok",
+        ),
+        (
+            json!({ "requestId": "ok", "cmd": "hello", "payload": [] }),
+            "ok",
+        ),
         (json!({ "requestId": "ok", "cmd": "nope" }), "ok"),
     ] {
         let up = send(&m, v.clone());
@@ -44,7 +60,10 @@ fn shape_errors_are_bad_request_and_echo_only_usable_ids() {
     }
     assert_eq!(m.phase(), Phase::Installed);
     let max = "é".repeat(128);
-    let up = send(&m, json!({ "requestId": max, "cmd": "hello", "payload": {} }));
+    let up = send(
+        &m,
+        json!({ "requestId": max, "cmd": "hello", "payload": {} }),
+    );
     assert_eq!(up["ok"], json!(true), "128 characters is usable");
 }
 
@@ -52,17 +71,44 @@ fn shape_errors_are_bad_request_and_echo_only_usable_ids() {
 fn order_shape_then_cmd_then_phase_then_latch() {
     let m = machine(vec![item("a")]);
     // unknown cmd beats phase
-    assert_eq!(code(&send(&m, down(Value::Null, "dance", json!({})))), "UNKNOWN_CMD");
+    assert_eq!(
+        code(&send(&m, down(Value::Null, "dance", json!({})))),
+        "UNKNOWN_CMD"
+    );
     // phase beats latch and payload
-    assert_eq!(code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))), "NOT_LIVE");
+    assert_eq!(
+        code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))),
+        "NOT_LIVE"
+    );
     let pid = hello(&m);
     // latch beats payload checks
-    assert_eq!(code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))), "PAGE_MISMATCH");
-    assert_eq!(code(&send(&m, down(Value::Null, "snapshot", json!({})))), "PAGE_MISMATCH");
-    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({ "id": 5 })))), "BAD_REQUEST");
-    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({})))), "BAD_REQUEST");
-    assert_eq!(code(&send(&m, down(pid.clone(), "snapshot", json!({ "screenshot": "yes" })))), "BAD_REQUEST");
-    assert_eq!(code(&send(&m, down(pid, "escape", json!({ "type": 1 })))), "BAD_REQUEST");
+    assert_eq!(
+        code(&send(&m, down(json!("zzz"), "run", json!({ "id": 5 })))),
+        "PAGE_MISMATCH"
+    );
+    assert_eq!(
+        code(&send(&m, down(Value::Null, "snapshot", json!({})))),
+        "PAGE_MISMATCH"
+    );
+    assert_eq!(
+        code(&send(&m, down(pid.clone(), "run", json!({ "id": 5 })))),
+        "BAD_REQUEST"
+    );
+    assert_eq!(
+        code(&send(&m, down(pid.clone(), "run", json!({})))),
+        "BAD_REQUEST"
+    );
+    assert_eq!(
+        code(&send(
+            &m,
+            down(pid.clone(), "snapshot", json!({ "screenshot": "yes" }))
+        )),
+        "BAD_REQUEST"
+    );
+    assert_eq!(
+        code(&send(&m, down(pid, "escape", json!({ "type": 1 })))),
+        "BAD_REQUEST"
+    );
     assert_untouched(&m);
 }
 
@@ -70,7 +116,10 @@ fn order_shape_then_cmd_then_phase_then_latch() {
 fn not_live_for_every_command_before_hello() {
     let m = machine(vec![item("a")]);
     for cmd in ["snapshot", "run", "escape"] {
-        let up = send(&m, down(Value::Null, cmd, json!({ "id": "a", "type": "reload" })));
+        let up = send(
+            &m,
+            down(Value::Null, cmd, json!({ "id": "a", "type": "reload" })),
+        );
         assert_eq!(code(&up), "NOT_LIVE", "{cmd}");
     }
     assert_eq!(m.sense.reads.get(), 0);
@@ -83,7 +132,10 @@ fn snapshot_reads_fresh_and_derives_escapes() {
     let pid = hello(&m);
     let up = send(&m, down(pid.clone(), "snapshot", json!({})));
     assert_eq!(up["payload"]["snapshot"]["menu"][0]["id"], json!("a"));
-    assert_eq!(up["payload"]["escapes"], json!([{ "type": "reload", "allowed": true }]));
+    assert_eq!(
+        up["payload"]["escapes"],
+        json!([{ "type": "reload", "allowed": true }])
+    );
     m.sense.snapshot.borrow_mut().menu.push(item("b"));
     m.sense.snapshot.borrow_mut().dirty.push("note".into());
     let up = send(&m, down(pid, "snapshot", json!({})));
@@ -94,11 +146,23 @@ fn snapshot_reads_fresh_and_derives_escapes() {
 
 #[test]
 fn snapshot_carries_the_screenshot_only_when_asked() {
-    let mut sense = FakeSense { shot: Some("png!"), ..FakeSense::default() };
+    let mut sense = FakeSense {
+        shot: Some("png!"),
+        ..FakeSense::default()
+    };
     sense.snapshot.get_mut().menu.push(item("a"));
-    let m = Machine::new(sense, FakeBot::default(), FakeBom::default(), FakeRandom::default());
+    let m = Machine::new(
+        sense,
+        FakeBot::default(),
+        FakeBom::default(),
+        FakeRandom::default(),
+    );
     let pid = hello(&m);
-    let r = block_on(m.handle(&down(pid.clone(), "snapshot", json!({ "screenshot": true }))));
+    let r = block_on(m.handle(&down(
+        pid.clone(),
+        "snapshot",
+        json!({ "screenshot": true }),
+    )));
     assert_eq!(r.screenshot, Some("png!"));
     let r = block_on(m.handle(&down(pid, "snapshot", json!({}))));
     assert_eq!(r.screenshot, None);
@@ -138,16 +202,25 @@ fn run_refusals_have_their_codes_and_click_nothing() {
     ] {
         let up = send(&m, down(pid.clone(), "run", json!({ "id": id })));
         assert_eq!(code(&up), want, "{id}: {up}");
-        assert!(up["error"]["message"].as_str().unwrap().contains(id), "message names the id");
+        assert!(
+            up["error"]["message"].as_str().unwrap().contains(id),
+            "message names the id"
+        );
         assert_eq!(up["pageId"], pid);
     }
     *m.bot.refuse.borrow_mut() = Some("detached".into());
-    assert_eq!(code(&send(&m, down(pid.clone(), "run", json!({ "id": "ok" })))), "NOT_ACTIONABLE");
+    assert_eq!(
+        code(&send(&m, down(pid.clone(), "run", json!({ "id": "ok" })))),
+        "NOT_ACTIONABLE"
+    );
     assert_untouched(&m);
     assert_eq!(m.phase(), Phase::Live);
     *m.bot.refuse.borrow_mut() = None;
     m.bot.fail.set(true);
-    assert_eq!(code(&send(&m, down(pid, "run", json!({ "id": "ok" })))), "DISPATCH_FAILED");
+    assert_eq!(
+        code(&send(&m, down(pid, "run", json!({ "id": "ok" })))),
+        "DISPATCH_FAILED"
+    );
 }
 
 #[test]
@@ -158,8 +231,11 @@ fn escape_reload_retires_and_everything_after_is_retired() {
     assert_eq!(up["payload"], json!({ "type": "reload", "retired": true }));
     assert_eq!(m.phase(), Phase::Retired);
     assert_eq!(m.bom.reloads.get(), 1);
-    for cmd in ["hello", "snapshot", "run", "escape", ] {
-        let up = send(&m, down(pid.clone(), cmd, json!({ "id": "a", "type": "reload" })));
+    for cmd in ["hello", "snapshot", "run", "escape"] {
+        let up = send(
+            &m,
+            down(pid.clone(), cmd, json!({ "id": "a", "type": "reload" })),
+        );
         assert_eq!(code(&up), "RETIRED", "{cmd}");
         assert_eq!(up["pageId"], pid);
     }
@@ -171,18 +247,36 @@ fn escape_reload_retires_and_everything_after_is_retired() {
 fn escape_refusals() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
-    assert_eq!(code(&send(&m, down(pid.clone(), "escape", json!({ "type": "back" })))), "ESCAPE_NOT_ALLOWED");
+    assert_eq!(
+        code(&send(
+            &m,
+            down(pid.clone(), "escape", json!({ "type": "back" }))
+        )),
+        "ESCAPE_NOT_ALLOWED"
+    );
     m.sense.snapshot.borrow_mut().dirty.push("note".into());
     let up = send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
     assert_eq!(code(&up), "ESCAPE_NOT_ALLOWED");
     assert!(up["error"]["message"].as_str().unwrap().contains("note"));
     m.sense.snapshot.borrow_mut().dirty.clear();
     m.sense.snapshot.borrow_mut().no_reload = true;
-    assert_eq!(code(&send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })))), "ESCAPE_NOT_ALLOWED");
+    assert_eq!(
+        code(&send(
+            &m,
+            down(pid.clone(), "escape", json!({ "type": "reload" }))
+        )),
+        "ESCAPE_NOT_ALLOWED"
+    );
     assert_untouched(&m);
     m.sense.snapshot.borrow_mut().no_reload = false;
-    m.bom.outcome.set(BomOutcome { ok: false, retired: false });
-    assert_eq!(code(&send(&m, down(pid, "escape", json!({ "type": "reload" })))), "DISPATCH_FAILED");
+    m.bom.outcome.set(BomOutcome {
+        ok: false,
+        retired: false,
+    });
+    assert_eq!(
+        code(&send(&m, down(pid, "escape", json!({ "type": "reload" })))),
+        "DISPATCH_FAILED"
+    );
     assert_eq!(m.phase(), Phase::Live, "no fake retirement");
 }
 
@@ -191,8 +285,14 @@ fn sense_failure_is_internal_not_a_panic() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
     m.sense.fail.set(true);
-    assert_eq!(code(&send(&m, down(pid.clone(), "snapshot", json!({})))), "INTERNAL");
-    assert_eq!(code(&send(&m, down(pid, "run", json!({ "id": "a" })))), "INTERNAL");
+    assert_eq!(
+        code(&send(&m, down(pid.clone(), "snapshot", json!({})))),
+        "INTERNAL"
+    );
+    assert_eq!(
+        code(&send(&m, down(pid, "run", json!({ "id": "a" })))),
+        "INTERNAL"
+    );
     assert_untouched(&m);
 }
 
@@ -204,13 +304,24 @@ fn fifo_serves_in_arrival_order() {
     let mut cx = Context::from_waker(Waker::noop());
     let first = fifo.lock();
     let mut first = pin!(first);
-    let Poll::Ready(g1) = first.as_mut().poll(&mut cx) else { panic!("free lock") };
-    let mut second = pin!(async { let _g = fifo.lock().await; order.borrow_mut().push(2); });
-    let mut third = pin!(async { let _g = fifo.lock().await; order.borrow_mut().push(3); });
+    let Poll::Ready(g1) = first.as_mut().poll(&mut cx) else {
+        panic!("free lock")
+    };
+    let mut second = pin!(async {
+        let _g = fifo.lock().await;
+        order.borrow_mut().push(2);
+    });
+    let mut third = pin!(async {
+        let _g = fifo.lock().await;
+        order.borrow_mut().push(3);
+    });
     assert!(third.as_mut().poll(&mut cx).is_pending());
     assert!(second.as_mut().poll(&mut cx).is_pending());
     drop(g1);
-    assert!(second.as_mut().poll(&mut cx).is_pending(), "third arrived first");
+    assert!(
+        second.as_mut().poll(&mut cx).is_pending(),
+        "third arrived first"
+    );
     assert!(third.as_mut().poll(&mut cx).is_ready());
     assert!(second.as_mut().poll(&mut cx).is_ready());
     assert_eq!(*order.borrow(), vec![3, 2]);

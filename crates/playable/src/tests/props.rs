@@ -29,19 +29,33 @@ fn arb_down(pid: String) -> impl Strategy<Value = Value> {
     (
         prop_oneof![Just(json!(pid)), Just(Value::Null), arb_json()],
         prop_oneof![Just(json!("r")), arb_json()],
-        prop_oneof![Just(json!("hello")), Just(json!("snapshot")), Just(json!("run")), Just(json!("escape")), arb_json()],
-        prop_oneof![Just(json!({ "id": "a" })), Just(json!({ "type": "reload" })), arb_json()],
+        prop_oneof![
+            Just(json!("hello")),
+            Just(json!("snapshot")),
+            Just(json!("run")),
+            Just(json!("escape")),
+            arb_json()
+        ],
+        prop_oneof![
+            Just(json!({ "id": "a" })),
+            Just(json!({ "type": "reload" })),
+            arb_json()
+        ],
     )
         .prop_map(|(p, r, c, pl)| json!({ "pageId": p, "requestId": r, "cmd": c, "payload": pl }))
 }
 
 fn well_formed(up: &Value) -> bool {
     let base = up.get("requestId").is_some_and(Value::is_string)
-        && up.get("pageId").is_some_and(|p| p.is_null() || p.is_string());
+        && up
+            .get("pageId")
+            .is_some_and(|p| p.is_null() || p.is_string());
     match up.get("ok") {
         Some(Value::Bool(true)) => base && up["payload"].is_object() && up.get("error").is_none(),
         Some(Value::Bool(false)) => {
-            base && up["error"]["code"].is_string() && up["error"]["message"].is_string() && up.get("payload").is_none()
+            base && up["error"]["code"].is_string()
+                && up["error"]["message"].is_string()
+                && up.get("payload").is_none()
         }
         _ => false,
     }

@@ -9,19 +9,83 @@ fn s(v: &str) -> Option<String> {
 }
 
 fn playable(id: &str, title: &str, flags: u32) -> N {
-    N(flags, vec![], s("playable"), s(id), None, s(title), None, None, s("button"), s(title), None)
+    N(
+        flags,
+        vec![],
+        s("playable"),
+        s(id),
+        None,
+        s(title),
+        None,
+        None,
+        s("button"),
+        s(title),
+        None,
+    )
 }
 
 fn island(id: &str) -> N {
-    N(0, vec![], s("island"), s(id), None, None, None, None, None, None, None)
+    N(
+        0,
+        vec![],
+        s("island"),
+        s(id),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )
 }
 
 fn button_in(island: usize, label: &str, flags: u32) -> N {
-    N(flags | N::FLAG_INTERACTIVE, vec![island], None, None, None, None, None, None, s("button"), s(label), s(label))
+    N(
+        flags | N::FLAG_INTERACTIVE,
+        vec![island],
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        s("button"),
+        s(label),
+        s(label),
+    )
+}
+
+fn titled(title: &str) -> N {
+    N(
+        0,
+        vec![],
+        None,
+        None,
+        None,
+        None,
+        None,
+        s(title),
+        None,
+        None,
+        None,
+    )
 }
 
 fn link(name: &str) -> N {
-    N(N::FLAG_INTERACTIVE, vec![], None, None, None, None, None, None, s("link"), s(name), None)
+    N(
+        N::FLAG_INTERACTIVE,
+        vec![],
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        s("link"),
+        s(name),
+        None,
+    )
 }
 
 fn pagination() -> IslandSlots {
@@ -36,13 +100,8 @@ fn pagination() -> IslandSlots {
 
 #[test]
 fn seed_markup_yields_title_menu_and_generics() {
-    let mut title = N::default();
-    title.7 = s("  ready-list ");
-    let nodes = vec![
-        title,
-        playable("btn-save", "Save", EV),
-        link("Help"),
-    ];
+    let title = titled("  ready-list ");
+    let nodes = vec![title, playable("btn-save", "Save", EV), link("Help")];
     let b = build(&nodes, &IslandSlots::default());
     let v = serde_json::to_value(&b.snapshot).unwrap();
     assert_eq!(
@@ -62,14 +121,18 @@ fn seed_markup_yields_title_menu_and_generics() {
 
 #[test]
 fn first_non_empty_page_title_wins() {
-    let mut a = N::default();
-    a.7 = s("   ");
-    let mut b = N::default();
-    b.7 = s("second");
-    let mut c = N::default();
-    c.7 = s("third");
-    assert_eq!(build(&[a, b, c], &IslandSlots::default()).snapshot.page_title.as_deref(), Some("second"));
-    assert_eq!(build(&[], &IslandSlots::default()).snapshot.page_title, None);
+    let (a, b, c) = (titled("   "), titled("second"), titled("third"));
+    assert_eq!(
+        build(&[a, b, c], &IslandSlots::default())
+            .snapshot
+            .page_title
+            .as_deref(),
+        Some("second")
+    );
+    assert_eq!(
+        build(&[], &IslandSlots::default()).snapshot.page_title,
+        None
+    );
 }
 
 #[test]
@@ -83,7 +146,15 @@ fn islands_expand_into_slots_at_their_position() {
     ];
     let b = build(&nodes, &pagination());
     let ids: Vec<_> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
-    assert_eq!(ids, ["before", "list-pagination:next", "list-pagination:prev", "after"]);
+    assert_eq!(
+        ids,
+        [
+            "before",
+            "list-pagination:next",
+            "list-pagination:prev",
+            "after"
+        ]
+    );
     assert_eq!(b.target_of("list-pagination:next"), Some(3));
     assert_eq!(b.target_of("list-pagination:prev"), Some(2));
     let next = &b.snapshot.menu[1];
@@ -113,7 +184,11 @@ fn slot_resolves_only_inside_its_own_island() {
 
 #[test]
 fn slot_matching_two_elements_is_ambiguous_without_target() {
-    let nodes = vec![island("list-pagination"), button_in(0, "Next page", EV), button_in(0, "Next page", EV)];
+    let nodes = vec![
+        island("list-pagination"),
+        button_in(0, "Next page", EV),
+        button_in(0, "Next page", EV),
+    ];
     let b = build(&nodes, &pagination());
     assert_eq!(b.snapshot.menu.len(), 1);
     assert!(b.snapshot.menu[0].ambiguous);
@@ -122,7 +197,11 @@ fn slot_matching_two_elements_is_ambiguous_without_target() {
 
 #[test]
 fn duplicate_ids_are_listed_once_as_ambiguous() {
-    let nodes = vec![playable("x", "one", EV), playable("y", "y", EV), playable("x", "two", 0)];
+    let nodes = vec![
+        playable("x", "one", EV),
+        playable("y", "y", EV),
+        playable("x", "two", 0),
+    ];
     let b = build(&nodes, &IslandSlots::default());
     let v = serde_json::to_value(&b.snapshot.menu).unwrap();
     assert_eq!(v[0]["ambiguous"], json!(true));
@@ -138,13 +217,56 @@ fn enabled_visible_event_desc_dirty_noreload() {
     let mut hidden = playable("hidden", "H", N::FLAG_ENABLED);
     hidden.4 = s("input");
     hidden.6 = s("does things");
-    let mut dirty_named = N(N::FLAG_DIRTY, vec![], None, s("note"), None, None, None, None, None, None, None);
+    let mut dirty_named = N(
+        N::FLAG_DIRTY,
+        vec![],
+        None,
+        s("note"),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    );
     dirty_named.0 |= N::FLAG_NORELOAD;
-    let dirty_anon = N(N::FLAG_DIRTY, vec![], None, None, None, None, None, None, None, None, None);
-    let b = build(&[hidden, playable("off", "O", N::FLAG_VISIBLE), dirty_named, dirty_anon], &IslandSlots::default());
+    let dirty_anon = N(
+        N::FLAG_DIRTY,
+        vec![],
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    );
+    let b = build(
+        &[
+            hidden,
+            playable("off", "O", N::FLAG_VISIBLE),
+            dirty_named,
+            dirty_anon,
+        ],
+        &IslandSlots::default(),
+    );
     let m = &b.snapshot.menu;
-    assert_eq!((m[0].enabled, m[0].visible, m[0].event.as_str(), m[0].desc.as_str()), (true, false, "input", "does things"));
-    assert_eq!((m[1].enabled, m[1].visible, m[1].event.as_str()), (false, true, "click"));
+    assert_eq!(
+        (
+            m[0].enabled,
+            m[0].visible,
+            m[0].event.as_str(),
+            m[0].desc.as_str()
+        ),
+        (true, false, "input", "does things")
+    );
+    assert_eq!(
+        (m[1].enabled, m[1].visible, m[1].event.as_str()),
+        (false, true, "click")
+    );
     assert_eq!(b.snapshot.dirty, vec!["note".to_string(), String::new()]);
     assert!(b.snapshot.no_reload);
 }
@@ -155,7 +277,11 @@ fn playable_without_id_is_not_a_menu_item() {
     n.0 |= N::FLAG_INTERACTIVE;
     let b = build(&[n], &IslandSlots::default());
     assert!(b.snapshot.menu.is_empty());
-    assert_eq!(b.snapshot.generics.len(), 1, "an unmarked-in-effect button is a generic ref");
+    assert_eq!(
+        b.snapshot.generics.len(),
+        1,
+        "an unmarked-in-effect button is a generic ref"
+    );
 }
 
 #[test]
@@ -181,29 +307,36 @@ fn generic_refs_are_recognised() {
 
 #[test]
 fn raw_nodes_parse_from_the_gatherer_json() {
-    let nodes: Vec<N> = serde_json::from_str(
-        r#"[[24,[],"playable","a","click","A",null,null,"button","A",null]]"#,
-    )
-    .unwrap();
-    assert_eq!(build(&nodes, &IslandSlots::default()).snapshot.menu[0].id, "a");
+    let nodes: Vec<N> =
+        serde_json::from_str(r#"[[24,[],"playable","a","click","A",null,null,"button","A",null]]"#)
+            .unwrap();
+    assert_eq!(
+        build(&nodes, &IslandSlots::default()).snapshot.menu[0].id,
+        "a"
+    );
 }
 
-proptest::proptest! {
-    #[test]
-    fn build_never_panics(
-        raw in proptest::collection::vec(
-            (0u32..64, proptest::collection::vec(0usize..12, 0..3), proptest::option::of("(playable|island|x)"),
-             proptest::option::of("[a-c:]{0,3}"), proptest::option::of("(next|prev|)"), proptest::option::of(".{0,4}")),
-            0..12)
-    ) {
-        let nodes: Vec<N> = raw.into_iter().map(|(f, isl, kind, id, label, t)| {
-            N(f, isl, kind, id, None, t.clone(), None, t, s("button"), label.clone(), label)
-        }).collect();
-        let slots = IslandSlots::from_json(&json!({"a": {"next": {"ariaLabel": "next"}, "prev": {"role": "button", "name": "prev"}}})).unwrap();
-        let b = build(&nodes, &slots);
-        proptest::prop_assert_eq!(b.snapshot.menu.len(), b.targets.len());
-        for (m, t) in b.snapshot.menu.iter().zip(&b.targets) {
-            if m.ambiguous { proptest::prop_assert!(t.is_none()); }
+#[cfg(not(target_arch = "wasm32"))]
+mod props {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn build_never_panics(
+            raw in proptest::collection::vec(
+                (0u32..64, proptest::collection::vec(0usize..12, 0..3), proptest::option::of("(playable|island|x)"),
+                 proptest::option::of("[a-c:]{0,3}"), proptest::option::of("(next|prev|)"), proptest::option::of(".{0,4}")),
+                0..12)
+        ) {
+            let nodes: Vec<N> = raw.into_iter().map(|(f, isl, kind, id, label, t)| {
+                N(f, isl, kind, id, None, t.clone(), None, t, s("button"), label.clone(), label)
+            }).collect();
+            let slots = IslandSlots::from_json(&json!({"a": {"next": {"ariaLabel": "next"}, "prev": {"role": "button", "name": "prev"}}})).unwrap();
+            let b = build(&nodes, &slots);
+            proptest::prop_assert_eq!(b.snapshot.menu.len(), b.targets.len());
+            for (m, t) in b.snapshot.menu.iter().zip(&b.targets) {
+                if m.ambiguous { proptest::prop_assert!(t.is_none()); }
+            }
         }
     }
 }
