@@ -1,0 +1,40 @@
+// The extension's service worker: the agent's side. It never touches a page
+// itself; it sends envelopes to a tab's relay (relay.js) and gets the page's
+// uplinks back. An agent (or you, in this worker's DevTools console) uses:
+//
+//   await inPagePlayable.status(tabId)        → { state: "ready" | "failed", error? }
+//   await inPagePlayable.send(tabId, envelope) → { ok: true, uplink } | { ok: false, error }
+//   await inPagePlayable.hello(tabId), .snapshot(tabId), .run(tabId, id), .escape(tabId)
+//
+// `ok: false` at this level is a relay failure (e.g. the page's CSP blocked
+// WebAssembly: error.code "WASM_BLOCKED_BY_CSP"); the page's own refusals come
+// back as an uplink with `ok: false` and a protocol error code.
+
+const RELAY = "in-page-playable";
+const pageIds = new Map(); // tabId → the pageId hello returned (latched by the page)
+let requests = 0;
+
+async function status(tabId) {
+  return chrome.tabs.sendMessage(tabId, { relay: RELAY, kind: "status" });
+}
+
+async function send(tabId, envelope) {
+  return chrome.tabs.sendMessage(tabId, { relay: RELAY, kind: "down", envelope });
+}
+
+async function command(tabId, cmd, payload = {}) {
+  const envelope = { pageId: pageIds.get(tabId) ?? null, requestId: `sw-${++requests}`, cmd, payload };
+  const reply = await send(tabId, envelope);
+  if (reply.ok && cmd === "hello" && reply.uplink.ok) pageIds.set(tabId, reply.uplink.payload.pageId);
+  if (reply.ok && cmd === "escape" && reply.uplink.ok) pageIds.delete(tabId); // the page is reloading: hello again
+  return reply;
+}
+
+globalThis.inPagePlayable = {
+  status,
+  send,
+  hello: (tabId) => command(tabId, "hello"),
+  snapshot: (tabId) => command(tabId, "snapshot"),
+  run: (tabId, id) => command(tabId, "run", { id }),
+  escape: (tabId) => command(tabId, "escape", { type: "reload" }),
+};
