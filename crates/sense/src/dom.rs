@@ -17,6 +17,7 @@ extern "C" {
     fn is_visible_js(el: &JsValue) -> bool;
     #[wasm_bindgen(js_name = isEnabled)]
     fn is_enabled_js(el: &JsValue) -> bool;
+    fn checks() -> Array;
 }
 
 /// Whether an element is visible by the snapshot's rule (connected, rendered,
@@ -29,6 +30,12 @@ pub fn is_visible(el: &JsValue) -> bool {
 /// aria-disabled="true" or inert on it or an ancestor).
 pub fn is_enabled(el: &JsValue) -> bool {
     is_enabled_js(el)
+}
+
+/// `[isVisible, isEnabled]` as JS functions, for bulk readers in other
+/// crates' JS snippets: one rule, applied without a wasm call per element.
+pub fn visibility_checks() -> Array {
+    checks()
 }
 
 /// Reads the menu of one scan root (Document, ShadowRoot or Element).

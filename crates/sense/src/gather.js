@@ -75,6 +75,11 @@ export function isEnabled(el) {
   return !(el.matches(":disabled") || el.closest('[aria-disabled="true"],[inert]'));
 }
 
+/** [isVisible, isEnabled], so other bulk readers (Surface) apply the same rules. */
+export function checks() {
+  return [isVisible, isEnabled];
+}
+
 function isInteractive(el, tag, role) {
   if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
   if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
