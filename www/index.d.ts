@@ -164,6 +164,21 @@ export interface IPlayable {
   handle(down: IPlayableDownlink): Promise<IPlayableUplink>;
   /** Throws when allowedOrigins is empty or holds "*". */
   attachWindowBridge(): void;
+  /**
+   * Publishes each runnable menu item as a WebMCP tool (`document.modelContext`)
+   * and keeps the tools in line with the live menu; a no-op where WebMCP is
+   * absent. Says hello first (the publication is a client like any other).
+   * A second call while publishing returns the same publication. See docs/mcp.md.
+   */
+  publishWebMcp(): IWebMcpPublication;
+}
+
+/** What publishWebMcp() returns. */
+export interface IWebMcpPublication {
+  /** True while tools are published: false without WebMCP, after stop(), after retirement. */
+  readonly active: boolean;
+  /** Withdraws every tool and stops following the menu. Idempotent. */
+  stop(): void;
 }
 
 /** Bridge wrappers posted on the page's window (channel "in-page-playable"). */

@@ -4,11 +4,12 @@ import { after, before } from "node:test";
 import { startServer } from "./server.mjs";
 import { launch } from "./browser.mjs";
 
-export function useBrowser() {
+/** `extra` goes to launch(): `{ args }` adds Chromium flags (e.g. WebMCP). */
+export function useBrowser(extra = {}) {
   const ctx = { server: null, browser: null };
   before(async () => {
     ctx.server = await startServer();
-    ctx.browser = await launch();
+    ctx.browser = await launch(extra);
   });
   after(async () => {
     await ctx.browser?.close();

@@ -14,6 +14,7 @@ import {
   type ISnapshot,
   type IMenuItem,
   type IEscape,
+  type IWebMcpPublication,
 } from "in-page-playable-page";
 
 const slots: IIslandSlotTable = {
@@ -55,4 +56,10 @@ async function flow(): Promise<void> {
     void code, wrong;
   }
 }
-void flow, badSlots, badDown, phase;
+const publication: IWebMcpPublication = playable.publishWebMcp();
+const publishing: boolean = publication.active;
+publication.stop();
+// @ts-expect-error active is read-only
+publication.active = true;
+
+void flow, badSlots, badDown, phase, publishing;

@@ -12,6 +12,7 @@ use web_sys::Window;
 
 use crate::options::{self, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
+use crate::webmcp::{Publication, WebMcpPublication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -22,11 +23,14 @@ extern "C" {
 
 type WebMachine = Machine<SensePort, BotPort, BomPort, WebRandom>;
 
-struct Instance {
-    machine: WebMachine,
-    window: Window,
+pub(crate) struct Instance {
+    pub(crate) machine: WebMachine,
+    pub(crate) window: Window,
+    /// The scan root (WebMCP watches it for changes).
+    pub(crate) root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
+    webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
 thread_local! {
@@ -39,7 +43,7 @@ fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsVal
     to_js(&up)
 }
 
-fn to_js(up: &Uplink) -> JsValue {
+pub(crate) fn to_js(up: &Uplink) -> JsValue {
     // One string crossing and a native JSON.parse: cheaper than building the
     // object field by field across the boundary.
     serde_json::to_string(up)
@@ -53,11 +57,23 @@ fn to_js(up: &Uplink) -> JsValue {
 }
 
 impl Instance {
-    async fn handle(&self, down: JsValue) -> JsValue {
+    pub(crate) async fn handle(&self, down: JsValue) -> JsValue {
+        let up = self.handle_projected(down).await;
+        if self.machine.phase() == playable::Phase::Retired {
+            // Retired tools must not linger in the agent's tool list.
+            if let Some(publication) = self.webmcp.borrow_mut().take() {
+                publication.stop();
+            }
+        }
+        up
+    }
+
+    async fn handle_projected(&self, down: JsValue) -> JsValue {
         let projected = project(&down);
         let json = projected.get(0).as_string().unwrap_or_default();
         let problem = projected.get(1).as_string();
-        let value: serde_json::Value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+        let value: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
         if let Some(problem) = problem {
             let request_id = match playable::parse_downlink(&value) {
                 Ok(d) => d.request_id,
@@ -150,6 +166,18 @@ impl Playable {
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
         self.inner.attach_bridge().map_err(|e| JsError::new(&e))
     }
+
+    /// Publishes the runnable menu as WebMCP tools (a no-op without WebMCP).
+    /// A second call while publishing returns the same publication.
+    #[wasm_bindgen(js_name = publishWebMcp)]
+    pub fn publish_web_mcp(&self) -> WebMcpPublication {
+        let mut slot = self.inner.webmcp.borrow_mut();
+        if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
+            return WebMcpPublication::new(Some(Rc::clone(live)));
+        }
+        *slot = Publication::start(&self.inner);
+        WebMcpPublication::new(slot.clone())
+    }
 }
 
 fn find(window: &Window) -> Option<JsValue> {
@@ -175,7 +203,7 @@ fn build(options: Options) -> Rc<Instance> {
     let crypto = window.crypto().ok();
     let machine = Machine::new(
         SensePort {
-            dom: sense::dom::DomSense::new(root, island_slots),
+            dom: sense::dom::DomSense::new(root.clone(), island_slots),
             js: sense,
             capture,
         },
@@ -192,8 +220,10 @@ fn build(options: Options) -> Rc<Instance> {
     Rc::new(Instance {
         machine,
         window,
+        root,
         allowed_origins,
         bridge: RefCell::new(None),
+        webmcp: RefCell::new(None),
     })
 }
 
@@ -232,6 +262,9 @@ pub fn reset_playable_for_tests() {
     let dropped = INSTANCES.with(|list| std::mem::take(&mut *list.borrow_mut()));
     for (window, _, instance) in dropped {
         instance.bridge.borrow_mut().take();
+        if let Some(publication) = instance.webmcp.borrow_mut().take() {
+            publication.stop();
+        }
         let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
     }
 }
@@ -260,8 +293,11 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    let inputs: EscapeInputs = serde_json::from_str(&json)
-        .map_err(|e| JsError::new(&format!("expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}")))?;
+    let inputs: EscapeInputs = serde_json::from_str(&json).map_err(|e| {
+        JsError::new(&format!(
+            "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
+        ))
+    })?;
     Ok(sense::Snapshot {
         dirty: inputs.dirty,
         no_reload: inputs.no_reload,

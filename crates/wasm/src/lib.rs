@@ -7,6 +7,9 @@ mod install;
 mod options;
 #[cfg(target_arch = "wasm32")]
 mod ports;
+// Pure planning is compiled natively too, for its unit tests.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod webmcp;
 
 #[cfg(target_arch = "wasm32")]
 pub use install::*;

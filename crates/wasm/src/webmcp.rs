@@ -1,0 +1,180 @@
+//! WebMCP publication (`playable.publishWebMcp()`): which menu items become
+//! tools, under which names, with which description and input schema. This
+//! part is pure and tested natively; the browser glue (registration, the
+//! MutationObserver, running a tool through `handle`) is `webmcp/publication.rs`.
+//!
+//! Naming (documented in docs/mcp.md):
+//! - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
+//!   the rule Chromium enforces) is the name;
+//! - any other id (island slots `{island}:{slot}`, spaces, non-ASCII, longer
+//!   than 128) becomes `{prefix}-{hash}`: every other character replaced by
+//!   `_`, cut to 119 characters, then `-` and the 8 hex digits of the id's
+//!   FNV-1a 32-bit hash, so the same id always gets the same name and two ids
+//!   that sanitise alike still differ;
+//! - should a name still be taken (a declared id equal to another's sanitised
+//!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
+
+use sense::MenuItem;
+
+/// Chromium's tool-name limit.
+pub const NAME_MAX: usize = 128;
+const HASH_LEN: usize = 9; // "-" + 8 hex digits
+
+/// One tool as published: the name it is registered under and what it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSpec {
+    pub name: String,
+    pub id: String,
+    pub event: String,
+    pub description: String,
+}
+
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// `[A-Za-z0-9_.-]{1,128}`.
+pub fn is_tool_name(s: &str) -> bool {
+    !s.is_empty() && s.len() <= NAME_MAX && s.chars().all(name_char)
+}
+
+fn fnv1a(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The name for an id that is not a valid tool name (see the module docs).
+pub fn sanitised_name(id: &str) -> String {
+    let mut name: String = id
+        .chars()
+        .map(|c| if name_char(c) { c } else { '_' })
+        .take(NAME_MAX - HASH_LEN)
+        .collect();
+    name.push_str(&format!("-{:08x}", fnv1a(id)));
+    name
+}
+
+/// The input schema (JSON) for an event kind; `None` for an event this
+/// module does not know, which is then not published (a run would only
+/// answer UNSUPPORTED_EVENT). Arguments are the run payload minus `id`.
+pub fn input_schema(event: &str) -> Option<&'static str> {
+    Some(match event {
+        "click" => r#"{"type":"object","properties":{},"additionalProperties":false}"#,
+        "input" => concat!(
+            r#"{"type":"object","properties":{"value":{"description":"#,
+            r#""Text for a text field or textarea; true or false for a checkbox or radio; "#,
+            r#"an option value, or a list of them, for a select.","#,
+            r#""anyOf":[{"type":"string"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}]}},"#,
+            r#""required":["value"],"additionalProperties":false}"#
+        ),
+        "scroll" => concat!(
+            r#"{"type":"object","properties":{"#,
+            r#""to":{"type":"string","enum":["start","center","end"],"description":"Scroll the item into this position."},"#,
+            r#""by":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"#,
+            r#""additionalProperties":false,"description":"Scroll by this many CSS pixels."}},"#,
+            r#""additionalProperties":false}"#
+        ),
+        "drag" => concat!(
+            r#"{"type":"object","properties":{"to":{"type":"string","minLength":1,"#,
+            r#""description":"The menu id of the item to drop on."}},"#,
+            r#""required":["to"],"additionalProperties":false}"#
+        ),
+        _ => return None,
+    })
+}
+
+/// Title and description as the page wrote them; the menu id when the name
+/// differs from it (or when the page wrote nothing). WebMCP requires a
+/// non-empty description.
+pub fn description(item: &MenuItem, name: &str) -> String {
+    let title = item.title.trim();
+    let desc = item.desc.trim();
+    let mut text = match (title.is_empty(), desc.is_empty()) {
+        (false, false) => format!("{title}: {desc}"),
+        (false, true) => title.to_string(),
+        (true, false) => desc.to_string(),
+        (true, true) => String::new(),
+    };
+    if text.is_empty() {
+        text = format!("Menu item {:?} ({})", item.id, item.event);
+    } else if name != item.id {
+        text.push_str(&format!(" (menu item {:?})", item.id));
+    }
+    text
+}
+
+/// Runnable now: enabled, visible, claimed by one element, with a known event.
+pub fn runnable(item: &MenuItem) -> bool {
+    item.enabled && item.visible && !item.ambiguous && input_schema(&item.event).is_some()
+}
+
+fn with_suffix(base: &str, n: usize) -> String {
+    let suffix = format!("-{n}");
+    let keep = NAME_MAX.saturating_sub(suffix.len()).min(base.len());
+    // Names are ASCII, so any byte index is a char boundary.
+    format!("{}{suffix}", base.get(..keep).unwrap_or(base))
+}
+
+/// The tools the menu should publish, in document order, with unique names.
+pub fn plan(menu: &[MenuItem]) -> Vec<ToolSpec> {
+    let items: Vec<&MenuItem> = menu.iter().filter(|m| runnable(m)).collect();
+    // Ids that are valid names keep them (the menu lists each id once; a
+    // repeat would fall through to the sanitised form). Sanitised names come
+    // second, so they never take a declared id's name.
+    let mut names: Vec<Option<String>> = Vec::with_capacity(items.len());
+    for item in &items {
+        let keep = is_tool_name(&item.id) && !names.iter().flatten().any(|n| *n == item.id);
+        names.push(keep.then(|| item.id.clone()));
+    }
+    for (i, item) in items.iter().enumerate() {
+        if names.get(i).is_some_and(Option::is_some) {
+            continue;
+        }
+        let base = sanitised_name(&item.id);
+        let mut name = base.clone();
+        let mut n = 2;
+        while names.iter().flatten().any(|taken| *taken == name) {
+            name = with_suffix(&base, n);
+            n += 1;
+        }
+        if let Some(slot) = names.get_mut(i) {
+            *slot = Some(name);
+        }
+    }
+    items
+        .into_iter()
+        .zip(names)
+        .filter_map(|(item, name)| {
+            let name = name?;
+            Some(ToolSpec {
+                description: description(item, &name),
+                name,
+                id: item.id.clone(),
+                event: item.event.clone(),
+            })
+        })
+        .collect()
+}
+
+/// What to change so `registered` becomes `wanted`: the indices (into
+/// `registered`) to unregister, and the specs to register. A tool whose id,
+/// event or description changed is replaced under the same rule.
+pub fn diff(registered: &[ToolSpec], wanted: Vec<ToolSpec>) -> (Vec<usize>, Vec<ToolSpec>) {
+    let remove = (0..registered.len())
+        .filter(|&i| registered.get(i).is_some_and(|r| !wanted.contains(r)))
+        .collect();
+    let add = wanted
+        .into_iter()
+        .filter(|w| !registered.contains(w))
+        .collect();
+    (remove, add)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod publication;
+#[cfg(target_arch = "wasm32")]
+pub(crate) use publication::{Publication, WebMcpPublication};
+
+#[cfg(test)]
+mod tests;

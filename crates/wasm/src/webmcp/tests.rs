@@ -1,0 +1,135 @@
+use super::*;
+
+fn item(id: &str) -> MenuItem {
+    MenuItem {
+        id: id.into(),
+        event: "click".into(),
+        title: String::new(),
+        desc: String::new(),
+        enabled: true,
+        visible: true,
+        island: None,
+        ambiguous: false,
+    }
+}
+
+fn names(menu: &[MenuItem]) -> Vec<String> {
+    plan(menu).into_iter().map(|t| t.name).collect()
+}
+
+#[test]
+fn valid_ids_are_their_own_names() {
+    assert!(is_tool_name("btn-save"));
+    assert!(is_tool_name("a.b_c-9"));
+    assert!(is_tool_name(&"x".repeat(128)));
+    for bad in ["", "a:b", "a b", "ä", "a/b", &"x".repeat(129)] {
+        assert!(!is_tool_name(bad), "{bad:?}");
+    }
+    assert_eq!(names(&[item("btn-save"), item("a.b")]), ["btn-save", "a.b"]);
+}
+
+#[test]
+fn other_ids_get_a_stable_hashed_name() {
+    let name = sanitised_name("list-pagination:next");
+    assert!(name.starts_with("list-pagination_next-"), "{name}");
+    assert_eq!(name.len(), "list-pagination_next".len() + 9);
+    assert!(is_tool_name(&name));
+    assert_eq!(
+        name,
+        sanitised_name("list-pagination:next"),
+        "deterministic"
+    );
+    // Ids that sanitise alike still get different names.
+    assert_ne!(sanitised_name("a:b"), sanitised_name("a;b"));
+    for id in ["ä", "a b", &"é".repeat(300), &"x".repeat(129), "名前"] {
+        let n = sanitised_name(id);
+        assert!(is_tool_name(&n), "{id:?} → {n:?}");
+    }
+}
+
+#[test]
+fn a_name_already_taken_gets_a_counter() {
+    let hashed = sanitised_name("a:b");
+    // A declared id equal to another's sanitised form keeps its own name.
+    let menu = [item("a:b"), item(&hashed)];
+    assert_eq!(names(&menu), [format!("{hashed}-2"), hashed.clone()]);
+    let long = "y".repeat(200);
+    let taken = sanitised_name(&long);
+    let out = names(&[item(&taken), item(&long)]);
+    assert_eq!(out[0], taken);
+    assert!(is_tool_name(&out[1]) && out[1] != taken && out[1].ends_with("-2"));
+}
+
+#[test]
+fn only_runnable_items_are_published() {
+    let mut off = item("off");
+    off.enabled = false;
+    let mut hidden = item("hidden");
+    hidden.visible = false;
+    let mut dup = item("dup");
+    dup.ambiguous = true;
+    let mut hover = item("hover");
+    hover.event = "hover".into();
+    let mut field = item("field");
+    field.event = "input".into();
+    let menu = [item("a"), off, hidden, dup, hover, field];
+    assert_eq!(names(&menu), ["a", "field"]);
+}
+
+#[test]
+fn every_known_event_has_an_object_schema() {
+    for event in ["click", "input", "scroll", "drag"] {
+        let schema = input_schema(event).unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(schema).unwrap_or_default();
+        assert_eq!(v["type"], "object", "{event}");
+        assert_eq!(v["additionalProperties"], false, "{event}");
+    }
+    assert_eq!(input_schema("hover"), None);
+    let input: serde_json::Value =
+        serde_json::from_str(input_schema("input").unwrap_or("")).unwrap_or_default();
+    assert_eq!(input["required"][0], "value");
+    let drag: serde_json::Value =
+        serde_json::from_str(input_schema("drag").unwrap_or("")).unwrap_or_default();
+    assert_eq!(drag["required"][0], "to");
+}
+
+#[test]
+fn descriptions_come_from_title_and_desc() {
+    let mut save = item("btn-save");
+    save.title = "Save".into();
+    save.desc = "Save the current list".into();
+    assert_eq!(
+        description(&save, "btn-save"),
+        "Save: Save the current list"
+    );
+    save.desc.clear();
+    assert_eq!(description(&save, "btn-save"), "Save");
+    save.title.clear();
+    assert_eq!(
+        description(&save, "btn-save"),
+        "Menu item \"btn-save\" (click)"
+    );
+    let mut slot = item("pager:next");
+    slot.title = "Next page".into();
+    let name = sanitised_name("pager:next");
+    assert_eq!(
+        description(&slot, &name),
+        "Next page (menu item \"pager:next\")"
+    );
+}
+
+#[test]
+fn diff_keeps_what_is_unchanged() {
+    let a = plan(&[item("a"), item("b")]);
+    let mut retitled = item("b");
+    retitled.title = "B".into();
+    let b = plan(&[item("a"), retitled, item("c")]);
+    let (remove, add) = diff(&a, b);
+    assert_eq!(remove, [1]);
+    assert_eq!(
+        add.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["b", "c"]
+    );
+    let (remove, add) = diff(&a, a.clone());
+    assert!(remove.is_empty() && add.is_empty());
+}

@@ -1,0 +1,224 @@
+// playable.publishWebMcp() in real Chromium with WebMCP on, checked through a
+// client nobody here wrote: Playwright's page.webmcp.tools() / callTool().
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+import { launch } from "./support/browser.mjs";
+
+const ctx = useBrowser({ args: ["--enable-features=WebMCP"] });
+const FIXTURE = "/tests/fixtures/webmcp.html";
+const SLOTS = { pager: { next: { ariaLabel: "Next page" } } };
+
+// What the naming rule gives "pager:next" and "save draft" (see docs/mcp.md):
+// disallowed characters become "_", then "-" and the FNV-1a 32-bit hash.
+function fnv1a(s) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(s, "utf8")) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+const PAGER = "pager_next-" + fnv1a("pager:next");
+const SAVE = "save_draft-" + fnv1a("save draft");
+
+async function withPage(fn, path = FIXTURE) {
+  const page = await ctx.open(path);
+  try {
+    await fn(page);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Installs (optionally with extra options) and publishes; returns the pageId. */
+function publish(page, extra = {}) {
+  return page.evaluate(
+    ({ slots, extra }) => {
+      const options = { islandSlots: slots };
+      if (extra.blockable) {
+        // A screenshot that waits for the test: holds the request queue.
+        options.captureScreenshot = () => new Promise((r) => (window.__release = r));
+      }
+      if (extra.retiring) options.ports = { bom: { run: () => ({ ok: true, retired: true }) } };
+      window.__p = window.P.installPlayable(options);
+      window.__pub = window.__p.publishWebMcp();
+      return window.__pub.active;
+    },
+    { slots: SLOTS, extra },
+  );
+}
+
+const names = async (page) => (await page.webmcp.tools()).map((t) => t.name).sort();
+
+/** Polls the tool list until `want` holds (the publication resyncs within 100 ms). */
+async function until(page, want, what) {
+  const deadline = Date.now() + 3000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await names(page);
+    if (want(last)) return last;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`${what}: tools are ${JSON.stringify(last)}`);
+}
+
+test("the tools are exactly the runnable menu, named, described and typed", () =>
+  withPage(async (page) => {
+    assert.equal(await publish(page), true);
+    const expected = ["inc", "name", PAGER, "reset", SAVE].sort();
+    await until(page, (n) => n.length === expected.length, "first publication");
+    const tools = await page.webmcp.tools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), expected);
+
+    // Cross-check with the menu the page itself reports: enabled, visible, not ambiguous, known event.
+    const menu = await page.evaluate(async () => {
+      const up = await window.__p.handle({ pageId: window.__p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      return up.payload.snapshot.menu;
+    });
+    const runnable = menu.filter((m) => m.enabled && m.visible && !m.ambiguous && ["click", "input", "scroll", "drag"].includes(m.event));
+    assert.equal(runnable.length, tools.length);
+    assert.ok(menu.some((m) => m.id === "off" && !m.enabled), "disabled item is in the menu but not published");
+
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.equal(byName.inc.description, "Increment: Adds one to the counter");
+    assert.deepEqual(byName.inc.inputSchema, { type: "object", properties: {}, additionalProperties: false });
+    assert.deepEqual(byName.name.inputSchema.required, ["value"]);
+    assert.equal(byName[PAGER].description, 'Next page (menu item "pager:next")');
+    assert.equal(byName[SAVE].description, 'Save draft (menu item "save draft")');
+    assert.equal(await page.evaluate(() => window.__p.phase), "live", "the publication said hello");
+  }));
+
+test("callTool clicks through the run path and returns the uplink", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.includes("inc"), "inc published");
+    const up = await page.webmcp.callTool("inc", {});
+    const pageId = await page.evaluate(() => window.__p.pageId);
+    assert.equal(up.ok, true);
+    assert.equal(up.pageId, pageId);
+    assert.deepEqual(up.payload, { id: "inc" });
+    assert.match(up.requestId, /^webmcp-run-\d+$/);
+    await page.webmcp.callTool("inc", {});
+    const slot = await page.webmcp.callTool(PAGER, {});
+    assert.deepEqual(slot.payload, { id: "pager:next" }, "a sanitised name runs its own id");
+    assert.deepEqual(await page.evaluate(() => [document.getElementById("count").value, window.__clicks]), ["2", ["inc", "inc", "Next page"]]);
+  }));
+
+test("the tools follow the live menu: removed, hidden, disabled, shown", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.includes("reset"), "reset published");
+    await page.evaluate(() => document.querySelector('[data-e2e-id="reset"]').remove());
+    await until(page, (n) => !n.includes("reset"), "removed element withdrawn");
+    await page.evaluate(() => { document.querySelector('[data-e2e-id="inc"]').disabled = true; });
+    await until(page, (n) => !n.includes("inc"), "disabled element withdrawn");
+    await page.evaluate(() => { document.querySelector('[data-e2e-id="later"]').hidden = false; });
+    await until(page, (n) => n.includes("later"), "shown element published");
+    await page.evaluate(() => { document.querySelectorAll('[data-e2e-id="dup"]')[1].remove(); });
+    await until(page, (n) => n.includes("dup"), "no longer ambiguous: published");
+    await page.evaluate(() => document.querySelector('[data-e2e-id="later"]').setAttribute("data-e2e-title", "Later on"));
+    const deadline = Date.now() + 3000;
+    let later;
+    while (Date.now() < deadline) {
+      later = (await page.webmcp.tools()).find((t) => t.name === "later");
+      if (later && later.description === "Later on") break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(later?.description, "Later on", "a retitled item is re-registered");
+    assert.deepEqual(await page.evaluate(() => window.__clicks), []);
+  }));
+
+test("a tool whose element was removed answers an error and clicks nothing", () =>
+  withPage(async (page) => {
+    await publish(page, { blockable: true });
+    await until(page, (n) => n.includes("inc"), "inc published");
+    // Hold the request queue with a pending screenshot so the resync cannot
+    // withdraw "inc" before the agent's call arrives; then remove the element.
+    await page.evaluate(() => {
+      window.__held = window.__p.handle({ pageId: window.__p.pageId, requestId: "hold", cmd: "snapshot", payload: { screenshot: true } });
+      window.__activated = new Promise((r) => document.modelContext.addEventListener("toolactivated", r, { once: true }));
+      document.querySelector('[data-e2e-id="inc"]').remove();
+    });
+    const call = page.webmcp.callTool("inc", {});
+    await page.evaluate(async () => {
+      await window.__activated; // the call reached the tool's execute
+      window.__release({ mime: "none" });
+      await window.__held;
+    });
+    const up = await call;
+    assert.equal(up.ok, false);
+    assert.equal(up.error.code, "NOT_IN_MENU");
+    assert.match(up.error.message, /"inc"/);
+    await until(page, (n) => !n.includes("inc"), "withdrawn after the call");
+    assert.deepEqual(await page.evaluate(() => [document.getElementById("count").value, window.__clicks]), ["0", []]);
+  }));
+
+test("a refused run has zero side effects and the uplink says why", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.includes("reset"), "reset published");
+    // Disabled by CSSOM alone (no DOM mutation): the tool is still listed, the run refuses.
+    await page.evaluate(() => {
+      const style = document.createElement("style");
+      document.head.append(style);
+      window.__sheet = style.sheet;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    await page.evaluate(() => window.__sheet.insertRule('[data-e2e-id="reset"] { display: none }'));
+    const up = await page.webmcp.callTool("reset", {});
+    assert.equal(up.ok, false);
+    assert.equal(up.error.code, "NOT_ACTIONABLE");
+    await until(page, (n) => !n.includes("reset"), "re-read after the call withdraws it");
+    assert.deepEqual(await page.evaluate(() => window.__clicks), []);
+  }));
+
+test("stop() withdraws every tool, and a second publish starts again", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.length === 5, "published");
+    assert.equal(await page.evaluate(() => window.__p.publishWebMcp() !== null && window.__p.publishWebMcp().active), true);
+    await page.evaluate(() => window.__pub.stop());
+    assert.deepEqual(await names(page), []);
+    assert.equal(await page.evaluate(() => window.__pub.active), false);
+    // Changes after stop publish nothing.
+    await page.evaluate(() => { document.querySelector('[data-e2e-id="later"]').hidden = false; });
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(await names(page), []);
+    await page.evaluate(() => { window.__pub = window.__p.publishWebMcp(); });
+    await until(page, (n) => n.includes("later") && n.length === 6, "republished");
+    await page.evaluate(() => window.__pub.stop());
+    assert.deepEqual(await names(page), []);
+  }));
+
+test("retiring the page (reload escape) withdraws every tool", () =>
+  withPage(async (page) => {
+    await publish(page, { retiring: true });
+    await until(page, (n) => n.length === 5, "published");
+    const up = await page.evaluate(() =>
+      window.__p.handle({ pageId: window.__p.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } }),
+    );
+    assert.equal(up.ok, true);
+    assert.deepEqual(await names(page), []);
+    assert.deepEqual(await page.evaluate(() => [window.__pub.active, window.__p.publishWebMcp().active]), [false, false]);
+  }));
+
+test("without WebMCP, publishWebMcp() is a no-op", async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e));
+    await page.goto(ctx.server.origin + FIXTURE);
+    const r = await page.evaluate(async () => {
+      const P = await import("/www/index.js");
+      const p = P.installPlayable();
+      const pub = p.publishWebMcp();
+      await new Promise((r) => setTimeout(r, 150));
+      pub.stop();
+      return { active: pub.active, phase: p.phase, hasContext: "modelContext" in document };
+    });
+    assert.deepEqual(r, { active: false, phase: "installed", hasContext: false });
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
