@@ -1,0 +1,378 @@
+// The playground end to end in Chromium, driven like an outside agent would:
+// only through each window's bridge. Covers the agent loop on the top page and
+// inside the shell's iframe, refusals with their codes, frame isolation on the
+// shell, the reload escape (really reloads; dirty note refused and kept), the
+// real captureScreenshot (saved under tests/artifacts/, checked not blank),
+// and `npm run playground`'s Vite server.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { startServer } from "./support/server.mjs";
+import { launch } from "./support/browser.mjs";
+import { bridgeAgent, outcome, recordClicks, clicks } from "./support/agent.mjs";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("./artifacts/", import.meta.url));
+
+let server, other, browser;
+before(async () => {
+  server = await startServer();
+  other = await startServer(); // a second origin
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await other?.close();
+});
+
+async function withPage(path, fn, base = server.origin) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  try {
+    await page.goto(base + path);
+    await page.waitForSelector(".console-head"); // the console mounts after install + attach
+    await fn(page);
+    assert.deepEqual(errors, [], "no uncaught page errors");
+  } finally {
+    await context.close();
+  }
+}
+
+const appFrame = async (page) => {
+  const handle = await page.waitForSelector("#app-frame");
+  const frame = await handle.contentFrame();
+  await frame.waitForSelector(".console-head");
+  return frame;
+};
+const text = (frame, selector) => frame.locator(selector).innerText();
+const ids = (snapshot) => snapshot.menu.map((m) => m.id);
+const item = (snapshot, id) => snapshot.menu.find((m) => m.id === id);
+
+test("top page: hello, snapshot, run an item, run a slot, and every refusal with its code", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await recordClicks(page);
+
+    const hello = await agent.hello();
+    assert.equal(outcome(hello), "ok");
+    assert.match(agent.pageId, /^[0-9a-f]{32}$/);
+
+    const { snapshot, escapes } = (await agent.snapshot()).payload;
+    assert.equal(snapshot.pageTitle, "orders");
+    for (const id of ["orders.refresh", "orders.filter.pending", "orders.open.1042", "orders.open.1046", "list-pagination:prev", "list-pagination:next", "desk.saveNote"]) {
+      assert.ok(ids(snapshot).includes(id), `${id} is on the menu`);
+    }
+    assert.equal(ids(snapshot).includes("orders.open.1047"), false, "only the visible page's rows");
+    assert.equal(item(snapshot, "orders.export").enabled, false);
+    assert.equal(item(snapshot, "orders.archiveAll").visible, false);
+    assert.equal(item(snapshot, "orders.search").event, "input");
+    assert.equal(item(snapshot, "list-pagination:prev").enabled, false, "page 1 has no previous page");
+    assert.deepEqual(item(snapshot, "list-pagination:next"), { id: "list-pagination:next", event: "click", title: "Next page", desc: "", enabled: true, visible: true, island: "list-pagination" });
+    assert.deepEqual(snapshot.islands, [{ id: "list-pagination", slots: [{ name: "prev", id: "list-pagination:prev", resolved: true }, { name: "next", id: "list-pagination:next", resolved: true }] }]);
+    assert.ok(snapshot.generics.some((g) => g.role === "link" && g.name.includes("Keyboard shortcuts")), "the unmarked link is a generic ref");
+    assert.equal(snapshot.generics.some((g) => /hello|snapshot/.test(g.name)), false, "the console is outside the scan root");
+    assert.deepEqual(snapshot.dirty, []);
+    assert.deepEqual(escapes, [{ type: "reload", allowed: true }]);
+
+    // Run an item: the order opens, exactly one click.
+    assert.deepEqual(await agent.run("orders.open.1044"), { pageId: agent.pageId, requestId: "agent-3", ok: true, payload: { id: "orders.open.1044" } });
+    assert.equal(await text(page, "#detail-title"), "Order #1044");
+    // Run a slot: the island's next button.
+    assert.equal(outcome(await agent.run("list-pagination:next")), "ok");
+    assert.equal(await text(page, "#page-label"), "Page 2 of 5");
+    assert.deepEqual(await clicks(page), ["orders.open.1044", "Next page"]);
+
+    const after = (await agent.snapshot()).payload.snapshot;
+    assert.equal(item(after, "list-pagination:prev").enabled, true, "the menu is read afresh");
+    assert.ok(ids(after).includes("orders.open.1047"));
+
+    // Refusals: each code, and not one click or page change.
+    const refusals = [
+      [await agent.run("orders.export"), "NOT_ACTIONABLE"], // disabled
+      [await agent.run("orders.archiveAll"), "NOT_ACTIONABLE"], // hidden
+      [await agent.run("orders.search"), "UNSUPPORTED_EVENT"], // input, not click
+      [await agent.run("g0"), "NOT_IN_MENU"], // a generic ref
+      [await agent.run("orders.open.1042"), "NOT_IN_MENU"], // was on page 1, not now
+      [await agent.run(""), "NOT_IN_MENU"],
+      [await agent.send("run", { id: "orders.refresh" }, "0".repeat(32)), "PAGE_MISMATCH"],
+      [await agent.send("dance"), "UNKNOWN_CMD"],
+      [await agent.raw({ pageId: agent.pageId, requestId: "bad", cmd: "run" }), "BAD_REQUEST"],
+      [await agent.escape("back"), "ESCAPE_NOT_ALLOWED"],
+    ];
+    assert.deepEqual(refusals.map(([up]) => outcome(up)), refusals.map(([, code]) => code));
+    assert.deepEqual(await clicks(page), ["orders.open.1044", "Next page"], "refusals click nothing");
+    assert.equal(await text(page, "#page-label"), "Page 2 of 5");
+
+    // The console shows the outside agent's traffic and explains the refusals.
+    const logged = await page.$$eval(".log .entry", (entries) => entries.map((e) => [e.dataset.code, e.querySelector(".via").textContent, e.querySelector(".explain b")?.textContent || ""]));
+    assert.equal(logged.length, 1 + 1 + 2 + 1 + refusals.length, "every bridge exchange is logged");
+    assert.ok(logged.every(([, via]) => via === "outside agent · bridge"));
+    assert.deepEqual(logged.find(([code]) => code === "UNSUPPORTED_EVENT"), ["UNSUPPORTED_EVENT", "outside agent · bridge", "Can't dispatch that event. "]);
+    assert.equal(await text(page, "[data-testid=phase]"), "live");
+    assert.equal(await text(page, "[data-testid=page-id]"), agent.pageId);
+  }));
+
+test("the console drives the page both ways: handle() directly and through the bridge", () =>
+  withPage("/playground/index.html", async (page) => {
+    await recordClicks(page);
+    let sent = 0;
+    const click = async (selector) => {
+      await page.click(selector);
+      await page.waitForFunction((n) => document.querySelectorAll(".log .entry").length === n, ++sent);
+    };
+    await click("#console-hello");
+    await click("#console-snapshot");
+    await click('[data-run="orders.filter.pending"]'); // a menu item, clicked in the console
+    await page.check('input[value="bridge"]');
+    await click('[data-run="list-pagination:next"]');
+    await click('[data-run="orders.export"]');
+    const log = await page.$$eval(".log .entry", (es) => es.map((e) => [e.querySelector("b").textContent, e.dataset.code, e.querySelector(".via").textContent]).reverse());
+    assert.deepEqual(log, [
+      ["hello", "ok", "handle()"],
+      ["snapshot", "ok", "handle()"],
+      ["run orders.filter.pending", "ok", "handle()"],
+      ["run list-pagination:next", "ok", "bridge"],
+      ["run orders.export", "NOT_ACTIONABLE", "bridge"],
+    ]);
+    assert.deepEqual(await clicks(page), ["orders.filter.pending", "Next page"]);
+    assert.equal(await text(page, "#page-label"), "Page 2 of 2", "10 pending orders, 5 a page");
+    assert.match(await text(page, '.log .entry[data-code="NOT_ACTIONABLE"] .explain'), /disabled, hidden or detached/);
+  }));
+
+test("shell: the iframe app is its own window with its own instance; agent loop inside the frame", () =>
+  withPage("/playground/shell.html", async (page) => {
+    const frame = await appFrame(page);
+    const shell = bridgeAgent(page, "shell");
+    const app = bridgeAgent(frame, "app");
+    await recordClicks(page);
+    await recordClicks(frame);
+
+    assert.equal(outcome(await app.send("snapshot", {}, null)), "NOT_LIVE", "no hello yet in the frame");
+    assert.equal(outcome(await shell.hello()), "ok");
+    assert.equal(outcome(await app.hello()), "ok");
+    assert.notEqual(shell.pageId, app.pageId, "each window has its own pageId");
+
+    const shellMenu = (await shell.snapshot()).payload.snapshot;
+    const appMenu = (await app.snapshot()).payload.snapshot;
+    assert.equal(shellMenu.pageTitle, "shell");
+    assert.deepEqual(ids(shellMenu), ["shell.reloadApp", "shell.toggleWidth"], "the frame's items are not the shell's");
+    assert.equal(appMenu.pageTitle, "orders");
+    assert.ok(ids(appMenu).includes("list-pagination:next"));
+
+    assert.equal(outcome(await app.run("list-pagination:next")), "ok");
+    assert.equal(outcome(await app.run("orders.refresh")), "ok");
+    assert.equal(await text(frame, "#page-label"), "Page 2 of 5");
+    assert.match(await text(frame, "#summary"), /refreshed 1×/);
+    assert.equal(outcome(await app.send("run", { id: "orders.refresh" }, shell.pageId)), "PAGE_MISMATCH");
+    assert.equal(outcome(await shell.run("orders.refresh")), "NOT_IN_MENU", "the shell cannot reach into the frame");
+    assert.deepEqual(await clicks(frame), ["Next page", "orders.refresh"]);
+    assert.deepEqual(await clicks(page), []);
+
+    // Reload the app from the shell's menu: a new document, a fresh instance.
+    const navigated = page.waitForEvent("framenavigated", (f) => f === frame);
+    assert.equal(outcome(await shell.run("shell.reloadApp")), "ok");
+    await navigated;
+    await frame.waitForSelector(".console-head");
+    assert.equal(outcome(await app.send("snapshot")), "NOT_LIVE", "the new document's instance has not said hello");
+    const old = app.pageId;
+    assert.equal(outcome(await app.hello()), "ok");
+    assert.notEqual(app.pageId, old);
+    assert.equal(outcome(await app.send("snapshot", {}, old)), "PAGE_MISMATCH", "the old pageId is gone");
+    assert.equal(await text(frame, "#page-label"), "Page 1 of 5");
+    assert.match(await text(page, "#shell-status"), /loaded 2 times/);
+  }));
+
+test("shell: parent and frame ignore each other's messages; a second origin drives neither", () =>
+  withPage("/playground/shell.html", async (page) => {
+    const frame = await appFrame(page);
+    const shell = bridgeAgent(page, "shell");
+    const app = bridgeAgent(frame, "app");
+    await shell.hello();
+    await app.hello();
+    // A frame on a second origin inside the shell, next to the app.
+    await page.evaluate((src) => new Promise((resolve) => {
+      const f = document.createElement("iframe");
+      f.src = src;
+      f.onload = resolve;
+      document.body.append(f);
+    }), other.origin + "/tests/fixtures/blank.html");
+    const stranger = page.frames().find((f) => f.url().startsWith(other.origin));
+    const watch = () => {
+      window.__replies = [];
+      addEventListener("message", (e) => { if (e.data && e.data.dir === "up") window.__replies.push(e.data.seq); });
+    };
+    await page.evaluate(watch);
+    await frame.evaluate(watch);
+    await recordClicks(page);
+    await recordClicks(frame);
+
+    const down = (pageId, seq, id) => ({ channel: "in-page-playable", dir: "down", seq, envelope: { pageId, requestId: "forged-" + seq, cmd: "run", payload: { id } } });
+    await frame.evaluate((m) => parent.postMessage(m, "*"), down(shell.pageId, 1, "shell.toggleWidth"));
+    await page.evaluate((m) => document.getElementById("app-frame").contentWindow.postMessage(m, "*"), down(app.pageId, 2, "orders.refresh"));
+    await stranger.evaluate(([a, b]) => {
+      parent.postMessage(a, "*");
+      parent.frames[0].postMessage(b, "*");
+    }, [down(shell.pageId, 3, "shell.toggleWidth"), down(app.pageId, 4, "orders.refresh")]);
+    // Requests are handled in arrival order: once each window answers its own
+    // agent, any reply to the forgeries would already have been posted.
+    assert.equal(outcome(await shell.snapshot()), "ok");
+    assert.equal(outcome(await app.snapshot()), "ok");
+
+    assert.deepEqual((await page.evaluate(() => window.__replies)).filter((s) => s < 1000), [], "the shell answered no forgery");
+    assert.deepEqual((await frame.evaluate(() => window.__replies)).filter((s) => s < 1000), [], "the app answered no forgery");
+    assert.deepEqual(await clicks(page), []);
+    assert.deepEqual(await clicks(frame), []);
+    assert.equal(await page.getAttribute('[data-e2e-id="shell.toggleWidth"]', "aria-pressed"), "false");
+    assert.doesNotMatch(await text(frame, "#summary"), /refreshed/);
+  }));
+
+test("reload escape really reloads: the old pageId is gone and the new document has a fresh instance", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await agent.hello();
+    const old = agent.pageId;
+    await page.evaluate(() => { window.__oldDocument = true; });
+    const loaded = page.waitForEvent("load");
+    assert.deepEqual((await agent.escape()).payload, { type: "reload", retired: true });
+    await loaded;
+    await page.waitForSelector(".console-head");
+    assert.equal(await page.evaluate(() => window.__oldDocument), undefined, "a new document");
+    assert.equal(await page.evaluate(() => performance.getEntriesByType("navigation")[0].type), "reload");
+    assert.equal(outcome(await agent.send("snapshot", {}, old)), "NOT_LIVE", "the fresh instance has not said hello");
+    assert.equal(outcome(await agent.hello()), "ok");
+    assert.notEqual(agent.pageId, old);
+    assert.equal(outcome(await agent.send("run", { id: "orders.refresh" }, old)), "PAGE_MISMATCH", "the old pageId is gone");
+  }));
+
+test("with unsaved text in the note, reload is refused and the text survives; once saved, reload goes", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await agent.hello();
+    await page.evaluate(() => {
+      window.__oldDocument = true;
+      addEventListener("beforeunload", () => (window.__unloading = true));
+    });
+    const typed = "Call Ada about the gears before noon";
+    await page.locator("#note").pressSequentially(typed);
+    assert.equal(await page.getAttribute("#note", "data-e2e-dirty"), "true");
+
+    const { snapshot, escapes } = (await agent.snapshot()).payload;
+    assert.deepEqual(snapshot.dirty, ["desk.note"]);
+    assert.equal(escapes[0].allowed, false);
+    assert.ok(escapes[0].reason, "the refusal says why");
+    const refused = await agent.escape();
+    assert.equal(outcome(refused), "ESCAPE_NOT_ALLOWED");
+    assert.equal(outcome(await agent.snapshot()), "ok", "still the same live instance");
+    assert.deepEqual(await page.evaluate(() => [window.__oldDocument, window.__unloading, document.getElementById("note").value]), [true, undefined, typed]);
+
+    // The agent saves the note through the menu; now reload is allowed and the text comes back from storage.
+    assert.equal(outcome(await agent.run("desk.saveNote")), "ok");
+    assert.equal(await page.getAttribute("#note", "data-e2e-dirty"), null);
+    const loaded = page.waitForEvent("load");
+    assert.equal(outcome(await agent.escape()), "ok");
+    await loaded;
+    await page.waitForSelector(".console-head");
+    assert.equal(await page.evaluate(() => window.__oldDocument), undefined);
+    assert.equal(await page.inputValue("#note"), typed);
+    await agent.hello();
+    assert.deepEqual((await agent.snapshot()).payload.snapshot.dirty, []);
+  }));
+
+// Decodes a PNG in the page (canvas) and reports its size and how many colours it uses.
+const PIXELS = async (base64) => {
+  const blob = await (await fetch("data:image/png;base64," + base64)).blob();
+  const bitmap = await createImageBitmap(blob);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext("2d");
+  ctx.drawImage(bitmap, 0, 0);
+  const data = new Uint32Array(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data.buffer);
+  const counts = new Map();
+  for (const px of data) counts.set(px, (counts.get(px) || 0) + 1);
+  const top = Math.max(...counts.values());
+  return { width: bitmap.width, height: bitmap.height, colours: counts.size, dominantShare: top / data.length };
+};
+const pngSize = (bytes) => {
+  assert.equal(bytes.subarray(0, 8).toString("hex"), "89504e470d0a1a0a", "a PNG signature");
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+};
+
+test("captureScreenshot: the snapshot carries the app's PNG; the console shows it; saved and not blank", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await agent.hello();
+    assert.equal("screenshot" in (await agent.snapshot()).payload.snapshot, false, "absent unless asked");
+    await page.locator("#note").pressSequentially("visible in the capture");
+    const shot = (await agent.snapshot({ screenshot: true })).payload.snapshot.screenshot;
+    assert.deepEqual(Object.keys(shot).sort(), ["bytesBase64", "height", "mime", "width"]);
+    assert.equal(shot.mime, "image/png");
+    const box = await page.locator("#app").boundingBox();
+    assert.equal(shot.width, Math.ceil(box.width), "the scan root's width");
+    const bytes = Buffer.from(shot.bytesBase64, "base64");
+    assert.deepEqual(pngSize(bytes), { width: shot.width, height: shot.height });
+    const pixels = await page.evaluate(PIXELS, shot.bytesBase64);
+    assert.ok(pixels.colours > 50, `a real rendering has many colours (got ${pixels.colours})`);
+    assert.ok(pixels.dominantShare < 0.95, "not one flat colour");
+
+    // The console displays exactly the image the snapshot carried.
+    const src = await page.getAttribute("[data-testid=screenshot]", "src");
+    assert.equal(src, "data:image/png;base64," + shot.bytesBase64);
+
+    await mkdir(ARTIFACTS, { recursive: true });
+    await writeFile(ARTIFACTS + "playground-capture.png", bytes);
+    const full = await page.screenshot({ path: ARTIFACTS + "playground.png" });
+    assert.deepEqual(pngSize(full), { width: 1400, height: 1000 });
+    const seen = await page.evaluate(PIXELS, full.toString("base64"));
+    assert.ok(seen.colours > 50 && seen.dominantShare < 0.95, "the playground screenshot is not blank");
+  }));
+
+// ---- npm run playground: Vite serves the app and the shell ------------------
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+test("Vite (npm run playground's server) serves the app and the shell, and the module loads through it", async () => {
+  const port = await freePort();
+  const vite = spawn(process.execPath, [REPO + "node_modules/vite/bin/vite.js", "--config", "playground/vite.config.js", "--strictPort"], {
+    cwd: REPO,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  try {
+    await new Promise((resolve, reject) => {
+      const onData = (chunk) => {
+        output += chunk;
+        if (output.includes(`127.0.0.1:${port}`)) resolve();
+      };
+      vite.stdout.on("data", onData);
+      vite.stderr.on("data", onData);
+      vite.once("exit", (code) => reject(new Error(`vite exited with ${code}: ${output}`)));
+    });
+    await withPage("/shell.html", async (page) => {
+      const frame = await appFrame(page);
+      const shell = bridgeAgent(page, "shell");
+      const app = bridgeAgent(frame, "app");
+      assert.equal(outcome(await shell.hello()), "ok");
+      assert.equal(outcome(await app.hello()), "ok");
+      assert.notEqual(shell.pageId, app.pageId);
+      assert.equal(outcome(await app.run("list-pagination:next")), "ok");
+      assert.equal(await text(frame, "#page-label"), "Page 2 of 5");
+    }, `http://127.0.0.1:${port}`);
+  } finally {
+    vite.kill("SIGTERM");
+    if (vite.exitCode === null) await new Promise((resolve) => vite.once("exit", resolve));
+  }
+});
