@@ -33,5 +33,6 @@ bash scripts/build.sh
 step "TypeScript: tsc --noEmit"
 node_modules/.bin/tsc --noEmit -p tsconfig.json
 
+step "copy the package into the example extension" && node examples/extension/build.mjs
 step "end-to-end in Chromium (node --test)"
 node --test --test-concurrency=1 tests/*.test.mjs
