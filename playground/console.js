@@ -159,6 +159,7 @@ export function mountConsole(host, { playable, installError, where }) {
       "li",
       { class: "entry" + (up && !up.ok ? " refused" : ""), "data-code": code || (up ? "ok" : "none") },
       h("div", { class: "entry-head" }, verdict, h("b", {}, what || "(no cmd)"), h("span", { class: "via" }, viaLabel)),
+      up && up.ok ? h("p", { class: "gist" }, gist(down, up)) : null,
       code ? explanation(code, up.error.message) : null,
       !up ? h("p", { class: "explain" }, note || "The bridge did not answer. It ignores other windows, other origins and malformed wrappers, and needs attachWindowBridge().") : null,
       h("details", {}, h("summary", {}, "JSON"), h("pre", {}, "→ " + pretty(down) + "\n← " + pretty(up))),
@@ -271,6 +272,30 @@ export function mountConsole(host, { playable, installError, where }) {
         ...Object.entries(REFUSALS).flatMap(([code, r]) => [h("dt", {}, h("code", {}, code), " ", r.short), h("dd", {}, r.why + " " + r.next)]),
       ),
     );
+  }
+}
+
+// One line that says what an ok uplink means.
+function gist(down, up) {
+  const p = up.payload;
+  switch (down.cmd) {
+    case "hello":
+      return `live · pageId ${p.pageId}`;
+    case "snapshot": {
+      const reload = p.escapes.find((e) => e.type === "reload");
+      return [
+        `${p.snapshot.menu.length} menu items`,
+        `${p.snapshot.generics.length} generic refs`,
+        `reload ${reload && reload.allowed ? "allowed" : "refused"}`,
+        p.snapshot.screenshot ? "with screenshot" : null,
+      ].filter(Boolean).join(" · ");
+    }
+    case "run":
+      return `clicked ${p.id} once`;
+    case "escape":
+      return "retired: the page reloads now; the new document needs a new hello";
+    default:
+      return "";
   }
 }
 
