@@ -27,6 +27,9 @@ export function mountConsole(host, { playable, installError, where }) {
   const pageId = h("code", { class: "page-id", "data-testid": "page-id" });
   const sendPageId = h("input", { class: "mono", id: "console-page-id", placeholder: "pageId (filled by hello)", spellcheck: "false" });
   const runId = h("input", { class: "mono", id: "console-run-id", placeholder: "menu id, e.g. orders.refresh", spellcheck: "false" });
+  const runValue = h("input", { class: "mono", id: "console-run-value", placeholder: "payload.value (input items)", spellcheck: "false" });
+  // run's payload: the id, plus the value field when an input item needs one.
+  const runPayload = (id) => (runValue.value ? { id, value: runValue.value } : { id });
   const withShot = h("input", { type: "checkbox", id: "console-shot", checked: true });
   const menu = h("ul", { class: "menu", "data-testid": "menu" });
   const seen = h("div", { class: "seen" });
@@ -68,7 +71,8 @@ export function mountConsole(host, { playable, installError, where }) {
       h("label", { class: "check" }, withShot, "with screenshot"),
       button("escape: reload", () => send("escape", { type: "reload" }), { id: "console-escape" }),
     ),
-    h("div", { class: "controls" }, runId, button("run", () => send("run", { id: runId.value }), { id: "console-run" })),
+    h("div", { class: "controls" }, runId, button("run", () => send("run", runPayload(runId.value)), { id: "console-run" })),
+    h("div", { class: "controls" }, runValue),
     h("div", { class: "controls" }, h("label", { for: "console-page-id", class: "small" }, "pageId sent"), sendPageId),
     h(
       "div",
@@ -232,7 +236,7 @@ export function mountConsole(host, { playable, installError, where }) {
           title: refusal ? `Running this is refused with ${refusal}: ${REFUSALS[refusal].why}` : item.desc,
           onclick: () => {
             runId.value = item.id;
-            send("run", { id: item.id });
+            send("run", item.event === "input" ? runPayload(item.id) : { id: item.id });
           },
         },
         h("span", { class: "menu-id mono" }, item.id),

@@ -43,7 +43,7 @@ export const REFUSALS = {
   },
   UNSUPPORTED_EVENT: {
     short: "Can't dispatch that event",
-    why: "The item declares an event (input, drag, scroll, …) this version cannot perform; only click is dispatched.",
+    why: "The item declares an event this version cannot perform (e.g. hover).",
     next: "A person has to do this one.",
   },
   ESCAPE_NOT_ALLOWED: {
@@ -74,10 +74,12 @@ export const REFUSALS = {
   },
 };
 
+const KNOWN_EVENTS = ["click", "input", "drag", "scroll"];
+
 /** What the console predicts a run of this menu item would answer, or null when it would run. */
 export function predictRun(item) {
   if (item.ambiguous) return "AMBIGUOUS";
   if (!item.enabled || !item.visible) return "NOT_ACTIONABLE";
-  if (item.event !== "click") return "UNSUPPORTED_EVENT";
+  if (!KNOWN_EVENTS.includes(item.event)) return "UNSUPPORTED_EVENT";
   return null;
 }

@@ -73,7 +73,9 @@ test("top page: hello, snapshot, run an item, run a slot, and every refusal with
     assert.equal(item(snapshot, "orders.archiveAll").visible, false);
     assert.equal(item(snapshot, "orders.search").event, "input");
     assert.equal(item(snapshot, "list-pagination:prev").enabled, false, "page 1 has no previous page");
-    assert.deepEqual(item(snapshot, "list-pagination:next"), { id: "list-pagination:next", event: "click", title: "Next page", desc: "", enabled: true, visible: true, island: "list-pagination" });
+    assert.equal(item(snapshot, "orders.tips").event, "hover");
+    const next = item(snapshot, "list-pagination:next");
+    assert.deepEqual([next.event, next.title, next.enabled, next.visible, next.island], ["click", "Next page", true, true, "list-pagination"]);
     assert.deepEqual(snapshot.islands, [{ id: "list-pagination", slots: [{ name: "prev", id: "list-pagination:prev", resolved: true }, { name: "next", id: "list-pagination:next", resolved: true }] }]);
     assert.ok(snapshot.generics.some((g) => g.role === "link" && g.name.includes("Keyboard shortcuts")), "the unmarked link is a generic ref");
     assert.equal(snapshot.generics.some((g) => /hello|snapshot/.test(g.name)), false, "the console is outside the scan root");
@@ -96,7 +98,7 @@ test("top page: hello, snapshot, run an item, run a slot, and every refusal with
     const refusals = [
       [await agent.run("orders.export"), "NOT_ACTIONABLE"], // disabled
       [await agent.run("orders.archiveAll"), "NOT_ACTIONABLE"], // hidden
-      [await agent.run("orders.search"), "UNSUPPORTED_EVENT"], // input, not click
+      [await agent.run("orders.tips"), "UNSUPPORTED_EVENT"], // hover: no version dispatches it
       [await agent.run("g0"), "NOT_IN_MENU"], // a generic ref
       [await agent.run("orders.open.1042"), "NOT_IN_MENU"], // was on page 1, not now
       [await agent.run(""), "NOT_IN_MENU"],
