@@ -1,11 +1,51 @@
+use js_sys::{Array, Promise};
+use playable::ports::{Action, Align, InputValue, Refusal, Report};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement, MouseEvent, MouseEventInit};
 
 use crate::Actionability;
 
+#[wasm_bindgen(module = "/src/act.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = inputKind)]
+    fn input_kind(el: &JsValue) -> String;
+    #[wasm_bindgen(js_name = missingOptions)]
+    fn missing_options(el: &JsValue, values: &Array) -> Array;
+    #[wasm_bindgen(js_name = isReadOnly)]
+    fn is_read_only(el: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = stableAndHit)]
+    fn stable_and_hit(el: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = setValue, catch)]
+    fn set_value(el: &JsValue, kind: &str, value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch)]
+    fn scroll(el: &JsValue, to: Option<String>, bx: f64, by: f64) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
+}
+
 /// Dispatches on live elements.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct DomBot;
+
+fn not_actionable(why: impl Into<String>) -> Refusal {
+    Refusal::NotActionable(why.into())
+}
+
+fn thrown(e: JsValue) -> String {
+    let message = js_sys::Reflect::get(&e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    format!(
+        "the page threw while dispatching: {}",
+        message.unwrap_or_else(|| "unknown error".into())
+    )
+}
+
+fn strings(values: &[String]) -> Array {
+    values.iter().map(|v| JsValue::from_str(v)).collect()
+}
 
 impl DomBot {
     /// Connected, visible and enabled by the snapshot's own rules.
@@ -21,6 +61,138 @@ impl DomBot {
         }
         .verdict()
         .map_err(str::to_string)
+    }
+
+    /// Does the input value fit the element? (`BAD_REQUEST` when not.)
+    fn fits(&self, target: &JsValue, value: &InputValue) -> Result<&'static str, Refusal> {
+        let kind = input_kind(target);
+        let kind: &'static str = match kind.as_str() {
+            "text" => "text",
+            "editable" => "editable",
+            "checkbox" => "checkbox",
+            "radio" => "radio",
+            "select" => "select",
+            "select-multiple" => "select-multiple",
+            _ => {
+                return Err(not_actionable(
+                    "the element is not editable (not a form field or contenteditable)",
+                ))
+            }
+        };
+        let ok = match (kind, value) {
+            ("text" | "editable" | "select" | "select-multiple", InputValue::Text(_)) => true,
+            ("checkbox" | "radio", InputValue::Bool(_)) => true,
+            ("select-multiple", InputValue::List(_)) => true,
+            ("select", InputValue::List(v)) => v.len() == 1,
+            _ => false,
+        };
+        if !ok {
+            let wants = match kind {
+                "checkbox" | "radio" => "a boolean",
+                "select-multiple" => "a string or a list of strings (option values)",
+                "select" => "a string (an option value)",
+                _ => "a string",
+            };
+            return Err(Refusal::BadRequest(format!("a {kind} takes {wants}")));
+        }
+        if let ("select" | "select-multiple", InputValue::Text(_) | InputValue::List(_)) =
+            (kind, value)
+        {
+            let wanted = match value {
+                InputValue::Text(t) => vec![t.clone()],
+                InputValue::List(l) => l.clone(),
+                InputValue::Bool(_) => Vec::new(),
+            };
+            let missing = missing_options(target, &strings(&wanted));
+            if missing.length() > 0 {
+                let names: Vec<String> = missing.iter().filter_map(|v| v.as_string()).collect();
+                return Err(Refusal::BadRequest(format!(
+                    "no option with value {}",
+                    names.join(", ")
+                )));
+            }
+        }
+        Ok(kind)
+    }
+
+    /// Playwright-grade actionability, in order: attached, visible, stable,
+    /// receives events, enabled, and for input editable. The payload must fit
+    /// the element first (`BAD_REQUEST`).
+    pub async fn check_action(
+        &self,
+        target: &JsValue,
+        action: &Action<JsValue>,
+    ) -> Result<(), Refusal> {
+        let Some(el) = target.dyn_ref::<Element>() else {
+            return Err(not_actionable("the target is not an element"));
+        };
+        if let Action::Input(value) = action {
+            self.fits(target, value)?;
+        }
+        if !el.is_connected() {
+            return Err(not_actionable("the element is detached from the document"));
+        }
+        if !sense::dom::is_visible(target) {
+            return Err(not_actionable("the element is not visible"));
+        }
+        let why = JsFuture::from(stable_and_hit(target))
+            .await
+            .map_err(|e| not_actionable(thrown(e)))?;
+        if let Some(why) = why.as_string() {
+            return Err(not_actionable(why));
+        }
+        if !sense::dom::is_enabled(target) {
+            return Err(not_actionable("the element is disabled"));
+        }
+        if matches!(action, Action::Input(_)) && is_read_only(target) {
+            return Err(not_actionable("the element is read-only"));
+        }
+        if let Action::Drag { to } = action {
+            let Some(dst) = to.dyn_ref::<Element>() else {
+                return Err(not_actionable("the drop target is not an element"));
+            };
+            if !dst.is_connected() || !sense::dom::is_visible(to) {
+                return Err(not_actionable("the drop target is detached or not visible"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Exactly one dispatch of the action.
+    pub fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+        match action {
+            Action::Click => self.click(target).map(|()| Report::Done),
+            Action::Input(value) => {
+                let kind = self.fits(target, value).map_err(|r| match r {
+                    Refusal::BadRequest(s) | Refusal::NotActionable(s) => s,
+                })?;
+                let js = match value {
+                    InputValue::Text(t) => JsValue::from_str(t),
+                    InputValue::Bool(b) => JsValue::from_bool(*b),
+                    InputValue::List(l) => strings(l).into(),
+                };
+                set_value(target, kind, &js).map_err(thrown)?;
+                Ok(Report::Done)
+            }
+            Action::Scroll { to, by } => {
+                let to = to.map(|a| {
+                    match a {
+                        Align::Start => "start",
+                        Align::Center => "center",
+                        Align::End => "end",
+                    }
+                    .to_string()
+                });
+                let (bx, by) = by.unwrap_or((0.0, 0.0));
+                let pos = scroll(target, to, bx, by).map_err(thrown)?;
+                let n = |i: u32| pos.get(i).as_f64().unwrap_or(0.0) as i64;
+                Ok(Report::Scrolled {
+                    left: n(0),
+                    top: n(1),
+                })
+            }
+            Action::Drag { to } => drag(target, to).map(|()| Report::Done).map_err(thrown),
+        }
     }
 
     /// Exactly one click: `HTMLElement.click()` (activation behaviour included),

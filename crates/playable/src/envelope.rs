@@ -69,6 +69,21 @@ pub enum OkPayload {
         snapshot: Snapshot,
         escapes: Vec<Escape>,
     },
+    RunScroll {
+        id: String,
+        #[serde(rename = "scrollLeft")]
+        scroll_left: i64,
+        #[serde(rename = "scrollTop")]
+        scroll_top: i64,
+    },
+    RunInput {
+        id: String,
+        value: Value,
+    },
+    RunDrag {
+        id: String,
+        to: String,
+    },
     Run {
         id: String,
     },
@@ -147,7 +162,7 @@ fn usable_request_id(v: Option<&Value>) -> Option<&str> {
     (1..=REQUEST_ID_MAX_CHARS).contains(&n).then_some(s)
 }
 
-fn type_name(v: Option<&Value>) -> &'static str {
+pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
     match v {
         None => "missing",
         Some(Value::Null) => "null",

@@ -9,13 +9,15 @@ pub mod envelope;
 mod fifo;
 mod machine;
 pub mod ports;
+mod run;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bridge;
 
 pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, OkPayload, Uplink};
 pub use fifo::Fifo;
-pub use machine::{run_menu_item, Machine, Phase, Response};
+pub use machine::{Machine, Phase, Response};
+pub use run::{run_item, run_menu_item};
 pub use sense::{derive_escapes, is_escape_allowed};
 
 #[cfg(test)]

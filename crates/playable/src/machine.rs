@@ -4,14 +4,15 @@
 
 use std::cell::RefCell;
 
-use sense::{derive_escapes, is_generic_ref};
+use sense::derive_escapes;
 use serde_json::Value;
 
 use crate::envelope::{
     parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
 };
 use crate::fifo::Fifo;
-use crate::ports::{Action, Bom, Bot, Random, Sense};
+use crate::ports::{Bom, Bot, Random, Sense};
+use crate::run::run_item;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
@@ -188,8 +189,7 @@ where
         let id = payload_str(&down.payload, "id", true)
             .map_err(bad)?
             .unwrap_or_default();
-        run_menu_item(&self.sense, &self.bot, id).await?;
-        Ok(OkPayload::Run { id: id.to_string() })
+        run_item(&self.sense, &self.bot, id, &down.payload).await
     }
 
     async fn escape(&self, down: &Downlink) -> Outcome {
@@ -242,75 +242,7 @@ fn bad(message: String) -> (ErrorCode, String) {
     (ErrorCode::BadRequest, message)
 }
 
-/// `run` on one menu id, after the envelope checks: resolves `id` against a
-/// menu read at this moment, checks the item and its element, and clicks
-/// exactly once. Every refusal returns before the bot acts (zero side
-/// effects). Surface's built-in executor runs capabilities through this too.
-pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), (ErrorCode, String)>
-where
-    S: Sense,
-    B: Bot<S::Target>,
-{
-    if id.is_empty() {
-        return Err((
-            ErrorCode::NotInMenu,
-            "run needs a menu id; \"\" is none".into(),
-        ));
-    }
-    if is_generic_ref(id) {
-        return Err((
-            ErrorCode::NotInMenu,
-            format!("{id:?} is a generic ref: visible to agents, never runnable"),
-        ));
-    }
-    let snapshot = read_menu(sense).await?;
-    let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
-        return Err((
-            ErrorCode::NotInMenu,
-            format!("{id:?} is not in the current menu"),
-        ));
-    };
-    if item.ambiguous {
-        return Err((
-            ErrorCode::Ambiguous,
-            format!("{id:?} is claimed by more than one element; nothing was clicked"),
-        ));
-    }
-    if !item.enabled {
-        return Err((ErrorCode::NotActionable, format!("{id:?} is disabled")));
-    }
-    if !item.visible {
-        return Err((ErrorCode::NotActionable, format!("{id:?} is not visible")));
-    }
-    let action = match item.event.as_str() {
-        "click" => Action::Click,
-        other => {
-            return Err((
-                ErrorCode::UnsupportedEvent,
-                format!("{id:?} declares event {other:?}, which this version cannot dispatch"),
-            ))
-        }
-    };
-    let target = sense
-        .resolve(id)
-        .await
-        .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
-        .ok_or_else(|| {
-            (
-                ErrorCode::NotActionable,
-                format!("{id:?} has no element to act on (detached)"),
-            )
-        })?;
-    bot.check(&target, &action)
-        .await
-        .map_err(|why| (ErrorCode::NotActionable, format!("{id:?}: {why}")))?;
-    bot.dispatch(&target, &action)
-        .await
-        .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
-    Ok(())
-}
-
-async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, (ErrorCode, String)> {
+pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, (ErrorCode, String)> {
     sense
         .snapshot()
         .await

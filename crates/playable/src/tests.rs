@@ -8,7 +8,7 @@ use std::task::{Context, Poll, Waker};
 use sense::{MenuItem, Snapshot};
 use serde_json::{json, Value};
 
-use crate::ports::{Action, Bom, BomOutcome, Bot, Random, Sense};
+use crate::ports::{Action, Bom, BomOutcome, Bot, InputValue, Random, Refusal, Report, Sense};
 use crate::{Machine, Phase};
 
 /// Drives a future whose fakes never wait.
@@ -53,26 +53,36 @@ impl Sense for FakeSense {
     }
 }
 
+/// Records every dispatch as "target" (click) or "target <action>".
 #[derive(Default)]
 pub struct FakeBot {
     pub clicks: RefCell<Vec<String>>,
-    pub refuse: RefCell<Option<String>>,
+    pub refuse: RefCell<Option<Refusal>>,
     pub fail: Cell<bool>,
 }
 
 impl Bot<String> for FakeBot {
-    async fn check(&self, _t: &String, _a: &Action) -> Result<(), String> {
+    async fn check(&self, _t: &String, _a: &Action<String>) -> Result<(), Refusal> {
         match self.refuse.borrow().clone() {
             Some(why) => Err(why),
             None => Ok(()),
         }
     }
-    async fn dispatch(&self, t: &String, _a: &Action) -> Result<(), String> {
+    async fn dispatch(&self, t: &String, a: &Action<String>) -> Result<Report, String> {
         if self.fail.get() {
             return Err("the handler threw".into());
         }
-        self.clicks.borrow_mut().push(t.clone());
-        Ok(())
+        let (entry, report) = match a {
+            Action::Click => (t.clone(), Report::Done),
+            Action::Input(v) => (format!("{t} input {v:?}"), Report::Done),
+            Action::Scroll { to, by } => (
+                format!("{t} scroll {to:?} {by:?}"),
+                Report::Scrolled { left: 3, top: 40 },
+            ),
+            Action::Drag { to } => (format!("{t} drag {to}"), Report::Done),
+        };
+        self.clicks.borrow_mut().push(entry);
+        Ok(report)
     }
 }
 

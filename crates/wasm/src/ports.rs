@@ -5,7 +5,7 @@ use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Sense};
+use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Refusal, Report, Sense};
 use sense::dom::DomSense;
 use sense::Snapshot;
 
@@ -36,7 +36,9 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     }
     if is_thenable(&value) {
         let promise = js_sys::Promise::resolve(&value);
-        return JsFuture::from(promise).await.map_err(|e| describe_error(&e));
+        return JsFuture::from(promise)
+            .await
+            .map_err(|e| describe_error(&e));
     }
     Ok(value)
 }
@@ -63,8 +65,12 @@ impl Sense for SensePort {
         let json = js_sys::JSON::stringify(&value)
             .ok()
             .and_then(|s| s.as_string())
-            .ok_or_else(|| "ports.sense.snapshot() returned something that is not JSON".to_string())?;
+            .ok_or_else(|| {
+                "ports.sense.snapshot() returned something that is not JSON".to_string()
+            })?;
         serde_json::from_str(&json)
+            .map_err(|e| e.to_string())
+            .and_then(|v| Snapshot::from_value(&v))
             .map_err(|e| format!("ports.sense.snapshot() returned no valid ISnapshot: {e}"))
     }
 
@@ -95,29 +101,26 @@ pub struct BotPort {
 }
 
 impl Bot<JsValue> for BotPort {
-    async fn check(&self, target: &JsValue, _action: &Action) -> Result<(), String> {
+    async fn check(&self, target: &JsValue, action: &Action<JsValue>) -> Result<(), Refusal> {
         // Injected bots may act on stand-in targets; elements are always checked.
         if self.js.is_some() && !target.is_instance_of::<web_sys::Element>() {
             return Ok(());
         }
-        self.dom.check(target)
+        self.dom.check_action(target, action).await
     }
 
-    async fn dispatch(&self, target: &JsValue, action: &Action) -> Result<(), String> {
-        match action {
-            Action::Click => match &self.js {
-                None => self.dom.click(target),
-                Some(js) => {
-                    let out = call(js, "click", target).await?;
-                    let failed = out.as_bool() == Some(false)
-                        || Reflect::get(&out, &"ok".into()).is_ok_and(|ok| ok.as_bool() == Some(false));
-                    if failed {
-                        Err("ports.bot.click reported failure".into())
-                    } else {
-                        Ok(())
-                    }
-                }
-            },
+    async fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+        // An injected bot takes clicks; other events stay with the DOM bot.
+        let (Some(js), Action::Click) = (&self.js, action) else {
+            return self.dom.dispatch(target, action);
+        };
+        let out = call(js, "click", target).await?;
+        let failed = out.as_bool() == Some(false)
+            || Reflect::get(&out, &"ok".into()).is_ok_and(|ok| ok.as_bool() == Some(false));
+        if failed {
+            Err("ports.bot.click reported failure".into())
+        } else {
+            Ok(Report::Done)
         }
     }
 }
@@ -131,13 +134,19 @@ impl Bom for BomPort {
     async fn reload(&self) -> Result<BomOutcome, String> {
         let Some(js) = &self.js else {
             let o = self.dom.reload();
-            return Ok(BomOutcome { ok: o.ok, retired: o.retired });
+            return Ok(BomOutcome {
+                ok: o.ok,
+                retired: o.retired,
+            });
         };
         let action = Object::new();
         let _ = Reflect::set(&action, &"type".into(), &"reload".into());
         let out = call(js, "run", &action).await?;
         let flag = |k: &str| Reflect::get(&out, &k.into()).is_ok_and(|v| v.as_bool() == Some(true));
-        Ok(BomOutcome { ok: flag("ok"), retired: flag("retired") })
+        Ok(BomOutcome {
+            ok: flag("ok"),
+            retired: flag("retired"),
+        })
     }
 }
 

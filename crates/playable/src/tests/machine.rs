@@ -208,7 +208,7 @@ fn run_refusals_have_their_codes_and_click_nothing() {
         );
         assert_eq!(up["pageId"], pid);
     }
-    *m.bot.refuse.borrow_mut() = Some("detached".into());
+    *m.bot.refuse.borrow_mut() = Some(Refusal::NotActionable("covered".into()));
     assert_eq!(
         code(&send(&m, down(pid.clone(), "run", json!({ "id": "ok" })))),
         "NOT_ACTIONABLE"
@@ -325,4 +325,86 @@ fn fifo_serves_in_arrival_order() {
     assert!(third.as_mut().poll(&mut cx).is_ready());
     assert!(second.as_mut().poll(&mut cx).is_ready());
     assert_eq!(*order.borrow(), vec![3, 2]);
+}
+
+fn item_with(id: &str, event: &str) -> MenuItem {
+    MenuItem {
+        event: event.into(),
+        ..item(id)
+    }
+}
+
+#[test]
+fn run_per_event_passes_its_payload_and_reports() {
+    let m = machine(vec![
+        item_with("name", "input"),
+        item_with("list", "scroll"),
+        item_with("card", "drag"),
+        item("lane"),
+    ]);
+    let pid = hello(&m);
+    let up = send(
+        &m,
+        down(pid.clone(), "run", json!({ "id": "name", "value": "Ada" })),
+    );
+    assert_eq!(up["payload"], json!({ "id": "name", "value": "Ada" }));
+    let up = send(
+        &m,
+        down(pid.clone(), "run", json!({ "id": "list", "to": "end" })),
+    );
+    assert_eq!(
+        up["payload"],
+        json!({ "id": "list", "scrollLeft": 3, "scrollTop": 40 })
+    );
+    let up = send(
+        &m,
+        down(pid.clone(), "run", json!({ "id": "card", "to": "lane" })),
+    );
+    assert_eq!(up["payload"], json!({ "id": "card", "to": "lane" }));
+    assert_eq!(
+        *m.bot.clicks.borrow(),
+        vec![
+            format!("name input {:?}", InputValue::Text("Ada".into())),
+            "list scroll Some(End) None".to_string(),
+            "card drag lane".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn run_payload_and_drop_target_refusals_touch_nothing() {
+    let mut hidden = item("hidden-lane");
+    hidden.visible = false;
+    let mut dup = item("dup");
+    dup.ambiguous = true;
+    let m = machine(vec![
+        item_with("name", "input"),
+        item_with("card", "drag"),
+        hidden,
+        dup,
+    ]);
+    let pid = hello(&m);
+    for (payload, want) in [
+        (json!({ "id": "name" }), "BAD_REQUEST"),
+        (json!({ "id": "name", "value": 4 }), "BAD_REQUEST"),
+        (json!({ "id": "card" }), "BAD_REQUEST"),
+        (json!({ "id": "card", "to": "card" }), "BAD_REQUEST"),
+        (json!({ "id": "card", "to": "nowhere" }), "NOT_IN_MENU"),
+        (json!({ "id": "card", "to": "dup" }), "AMBIGUOUS"),
+        (
+            json!({ "id": "card", "to": "hidden-lane" }),
+            "NOT_ACTIONABLE",
+        ),
+    ] {
+        let up = send(&m, down(pid.clone(), "run", payload.clone()));
+        assert_eq!(code(&up), want, "{payload}: {up}");
+    }
+    *m.bot.refuse.borrow_mut() = Some(Refusal::BadRequest("a boolean needs a checkbox".into()));
+    let up = send(&m, down(pid, "run", json!({ "id": "name", "value": true })));
+    assert_eq!(code(&up), "BAD_REQUEST");
+    assert!(up["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("checkbox"));
+    assert_untouched(&m);
 }

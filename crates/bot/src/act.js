@@ -1,0 +1,211 @@
+// DOM primitives for the bot. Rust decides which checks apply and in what
+// order (dom.rs); these functions only read the DOM or dispatch.
+
+function win(el) {
+  return el.ownerDocument.defaultView || window;
+}
+
+/** What kind of editable thing `el` is, for matching an input value. */
+export function inputKind(el) {
+  const tag = el.tagName;
+  if (tag === "TEXTAREA") return "text";
+  if (tag === "SELECT") return el.multiple ? "select-multiple" : "select";
+  if (tag === "INPUT") {
+    const type = (el.getAttribute("type") || "text").toLowerCase();
+    if (type === "checkbox" || type === "radio") return type;
+    if (["button", "submit", "reset", "image", "file", "hidden", "range", "color"].includes(type)) return "other";
+    return "text";
+  }
+  return el.isContentEditable ? "editable" : "other";
+}
+
+/** Option values of a select that are not among its options ([] when all exist). */
+export function missingOptions(el, values) {
+  const have = new Set(Array.from(el.options, (o) => o.value));
+  return values.filter((v) => !have.has(v));
+}
+
+export function isReadOnly(el) {
+  return el.readOnly === true || (el.isContentEditable === false && el.getAttribute("aria-readonly") === "true");
+}
+
+function frame(w) {
+  // rAF does not run in hidden tabs: fall back to a short timer.
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => { if (!done) { done = true; resolve(); } };
+    w.setTimeout(finish, 50);
+    w.requestAnimationFrame(finish);
+  });
+}
+
+function describe(el) {
+  let s = el.tagName.toLowerCase();
+  if (el.id) s += "#" + el.id;
+  else if (el.classList && el.classList.length) s += "." + Array.from(el.classList).slice(0, 2).join(".");
+  return s;
+}
+
+function center(r) {
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+/**
+ * Stable (same box over two animation frames) and receives events (a hit
+ * test at the action point lands on el or a descendant). Returns null when
+ * actionable, else the reason. The hit test needs the point inside the
+ * viewport; outside it, it is skipped (nothing is scrolled to test it).
+ */
+export async function stableAndHit(el) {
+  const w = win(el);
+  const a = el.getBoundingClientRect();
+  await frame(w);
+  await frame(w);
+  if (!el.isConnected) return "the element was detached while waiting to act";
+  const b = el.getBoundingClientRect();
+  if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+    return "the element is not stable (it moved or resized between two animation frames)";
+  }
+  const p = center(b);
+  if (p.x < 0 || p.y < 0 || p.x >= w.innerWidth || p.y >= w.innerHeight) return null;
+  const root = el.getRootNode();
+  const hit = typeof root.elementFromPoint === "function" ? root.elementFromPoint(p.x, p.y) : null;
+  if (hit && hit !== el && !el.contains(hit)) {
+    return "another element (" + describe(hit) + ") would receive the event at the element's centre";
+  }
+  return null;
+}
+
+function nativeSet(el, prop, value) {
+  // The prototype's setter, so frameworks that wrap the instance property
+  // (React's value tracker) observe the change.
+  let proto = Object.getPrototypeOf(el);
+  while (proto) {
+    const d = Object.getOwnPropertyDescriptor(proto, prop);
+    if (d && d.set) { d.set.call(el, value); return; }
+    proto = Object.getPrototypeOf(proto);
+  }
+  el[prop] = value;
+}
+
+function fire(el, type) {
+  el.dispatchEvent(new Event(type, { bubbles: true, cancelable: type !== "change", composed: true }));
+}
+
+/** Sets a value the way frameworks observe it: native setter, then input and change. */
+export function setValue(el, kind, value) {
+  if (kind === "checkbox" || kind === "radio") {
+    if (el.checked === value) return;
+    if (value || kind === "checkbox") {
+      el.click(); // toggles and fires click, input, change — what React listens to
+      return;
+    }
+    nativeSet(el, "checked", false);
+    fire(el, "input");
+    fire(el, "change");
+    return;
+  }
+  if (typeof el.focus === "function") el.focus({ preventScroll: true });
+  if (kind === "select" || kind === "select-multiple") {
+    const wanted = new Set(Array.isArray(value) ? value : [value]);
+    for (const o of el.options) o.selected = wanted.has(o.value);
+    fire(el, "input");
+    fire(el, "change");
+    return;
+  }
+  if (kind === "editable") {
+    el.textContent = value;
+    el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
+    return;
+  }
+  nativeSet(el, "value", value);
+  el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
+  fire(el, "change");
+}
+
+function scrolls(el) {
+  const s = win(el).getComputedStyle(el);
+  const y = (s.overflowY === "auto" || s.overflowY === "scroll") && el.scrollHeight > el.clientHeight;
+  const x = (s.overflowX === "auto" || s.overflowX === "scroll") && el.scrollWidth > el.clientWidth;
+  return x || y;
+}
+
+function container(el) {
+  if (scrolls(el)) return el;
+  let p = el.parentElement || (el.getRootNode() && el.getRootNode().host) || null;
+  while (p) {
+    if (scrolls(p)) return p;
+    p = p.parentElement || (p.getRootNode() && p.getRootNode().host) || null;
+  }
+  return el.ownerDocument.scrollingElement || el.ownerDocument.documentElement;
+}
+
+/** Scrolls el (when it scrolls) or its scroll container; returns [left, top]. */
+export function scroll(el, to, bx, by) {
+  const c = container(el);
+  const w = win(el);
+  let left = c.scrollLeft;
+  let top = c.scrollTop;
+  if (to) {
+    if (c === el) {
+      const maxTop = c.scrollHeight - c.clientHeight;
+      const maxLeft = c.scrollWidth - c.clientWidth;
+      top = to === "start" ? 0 : to === "end" ? maxTop : maxTop / 2;
+      left = to === "start" ? 0 : to === "end" ? maxLeft : maxLeft / 2;
+    } else {
+      const e = el.getBoundingClientRect();
+      const isPage = c === el.ownerDocument.scrollingElement || c === el.ownerDocument.documentElement;
+      const r = isPage ? { top: 0, left: 0, height: w.innerHeight, width: w.innerWidth } : c.getBoundingClientRect();
+      const dy = to === "start" ? e.top - r.top : to === "end" ? e.bottom - (r.top + r.height) : e.top + e.height / 2 - (r.top + r.height / 2);
+      top += dy;
+    }
+  }
+  if (by) {
+    left += bx;
+    top += by;
+  }
+  c.scrollTo({ left, top, behavior: "instant" });
+  return [Math.round(c.scrollLeft), Math.round(c.scrollTop)];
+}
+
+/** One drag gesture from src's centre to dst's centre: pointer and mouse events, plus HTML5 DnD when src is draggable. */
+export function drag(src, dst) {
+  const w = win(src);
+  const a = center(src.getBoundingClientRect());
+  const b = center(dst.getBoundingClientRect());
+  const at = (p, fallback) => {
+    const root = fallback.getRootNode();
+    const hit = p.x >= 0 && p.y >= 0 && p.x < w.innerWidth && p.y < w.innerHeight && root.elementFromPoint ? root.elementFromPoint(p.x, p.y) : null;
+    return hit || fallback;
+  };
+  const base = { bubbles: true, cancelable: true, composed: true, view: w, button: 0 };
+  const pointer = (type, target, p, buttons) =>
+    target.dispatchEvent(new w.PointerEvent(type, { ...base, clientX: p.x, clientY: p.y, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true }));
+  const mouse = (type, target, p, buttons) =>
+    target.dispatchEvent(new w.MouseEvent(type, { ...base, clientX: p.x, clientY: p.y, buttons }));
+  pointer("pointerdown", src, a, 1);
+  mouse("mousedown", src, a, 1);
+  if (src.draggable) {
+    const dataTransfer = new w.DataTransfer();
+    const dnd = (type, target, p) =>
+      target.dispatchEvent(new w.DragEvent(type, { ...base, clientX: p.x, clientY: p.y, dataTransfer }));
+    if (dnd("dragstart", src, a)) {
+      pointer("pointercancel", src, a, 0);
+      dnd("drag", src, a);
+      dnd("dragenter", dst, b);
+      const accepted = !dnd("dragover", dst, b); // a cancelled dragover allows the drop
+      if (accepted) dnd("drop", dst, b);
+      else dnd("dragleave", dst, b);
+      dnd("dragend", src, b);
+      return;
+    }
+  }
+  const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  for (const p of [mid, b]) {
+    pointer("pointermove", at(p, dst), p, 1);
+    mouse("mousemove", at(p, dst), p, 1);
+  }
+  const end = at(b, dst);
+  pointer("pointerup", end, b, 0);
+  mouse("mouseup", end, b, 0);
+}

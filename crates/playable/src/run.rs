@@ -1,0 +1,315 @@
+//! `run`: one menu id, resolved against a menu read at this moment, one
+//! dispatch. Every refusal returns before the bot acts (zero side effects).
+//! Surface's built-in executor runs capabilities through this too.
+
+use sense::{is_generic_ref, MenuItem, Snapshot};
+use serde_json::{Map, Value};
+
+use crate::envelope::{type_name, ErrorCode, OkPayload};
+use crate::machine::read_menu;
+use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
+
+type Failure = (ErrorCode, String);
+
+/// The event's own payload fields, checked before any element is touched.
+/// Drag carries the drop target's menu id; it is resolved afterwards.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    Ready(Action<()>),
+    Drag { to: String },
+}
+
+fn bad(message: String) -> Failure {
+    (ErrorCode::BadRequest, message)
+}
+
+/// Parses the payload for `event`. Unknown events are `UNSUPPORTED_EVENT`.
+pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan, Failure> {
+    match event {
+        "click" => Ok(Plan::Ready(Action::Click)),
+        "input" => {
+            let value = match payload.get("value") {
+                Some(Value::String(s)) => InputValue::Text(s.clone()),
+                Some(Value::Bool(b)) => InputValue::Bool(*b),
+                Some(Value::Array(items)) if items.iter().all(Value::is_string) => InputValue::List(
+                    items
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect(),
+                ),
+                other => {
+                    return Err(bad(format!(
+                        "{id:?} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
+                        type_name(other)
+                    )))
+                }
+            };
+            Ok(Plan::Ready(Action::Input(value)))
+        }
+        "scroll" => {
+            let to = match payload.get("to") {
+                None => None,
+                Some(Value::String(s)) if s == "start" => Some(Align::Start),
+                Some(Value::String(s)) if s == "center" => Some(Align::Center),
+                Some(Value::String(s)) if s == "end" => Some(Align::End),
+                Some(other) => {
+                    return Err(bad(format!(
+                        "payload.to must be \"start\", \"center\" or \"end\", got {}",
+                        shown(other)
+                    )))
+                }
+            };
+            let by = match payload.get("by") {
+                None => None,
+                Some(Value::Object(by)) => {
+                    let axis = |k: &str| by.get(k).and_then(Value::as_f64);
+                    match (axis("x"), axis("y")) {
+                        (Some(x), Some(y)) => Some((x, y)),
+                        _ => return Err(bad("payload.by must be { x: number, y: number }".into())),
+                    }
+                }
+                Some(other) => {
+                    return Err(bad(format!(
+                        "payload.by must be {{ x: number, y: number }}, got {}",
+                        type_name(Some(other))
+                    )))
+                }
+            };
+            if to.is_none() && by.is_none() {
+                return Err(bad(format!(
+                    "{id:?} is a scroll item: give payload.to (\"start\" | \"center\" | \"end\") or payload.by ({{ x, y }})"
+                )));
+            }
+            Ok(Plan::Ready(Action::Scroll { to, by }))
+        }
+        "drag" => match payload.get("to") {
+            Some(Value::String(to)) if to == id => {
+                Err(bad(format!("{id:?} cannot be dragged onto itself")))
+            }
+            Some(Value::String(to)) => Ok(Plan::Drag { to: to.clone() }),
+            other => Err(bad(format!(
+                "{id:?} is a drag item: payload.to must be the drop target's menu id, got {}",
+                type_name(other)
+            ))),
+        },
+        other => Err((
+            ErrorCode::UnsupportedEvent,
+            format!(
+                "{id:?} declares event {:?}, which this version cannot dispatch",
+                shorten(other)
+            ),
+        )),
+    }
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{:?}", shorten(s)),
+        other => type_name(Some(other)).to_string(),
+    }
+}
+
+/// The menu item `id` names, if it is runnable at all.
+fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a MenuItem, Failure> {
+    let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
+        return Err((
+            ErrorCode::NotInMenu,
+            format!("{role}{id:?} is not in the current menu"),
+        ));
+    };
+    if item.ambiguous {
+        return Err((
+            ErrorCode::Ambiguous,
+            format!("{role}{id:?} is claimed by more than one element; nothing was dispatched"),
+        ));
+    }
+    if !item.enabled {
+        return Err((
+            ErrorCode::NotActionable,
+            format!("{role}{id:?} is disabled"),
+        ));
+    }
+    if !item.visible {
+        return Err((
+            ErrorCode::NotActionable,
+            format!("{role}{id:?} is not visible"),
+        ));
+    }
+    Ok(item)
+}
+
+async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
+    sense
+        .resolve(id)
+        .await
+        .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
+        .ok_or_else(|| {
+            (
+                ErrorCode::NotActionable,
+                format!("{id:?} has no element to act on (detached)"),
+            )
+        })
+}
+
+/// Runs menu item `id` with the run payload (`value`, `to`, `by` as its event needs).
+pub async fn run_item<S, B>(
+    sense: &S,
+    bot: &B,
+    id: &str,
+    payload: &Map<String, Value>,
+) -> Result<OkPayload, Failure>
+where
+    S: Sense,
+    B: Bot<S::Target>,
+{
+    if id.is_empty() {
+        return Err((
+            ErrorCode::NotInMenu,
+            "run needs a menu id; \"\" is none".into(),
+        ));
+    }
+    if is_generic_ref(id) {
+        return Err((
+            ErrorCode::NotInMenu,
+            format!("{id:?} is a generic ref: visible to agents, never runnable"),
+        ));
+    }
+    let snapshot = read_menu(sense).await?;
+    let item = runnable(&snapshot, id, "")?;
+    let plan = plan(id, &item.event, payload)?;
+    let element = target(sense, id).await?;
+    let action: Action<S::Target> = match plan {
+        Plan::Ready(Action::Click) => Action::Click,
+        Plan::Ready(Action::Input(v)) => Action::Input(v),
+        Plan::Ready(Action::Scroll { to, by }) => Action::Scroll { to, by },
+        Plan::Ready(Action::Drag { .. }) => {
+            return Err((ErrorCode::Internal, "a drag plan without a target".into()))
+        }
+        Plan::Drag { ref to } => {
+            runnable(&snapshot, to, "drop target ")?;
+            Action::Drag {
+                to: target(sense, to).await?,
+            }
+        }
+    };
+    bot.check(&element, &action).await.map_err(|r| match r {
+        Refusal::BadRequest(why) => (ErrorCode::BadRequest, format!("{id:?}: {why}")),
+        Refusal::NotActionable(why) => (ErrorCode::NotActionable, format!("{id:?}: {why}")),
+    })?;
+    let report = bot
+        .dispatch(&element, &action)
+        .await
+        .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
+    let id = id.to_string();
+    Ok(match (action, report) {
+        (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {
+            id,
+            scroll_left: left,
+            scroll_top: top,
+        },
+        (Action::Input(_), _) => OkPayload::RunInput {
+            id,
+            value: payload.get("value").cloned().unwrap_or(Value::Null),
+        },
+        (Action::Drag { .. }, _) => OkPayload::RunDrag {
+            id,
+            to: payload
+                .get("to")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        },
+        _ => OkPayload::Run { id },
+    })
+}
+
+/// Runs a click-style menu item with no payload (Surface's built-in executor).
+pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), Failure>
+where
+    S: Sense,
+    B: Bot<S::Target>,
+{
+    run_item(sense, bot, id, &Map::new()).await.map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn p(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn plans_per_event() {
+        assert_eq!(
+            plan("a", "click", &p(json!({}))),
+            Ok(Plan::Ready(Action::Click))
+        );
+        assert_eq!(
+            plan("a", "input", &p(json!({ "value": "hi" }))),
+            Ok(Plan::Ready(Action::Input(InputValue::Text("hi".into()))))
+        );
+        assert_eq!(
+            plan("a", "input", &p(json!({ "value": true }))),
+            Ok(Plan::Ready(Action::Input(InputValue::Bool(true))))
+        );
+        assert_eq!(
+            plan("a", "input", &p(json!({ "value": ["x", "y"] }))),
+            Ok(Plan::Ready(Action::Input(InputValue::List(vec![
+                "x".into(),
+                "y".into()
+            ]))))
+        );
+        assert_eq!(
+            plan(
+                "a",
+                "scroll",
+                &p(json!({ "to": "end", "by": { "x": 1, "y": -2.5 } }))
+            ),
+            Ok(Plan::Ready(Action::Scroll {
+                to: Some(Align::End),
+                by: Some((1.0, -2.5))
+            }))
+        );
+        assert_eq!(
+            plan("a", "drag", &p(json!({ "to": "b" }))),
+            Ok(Plan::Drag { to: "b".into() })
+        );
+    }
+
+    #[test]
+    fn bad_payloads_are_bad_requests_and_unknown_events_unsupported() {
+        for (event, payload) in [
+            ("input", json!({})),
+            ("input", json!({ "value": 3 })),
+            ("input", json!({ "value": null })),
+            ("input", json!({ "value": ["x", 1] })),
+            ("input", json!({ "value": {} })),
+            ("scroll", json!({})),
+            ("scroll", json!({ "to": "middle" })),
+            ("scroll", json!({ "to": 1 })),
+            ("scroll", json!({ "by": { "x": 1 } })),
+            ("scroll", json!({ "by": [1, 2] })),
+            ("drag", json!({})),
+            ("drag", json!({ "to": 5 })),
+            ("drag", json!({ "to": "a" })),
+        ] {
+            let r = plan("a", event, &p(payload.clone()));
+            assert_eq!(
+                r.map_err(|e| e.0),
+                Err(ErrorCode::BadRequest),
+                "{event} {payload}"
+            );
+        }
+        assert_eq!(
+            plan("a", "hover", &p(json!({}))).map_err(|e| e.0),
+            Err(ErrorCode::UnsupportedEvent)
+        );
+    }
+}
