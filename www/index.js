@@ -19,7 +19,7 @@ try {
 export class PlayableLoadError extends Error {
   constructor(cause) {
     const why = cause && cause.message ? cause.message : String(cause);
-    const csp = /Content Security Policy|wasm-unsafe-eval|WebAssembly\.(instantiate|compile)|CompileError/i.test(why);
+    const csp = /Content Security Policy|unsafe-eval/i.test(why);
     super(
       csp
         ? "in-page-playable: this page's Content-Security-Policy forbids compiling WebAssembly, so nothing was installed. " +

@@ -1,0 +1,190 @@
+// Issue 6: every declared event dispatched through run, each actionability
+// failure refused with zero side effects, React controlled inputs, shadow DOM.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { useBrowser } from "./support/harness.mjs";
+
+const ctx = useBrowser();
+const REACT_OUT = fileURLToPath(new URL("./artifacts/react-app/", import.meta.url));
+
+before(async () => {
+  // A real React app built from npm react + react-dom with Vite.
+  const { build } = await import("vite");
+  await build({
+    root: fileURLToPath(new URL("./fixtures/react/", import.meta.url)),
+    base: "./",
+    logLevel: "error",
+    build: { outDir: REACT_OUT, emptyOutDir: true, target: "es2022" },
+  });
+});
+after(async () => { await rm(REACT_OUT, { recursive: true, force: true }); });
+
+async function withEvents(fn, path = "/tests/fixtures/events.html") {
+  const page = await ctx.open(path);
+  try {
+    await fn(page);
+    assert.deepEqual(page.errors, [], "no uncaught page errors");
+  } finally {
+    await page.close();
+  }
+}
+
+// In the page: install, hello, then run each [payload] in order; returns codes/payloads and the log.
+async function runs(page, payloads) {
+  return page.evaluate(async (payloads) => {
+    window.P.resetPlayableForTests();
+    const p = window.P.installPlayable();
+    await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+    const out = [];
+    for (const payload of payloads) {
+      const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload });
+      out.push(up.ok ? up.payload : up.error.code + ": " + up.error.message);
+    }
+    return { out, log: window.log.splice(0) };
+  }, payloads);
+}
+
+test("input sets text, textarea, checkbox, selects and contenteditable with input/change events", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [
+      { id: "name", value: "Ada" },
+      { id: "bio", value: "line one\nline two" },
+      { id: "agree", value: true },
+      { id: "agree", value: true },
+      { id: "size", value: "l" },
+      { id: "tags", value: ["a", "c"] },
+      { id: "rich", value: "rich text" },
+    ]);
+    assert.deepEqual(r.out[0], { id: "name", value: "Ada" });
+    assert.deepEqual(r.out[5], { id: "tags", value: ["a", "c"] });
+    const state = await page.evaluate(() => ({
+      name: document.getElementById("name").value,
+      bio: document.getElementById("bio").value,
+      agree: document.getElementById("agree").checked,
+      size: document.getElementById("size").value,
+      tags: Array.from(document.getElementById("tags").selectedOptions, (o) => o.value),
+      rich: document.getElementById("rich").textContent,
+    }));
+    assert.deepEqual(state, { name: "Ada", bio: "line one\nline two", agree: true, size: "l", tags: ["a", "c"], rich: "rich text" });
+    assert.deepEqual(r.log, [
+      "name:input", "name:change",
+      "agree:click", "agree:input", "agree:change", // the second run: already checked, nothing dispatched
+      "size:input", "size:change",
+    ]);
+  }));
+
+test("input refusals: wrong or missing value, unknown option, read-only, not editable — nothing changes", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [
+      { id: "name" },
+      { id: "name", value: 3 },
+      { id: "name", value: true },
+      { id: "agree", value: "yes" },
+      { id: "size", value: "xl" },
+      { id: "size", value: ["s", "m"] },
+      { id: "ro", value: "x" },
+      { id: "plain-span", value: "x" },
+    ]);
+    const codes = r.out.map((o) => String(o).split(":")[0]);
+    assert.deepEqual(codes, ["BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "NOT_ACTIONABLE", "NOT_ACTIONABLE"]);
+    assert.match(r.out[4], /no option with value xl/);
+    assert.match(r.out[6], /read-only/);
+    assert.deepEqual(r.log, []);
+    const values = await page.evaluate(() => [document.getElementById("name").value, document.getElementById("agree").checked, document.getElementById("size").value, document.getElementById("ro").value]);
+    assert.deepEqual(values, ["", false, "s", ""]);
+  }));
+
+test("a React controlled form observes the values the bot sets", async () => {
+  const page = await ctx.browser.newPage();
+  try {
+    await page.goto(ctx.server.origin + "/tests/artifacts/react-app/index.html");
+    await page.waitForFunction(() => window.__reactReady && document.getElementById("state"));
+    const r = await page.evaluate(async () => {
+      const P = await import("/www/index.js");
+      const p = P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const run = (payload) => p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload }).then((u) => u.ok);
+      const oks = [await run({ id: "name", value: "Grace" }), await run({ id: "agree", value: true }), await run({ id: "size", value: "m" })];
+      await new Promise((res) => setTimeout(res, 50));
+      return { oks, state: JSON.parse(document.getElementById("state").textContent) };
+    });
+    assert.deepEqual(r.oks, [true, true, true]);
+    assert.deepEqual(r.state, { name: "Grace", agree: true, size: "m" }, "React's rendered state");
+  } finally {
+    await page.close();
+  }
+});
+
+test("scroll: the element itself when it scrolls, else its container; to and by; new position reported", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [
+      { id: "list", to: "end" },
+      { id: "list", by: { x: 0, y: -100 } },
+      { id: "row7", to: "start" },
+      { id: "list" },
+      { id: "list", to: "middle" },
+    ]);
+    const max = await page.evaluate(() => { const l = document.getElementById("list"); return l.scrollHeight - l.clientHeight; });
+    assert.deepEqual(r.out[0], { id: "list", scrollLeft: 0, scrollTop: max });
+    assert.deepEqual(r.out[1], { id: "list", scrollLeft: 0, scrollTop: max - 100 });
+    const rowTop = await page.evaluate(() => { const l = document.getElementById("list"); return [l.scrollTop, document.getElementById("row7").offsetTop - l.offsetTop]; });
+    assert.equal(r.out[2].id, "row7");
+    assert.equal(r.out[2].scrollTop, rowTop[0]);
+    assert.ok(Math.abs(rowTop[0] - rowTop[1]) <= 2, "row 7 at the top of its container: " + rowTop);
+    assert.match(r.out[3], /^BAD_REQUEST/);
+    assert.match(r.out[4], /^BAD_REQUEST/);
+  }));
+
+test("drag: HTML5 drag and drop with a DataTransfer, and a pointer-events drag", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [{ id: "card", to: "done" }, { id: "knob", to: "slot" }]);
+    assert.deepEqual(r.out, [{ id: "card", to: "done" }, { id: "knob", to: "slot" }]);
+    assert.deepEqual(r.log, ["card:dragstart", "done:drop:card", "knob:pointerdown", "knob:drop-on:slot"]);
+    assert.equal(await page.evaluate(() => document.getElementById("card").parentElement.id), "done");
+  }));
+
+test("drag refusals: missing, unknown or hidden drop target", () =>
+  withEvents(async (page) => {
+    await page.evaluate(() => { document.getElementById("slot").style.display = "none"; });
+    const r = await runs(page, [{ id: "knob" }, { id: "knob", to: "nowhere" }, { id: "knob", to: "slot" }]);
+    assert.deepEqual(r.out.map((o) => String(o).split(":")[0]), ["BAD_REQUEST", "NOT_IN_MENU", "NOT_ACTIONABLE"]);
+    assert.deepEqual(r.log, []);
+  }));
+
+test("actionability: an overlay or a moving element refuses; exactly one click when the handler hides the target", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [{ id: "covered" }, { id: "moving" }, { id: "vanish" }]);
+    assert.match(r.out[0], /^NOT_ACTIONABLE: .*another element \(div#overlay\)/);
+    assert.match(r.out[1], /^NOT_ACTIONABLE: .*not stable/);
+    assert.deepEqual(r.out[2], { id: "vanish" });
+    assert.deepEqual(r.log, ["vanish:click"]);
+    const again = await runs(page, [{ id: "vanish" }]);
+    assert.match(again.out[0], /^NOT_ACTIONABLE/);
+    assert.deepEqual(again.log, []);
+  }));
+
+test("shadow DOM: open roots are scanned and runnable, closed roots stay invisible", () =>
+  withEvents(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      const run = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "shadow-btn" } });
+      const closed = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "closed-btn" } });
+      return {
+        ids: s.payload.snapshot.menu.map((m) => m.id),
+        generics: s.payload.snapshot.generics.map((g) => g.name),
+        run: run.ok,
+        closed: closed.error && closed.error.code,
+        log: window.log,
+      };
+    });
+    assert.ok(r.ids.includes("shadow-btn"));
+    assert.ok(!r.ids.includes("closed-btn"));
+    assert.ok(r.generics.includes("Shadow link"), "generic refs cover open shadow roots");
+    assert.equal(r.run, true);
+    assert.equal(r.closed, "NOT_IN_MENU");
+    assert.deepEqual(r.log, ["shadow-btn:click"]);
+  }));
