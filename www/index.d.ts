@@ -36,9 +36,28 @@ export interface ISnapshotPayload {
   /** Ask the injected `captureScreenshot` for an image. */
   screenshot?: boolean;
 }
-export interface IRunPayload {
+/** run on a click item. */
+export interface IRunClickPayload {
   id: string;
 }
+/** run on an input item: a string (text fields, textareas, contenteditable, a select's option value), a boolean (checkbox, radio) or option values (multiple select). */
+export interface IRunInputPayload {
+  id: string;
+  value: string | boolean | string[];
+}
+export type TScrollAlign = "start" | "center" | "end";
+/** run on a scroll item: at least one of `to` and `by`. */
+export interface IRunScrollPayload {
+  id: string;
+  to?: TScrollAlign;
+  by?: { x: number; y: number };
+}
+/** run on a drag item: `to` is the drop target's menu id. */
+export interface IRunDragPayload {
+  id: string;
+  to: string;
+}
+export type IRunPayload = IRunClickPayload | IRunInputPayload | IRunScrollPayload | IRunDragPayload;
 export interface IEscapePayload {
   type: "reload";
 }
@@ -66,9 +85,24 @@ export interface ISnapshotResult {
   snapshot: ISnapshot;
   escapes: IEscape[];
 }
-export interface IRunResult {
+export interface IRunClickResult {
   id: string;
 }
+export interface IRunInputResult {
+  id: string;
+  value: string | boolean | string[];
+}
+export interface IRunScrollResult {
+  id: string;
+  /** The scroll container's new position. */
+  scrollLeft: number;
+  scrollTop: number;
+}
+export interface IRunDragResult {
+  id: string;
+  to: string;
+}
+export type IRunResult = IRunClickResult | IRunInputResult | IRunScrollResult | IRunDragResult;
 export interface IEscapeResult {
   type: "reload";
   retired: true;
