@@ -1,6 +1,8 @@
 //! Pure menu construction from gathered node facts (baseline §2).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::model::{Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 use crate::slots::{IslandSlots, SlotSpec};
@@ -27,38 +29,56 @@ pub fn is_generic_ref(id: &str) -> bool {
     id.len() > 1 && id.starts_with('g') && id[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-fn non_empty(s: &Option<String>) -> Option<&str> {
-    s.as_deref().filter(|s| !s.is_empty())
+fn non_empty(s: Option<&str>) -> Option<&str> {
+    s.filter(|s| !s.is_empty())
 }
 
 fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
     match spec {
-        SlotSpec::AriaLabel(label) => node.10.as_deref() == Some(label.as_str()),
+        SlotSpec::AriaLabel(label) => node.aria_label == Some(label.as_str()),
         SlotSpec::RoleName { role, name } => {
-            node.8
-                .as_deref()
+            node.role
                 .is_some_and(|r| r.eq_ignore_ascii_case(role.trim()))
-                && cap_chars(node.9.as_deref().unwrap_or(""), usize::MAX)
-                    == cap_chars(name, usize::MAX)
+                && cap_chars(node.name.unwrap_or(""), usize::MAX) == cap_chars(name, usize::MAX)
         }
+    }
+}
+
+/// FNV-1a: ids are short and page-chosen; the map only detects duplicates
+/// within one read, so flooding it costs the page its own snapshot time.
+/// (std's SipHash and RandomState cost wasm size for nothing here.)
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
 
 /// Builds the snapshot. Never panics, whatever the nodes say (indices out of
 /// range are ignored).
-pub fn build(nodes: &[RawNode], slots: &IslandSlots) -> Built {
+pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     let mut snap = Snapshot::default();
     let mut targets: Vec<Option<usize>> = Vec::new();
     // id → menu position, to detect a second claim.
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut seen: HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fnv>> = HashMap::default();
     // Nodes that are resolved slot elements: not generic refs.
     let mut slot_nodes: Vec<bool> = vec![false; nodes.len()];
 
     let mut claim = |snap: &mut Snapshot,
                      targets: &mut Vec<Option<usize>>,
+                     key: Cow<'a, str>,
                      item: MenuItem,
                      target: Option<usize>| {
-        if let Some(&pos) = seen.get(&item.id) {
+        if let Some(&pos) = seen.get(&key) {
             if let Some(m) = snap.menu.get_mut(pos) {
                 m.ambiguous = true;
             }
@@ -67,88 +87,87 @@ pub fn build(nodes: &[RawNode], slots: &IslandSlots) -> Built {
             }
             return;
         }
-        seen.insert(item.id.clone(), snap.menu.len());
+        seen.insert(key, snap.menu.len());
         snap.menu.push(item);
         targets.push(target);
     };
 
     for (index, node) in nodes.iter().enumerate() {
         if snap.page_title.is_none() {
-            if let Some(t) = node.7.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            if let Some(t) = node.page_title.map(str::trim).filter(|t| !t.is_empty()) {
                 snap.page_title = Some(cap_chars(t, TITLE_MAX_CHARS));
             }
         }
         if node.has(RawNode::FLAG_DIRTY) {
-            snap.dirty.push(node.3.clone().unwrap_or_default());
+            snap.dirty.push(node.id.unwrap_or_default().to_string());
         }
         if node.has(RawNode::FLAG_NORELOAD) {
             snap.no_reload = true;
         }
-        let (Some(kind), Some(id)) = (node.2.as_deref(), non_empty(&node.3)) else {
+        let (Some(kind), Some(id)) = (node.kind, non_empty(node.id)) else {
             continue;
         };
         match kind {
             "playable" => {
                 let item = MenuItem {
                     id: id.to_string(),
-                    event: non_empty(&node.4).unwrap_or("click").to_string(),
-                    title: cap_chars(node.5.as_deref().unwrap_or(""), TITLE_MAX_CHARS),
-                    desc: cap_chars(node.6.as_deref().unwrap_or(""), DESC_MAX_CHARS),
+                    event: non_empty(node.event).unwrap_or("click").to_string(),
+                    title: cap_chars(node.title.unwrap_or(""), TITLE_MAX_CHARS),
+                    desc: cap_chars(node.desc.unwrap_or(""), DESC_MAX_CHARS),
                     enabled: node.has(RawNode::FLAG_ENABLED),
                     visible: node.has(RawNode::FLAG_VISIBLE),
                     island: None,
                     ambiguous: false,
                 };
-                claim(&mut snap, &mut targets, item, Some(index));
+                claim(&mut snap, &mut targets, Cow::Borrowed(id), item, Some(index));
             }
             "island" => {
                 let mut island = Island {
                     id: id.to_string(),
                     slots: Vec::new(),
                 };
+                // Descendants follow their island contiguously in document order.
+                let inside = nodes
+                    .get(index + 1..node.end.min(nodes.len()))
+                    .unwrap_or(&[]);
                 for (name, spec) in slots.slots_of(id) {
                     let slot_id = format!("{id}:{name}");
-                    let matches: Vec<usize> = nodes
+                    let mut matches = inside
                         .iter()
                         .enumerate()
-                        .skip(index + 1)
-                        // Descendants follow their island contiguously in document order.
-                        .take_while(|(_, n)| n.1.contains(&index))
                         .filter(|(_, n)| slot_matches(n, spec))
-                        .map(|(i, _)| i)
-                        .collect();
+                        .map(|(i, _)| index + 1 + i);
+                    let first = matches.next();
                     island.slots.push(IslandSlot {
                         name: name.clone(),
                         id: slot_id.clone(),
-                        resolved: !matches.is_empty(),
+                        resolved: first.is_some(),
                     });
-                    let Some(&first) = matches.first() else {
+                    let Some(first) = first else {
                         continue;
                     };
-                    for &m in &matches {
-                        if let Some(s) = slot_nodes.get_mut(m) {
-                            *s = true;
-                        }
+                    slot_nodes[first] = true;
+                    let mut again = false;
+                    for m in matches {
+                        slot_nodes[m] = true;
+                        again = true;
                     }
-                    let el = nodes.get(first).cloned().unwrap_or_default();
+                    let el = &nodes[first];
                     let item = MenuItem {
-                        id: slot_id,
-                        event: non_empty(&el.4).unwrap_or("click").to_string(),
-                        title: cap_chars(el.9.as_deref().unwrap_or(""), TITLE_MAX_CHARS),
+                        id: slot_id.clone(),
+                        event: non_empty(el.event).unwrap_or("click").to_string(),
+                        title: cap_chars(el.name.unwrap_or(""), TITLE_MAX_CHARS),
                         desc: String::new(),
                         enabled: el.has(RawNode::FLAG_ENABLED),
                         visible: el.has(RawNode::FLAG_VISIBLE),
                         island: Some(id.to_string()),
                         ambiguous: false,
                     };
-                    claim(&mut snap, &mut targets, item, Some(first));
-                    if matches.len() > 1 {
+                    claim(&mut snap, &mut targets, Cow::Owned(slot_id.clone()), item, Some(first));
+                    if again {
                         // Claimed again: marks it ambiguous and drops the target.
-                        let again = MenuItem {
-                            id: format!("{id}:{name}"),
-                            ..MenuItem::default()
-                        };
-                        claim(&mut snap, &mut targets, again, None);
+                        let again = MenuItem::default();
+                        claim(&mut snap, &mut targets, Cow::Owned(slot_id), again, None);
                     }
                 }
                 snap.islands.push(island);
@@ -158,17 +177,14 @@ pub fn build(nodes: &[RawNode], slots: &IslandSlots) -> Built {
     }
 
     for (index, node) in nodes.iter().enumerate() {
-        let is_playable = node.2.as_deref() == Some("playable") && non_empty(&node.3).is_some();
-        if !node.has(RawNode::FLAG_INTERACTIVE)
-            || is_playable
-            || slot_nodes.get(index).copied().unwrap_or(false)
-        {
+        let is_playable = node.kind == Some("playable") && non_empty(node.id).is_some();
+        if !node.has(RawNode::FLAG_INTERACTIVE) || is_playable || slot_nodes[index] {
             continue;
         }
         snap.generics.push(Generic {
             reference: format!("g{}", snap.generics.len()),
-            role: node.8.clone().unwrap_or_default(),
-            name: cap_chars(node.9.as_deref().unwrap_or(""), TITLE_MAX_CHARS),
+            role: node.role.unwrap_or_default().to_string(),
+            name: cap_chars(node.name.unwrap_or(""), TITLE_MAX_CHARS),
         });
     }
 

@@ -1,13 +1,13 @@
-//! The live-DOM side of sense: one bulk gather per snapshot (see `gather.js`),
-//! then the pure [`build`](crate::build). Keeps the gathered elements of the
-//! latest read so a run resolves its target against that same, fresh read.
+//! The live-DOM side of sense: one bulk gather per snapshot (see `gather.js`
+//! and `wire.rs`), then the pure [`build`](crate::build). Keeps the targets
+//! of the latest read so a run resolves against that same, fresh read.
 
 use std::cell::RefCell;
 
-use js_sys::Array;
+use js_sys::{Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use crate::{build, Built, IslandSlots, RawNode, Snapshot};
+use crate::{build, wire, IslandSlots, Snapshot};
 
 #[wasm_bindgen(module = "/src/gather.js")]
 extern "C" {
@@ -42,7 +42,16 @@ pub fn visibility_checks() -> Array {
 pub struct DomSense {
     root: JsValue,
     slots: IslandSlots,
-    last: RefCell<Option<(Built, Array)>>,
+    last: RefCell<Option<Targets>>,
+}
+
+/// Menu id → target element of the latest read. The ids are copied into one
+/// string rather than keeping a clone of the whole snapshot.
+struct Targets {
+    ids: String,
+    /// Per menu item: end of its id in `ids`, and its node index (ambiguous: none).
+    items: Vec<(usize, Option<usize>)>,
+    els: Array,
 }
 
 impl DomSense {
@@ -63,30 +72,44 @@ impl DomSense {
         let out = gather(&self.root).map_err(|e| {
             format!(
                 "sense: reading the scan root failed: {}",
-                e.as_string()
-                    .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
+                e.as_string().unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
             )
         })?;
-        let json = out
+        let text = out
             .get(0)
             .as_string()
             .ok_or_else(|| "sense: gatherer returned no data".to_string())?;
-        let nodes: Vec<RawNode> =
-            serde_json::from_str(&json).map_err(|e| format!("sense: bad gather data: {e}"))?;
-        let els: Array = out.get(1).unchecked_into();
+        let ints = out.get(1).unchecked_into::<Uint32Array>().to_vec();
+        let nodes = wire::decode(&text, &ints)?;
         let built = build(&nodes, &self.slots);
-        let snapshot = built.snapshot.clone();
-        *self.last.borrow_mut() = Some((built, els));
-        Ok(snapshot)
+        let mut ids = String::new();
+        let items = built
+            .snapshot
+            .menu
+            .iter()
+            .zip(&built.targets)
+            .map(|(m, t)| {
+                ids.push_str(&m.id);
+                (ids.len(), *t)
+            })
+            .collect();
+        let els: Array = out.get(2).unchecked_into();
+        *self.last.borrow_mut() = Some(Targets { ids, items, els });
+        Ok(built.snapshot)
     }
 
     /// The element of menu item `id` in the latest read (None when the id is
     /// absent or ambiguous).
     pub fn resolve(&self, id: &str) -> Option<JsValue> {
         let last = self.last.borrow();
-        let (built, els) = last.as_ref()?;
-        let index = built.target_of(id)?;
-        let el = els.get(u32::try_from(index).ok()?);
+        let last = last.as_ref()?;
+        let mut start = 0;
+        let index = last.items.iter().find_map(|&(end, target)| {
+            let hit = last.ids.get(start..end) == Some(id);
+            start = end;
+            hit.then_some(target)
+        })??;
+        let el = last.els.get(u32::try_from(index).ok()?);
         (!el.is_undefined()).then_some(el)
     }
 }

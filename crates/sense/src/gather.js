@@ -1,13 +1,19 @@
 // One bulk read of the scan root: every marked or interactive element's facts,
-// serialised once, so the Rust side converts a single string instead of
-// crossing the wasm boundary per attribute. The rules live in Rust (build.rs);
-// this file only reads the DOM.
+// packed once (see wire.rs), so the Rust side converts a single string and
+// copies one integer array instead of crossing the wasm boundary per
+// attribute. The rules live in Rust (build.rs); this file only reads the DOM,
+// and only what the menu can use.
 
+// Elements that disable their subtree come through the same query, so the
+// enabled check needs no closest() walk per element.
+const DISABLING = '[aria-disabled="true"],[inert]';
 const SELECTOR =
   "[data-e2e-kind],[data-e2e-pagetitle],[data-e2e-dirty],[data-e2e-noreload]," +
-  "a[href],area[href],button,input,select,textarea,summary,[role],[aria-label],[tabindex],[contenteditable]";
+  "a[href],area[href],button,input,select,textarea,summary,[role],[aria-label],[tabindex],[contenteditable]," +
+  DISABLING;
 
 const FLAG_DIRTY = 1, FLAG_NORELOAD = 2, FLAG_INTERACTIVE = 4, FLAG_ENABLED = 8, FLAG_VISIBLE = 16;
+const HAS_END = 32, FIELD_SHIFT = 8; // wire.rs
 const TEXT_MAX = 2000; // generous: Rust caps to 200 after collapsing whitespace
 
 const INTERACTIVE_ROLES = new Set([
@@ -90,50 +96,133 @@ function isInteractive(el, tag, role) {
   return tabindex !== null && Number(tabindex) >= 0;
 }
 
-/** Returns [json, elements]: json is an array of RawNode tuples (see model.rs). */
-export function gather(root) {
-  const list = root.querySelectorAll(SELECTOR);
-  const els = [];
-  if (root.nodeType === 1 && root.matches(SELECTOR)) els.push(root);
-  for (let i = 0; i < list.length; i++) els.push(list[i]);
+/** `a` contains `el`, looking through the shadow roots `el` sits in. */
+function within(a, el) {
+  for (let n = el; n; ) {
+    if (a.contains(n)) return true;
+    const r = n.getRootNode();
+    n = r.host || null;
+  }
+  return false;
+}
 
-  const rows = new Array(els.length);
-  const open = []; // stack of [islandElement, index] enclosing the current element
-  for (let i = 0; i < els.length; i++) {
+/** Open shadow roots below `root` (closed ones are invisible by design). */
+function shadowHosts(root) {
+  const hosts = [];
+  const all = root.querySelectorAll("*");
+  for (let i = 0; i < all.length; i++) if (all[i].shadowRoot !== null) hosts.push(all[i]);
+  return hosts;
+}
+
+/**
+ * The candidate elements of `root` in document order; each open shadow
+ * root's elements follow right after its host (before the host's light
+ * children), recursively.
+ */
+function collect(root, els) {
+  const list = root.querySelectorAll(SELECTOR);
+  if (root.nodeType === 1 && root.matches(SELECTOR)) els.push(root);
+  const hosts = shadowHosts(root);
+  if (root.nodeType === 1 && root.shadowRoot !== null) hosts.unshift(root);
+  if (hosts.length === 0) {
+    for (let i = 0; i < list.length; i++) els.push(list[i]);
+    return;
+  }
+  let h = 0;
+  for (let i = 0; i < list.length; i++) {
+    const el = list[i];
+    while (h < hosts.length && hosts[h] !== el && hosts[h].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      collect(hosts[h++].shadowRoot, els);
+    }
+    els.push(el);
+    if (h < hosts.length && hosts[h] === el) collect(hosts[h++].shadowRoot, els);
+  }
+  while (h < hosts.length) collect(hosts[h++].shadowRoot, els);
+}
+
+/**
+ * Returns [text, ints, elements] in the wire format of wire.rs: per element,
+ * a head (flags, HAS_END, one presence bit per field), an island's end index,
+ * then each present field's length; the field values go into text back to back.
+ */
+export function gather(root) {
+  const els = [];
+  collect(root, els);
+  const count = els.length;
+
+  let ints = new Uint32Array(count * 4 + 16);
+  let len = 0;
+  let text = "";
+  let head = 0;
+  const field = (bit, value) => {
+    if (value === null) return;
+    head |= 1 << (FIELD_SHIFT + bit);
+    ints[len++] = value.length;
+    text += value;
+  };
+  // Enclosing islands (element, position of its end in ints) and enclosing
+  // disabling elements; both in document order, so a stack suffices.
+  const islands = [], islandEnds = [], disabling = [];
+  const disabledAbove = root.nodeType === 1 && root.parentElement !== null && root.parentElement.closest(DISABLING) !== null;
+  for (let i = 0; i < count; i++) {
     const el = els[i];
-    while (open.length && !open[open.length - 1][0].contains(el)) open.pop();
-    const islands = open.length ? open.map((o) => o[1]) : [];
+    while (islands.length && !within(islands[islands.length - 1], el)) {
+      islands.pop();
+      ints[islandEnds.pop()] = i;
+    }
+    while (disabling.length && !within(disabling[disabling.length - 1], el)) disabling.pop();
+    if (el.getAttribute("aria-disabled") === "true" || el.hasAttribute("inert")) disabling.push(el);
+    if (len + 12 > ints.length) {
+      const grown = new Uint32Array(ints.length * 2);
+      grown.set(ints);
+      ints = grown;
+    }
+
     const kind = el.getAttribute("data-e2e-kind");
+    const id = el.getAttribute("data-e2e-id");
     const tag = el.tagName;
     const explicit = el.getAttribute("role");
     const role = explicit ? explicit.trim().split(/\s+/)[0].toLowerCase() : implicitRole(el, tag);
-    let flags = 0;
-    if (el.getAttribute("data-e2e-dirty") === "true") flags |= FLAG_DIRTY;
-    if (el.hasAttribute("data-e2e-noreload")) flags |= FLAG_NORELOAD;
+    const inIsland = islands.length > 0;
+    const ariaLabel = inIsland ? el.getAttribute("aria-label") : null;
+    head = 0;
+    if (el.getAttribute("data-e2e-dirty") === "true") head |= FLAG_DIRTY;
+    if (el.hasAttribute("data-e2e-noreload")) head |= FLAG_NORELOAD;
     const interactive = isInteractive(el, tag, role);
-    if (interactive) flags |= FLAG_INTERACTIVE;
-    // Visibility and enabled state matter for menu candidates only: playables and
-    // anything inside an island (possible slot elements).
-    const candidate = kind === "playable" || islands.length > 0;
-    if (candidate) {
-      if (isEnabled(el)) flags |= FLAG_ENABLED;
-      if (isVisible(el)) flags |= FLAG_VISIBLE;
+    if (interactive) head |= FLAG_INTERACTIVE;
+    // What the menu can use: states and names of playables and of possible
+    // slot elements (inside an island, with a role or an aria-label); names of
+    // the other interactive elements (generic refs).
+    const playable = kind === "playable" && id !== null && id !== "";
+    const slotCandidate = inIsland && (role !== "" || ariaLabel !== null);
+    if (playable || slotCandidate) {
+      if (disabling.length === 0 && !disabledAbove && !el.matches(":disabled")) head |= FLAG_ENABLED;
+      if (el.checkVisibility({ visibilityProperty: true })) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) head |= FLAG_VISIBLE;
+      }
     }
-    const named = interactive || candidate || explicit !== null;
-    rows[i] = [
-      flags,
-      islands,
-      kind,
-      el.getAttribute("data-e2e-id"),
-      el.getAttribute("data-e2e-event"),
-      el.getAttribute("data-e2e-title"),
-      el.getAttribute("data-e2e-desc"),
-      el.getAttribute("data-e2e-pagetitle"),
-      role || null,
-      named ? accessibleName(el, tag) : null,
-      el.getAttribute("aria-label"),
-    ];
-    if (kind === "island") open.push([el, i]);
+    const named = (interactive && !playable) || slotCandidate;
+
+    const at = len++;
+    if (kind === "island") {
+      head |= HAS_END;
+      islands.push(el);
+      islandEnds.push(len);
+      ints[len++] = count;
+    }
+    field(0, kind);
+    field(1, id);
+    if (kind !== null || inIsland) field(2, el.getAttribute("data-e2e-event"));
+    if (kind !== null) {
+      field(3, el.getAttribute("data-e2e-title"));
+      field(4, el.getAttribute("data-e2e-desc"));
+    }
+    field(5, el.getAttribute("data-e2e-pagetitle"));
+    field(6, role || null);
+    field(7, named ? accessibleName(el, tag) : null);
+    field(8, ariaLabel);
+    ints[at] = head;
   }
-  return [JSON.stringify(rows), els];
+  return [text, ints.subarray(0, len), els];
 }

@@ -5,12 +5,16 @@
 //!   each marked or interactive element, in document order) into a
 //!   [`Snapshot`]: page title, menu, islands, generic refs, dirty, noReload.
 //! - `dom` (wasm32 only) gathers those facts from a live root in one bulk
-//!   read and keeps the matching elements so a run can resolve its target.
+//!   read (decoded by [`wire`]) and keeps the matching elements so a run can
+//!   resolve its target.
+//! - `json` writes the snapshot's JSON directly and reads one back.
 
 mod build;
+pub mod json;
 mod model;
 mod slots;
 mod text;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod dom;
@@ -82,10 +86,8 @@ mod tests {
 
     #[test]
     fn escape_json_shape() {
-        let v = serde_json::to_value(derive_escapes(&snap(&[], false))).unwrap();
-        assert_eq!(
-            v,
-            serde_json::json!([{ "type": "reload", "allowed": true }])
-        );
+        let mut out = String::new();
+        Escape::list_json(&derive_escapes(&snap(&[], false)), &mut out);
+        assert_eq!(out, r#"[{"type":"reload","allowed":true}]"#);
     }
 }

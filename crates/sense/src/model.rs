@@ -1,34 +1,33 @@
-use serde::{Deserialize, Serialize};
-
-/// What one gathered element told us, in document order. Produced by the DOM
-/// gatherer (or a test) as a JSON array per node; see `gather.js`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct RawNode(
+/// What one gathered element told us, in document order: the DOM gatherer's
+/// facts, borrowed from the one text it sent (see `wire.rs` and `gather.js`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RawNode<'a> {
     /// Bit flags, see the `FLAG_*` constants.
-    pub u32,
-    /// Indices (into the node list) of the islands this node sits inside.
-    pub Vec<usize>,
+    pub flags: u32,
+    /// For an island: one past the index of its last descendant (descendants
+    /// follow their island contiguously in document order). Unused otherwise.
+    pub end: usize,
     /// data-e2e-kind
-    pub Option<String>,
+    pub kind: Option<&'a str>,
     /// data-e2e-id
-    pub Option<String>,
+    pub id: Option<&'a str>,
     /// data-e2e-event
-    pub Option<String>,
+    pub event: Option<&'a str>,
     /// data-e2e-title
-    pub Option<String>,
+    pub title: Option<&'a str>,
     /// data-e2e-desc
-    pub Option<String>,
+    pub desc: Option<&'a str>,
     /// data-e2e-pagetitle
-    pub Option<String>,
+    pub page_title: Option<&'a str>,
     /// role (explicit, else implicit from the tag)
-    pub Option<String>,
-    /// accessible name
-    pub Option<String>,
+    pub role: Option<&'a str>,
+    /// accessible name (only where the menu can use it: generics, slot candidates)
+    pub name: Option<&'a str>,
     /// aria-label
-    pub Option<String>,
-);
+    pub aria_label: Option<&'a str>,
+}
 
-impl RawNode {
+impl RawNode<'_> {
     pub const FLAG_DIRTY: u32 = 1;
     pub const FLAG_NORELOAD: u32 = 2;
     /// An interactive element (link, button, form control, interactive role…).
@@ -37,66 +36,59 @@ impl RawNode {
     pub const FLAG_VISIBLE: u32 = 16;
 
     pub fn has(&self, flag: u32) -> bool {
-        self.0 & flag != 0
+        self.flags & flag != 0
     }
 }
 
-/// `ISnapshot` (baseline §2).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+use serde::Serialize;
+
+/// `ISnapshot` (baseline §2). JSON in and out by hand (`json.rs`): serde's
+/// derives cost more wasm than the whole snapshot builder. (`Serialize` stays
+/// until the uplink is written by hand too.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub page_title: Option<String>,
     pub menu: Vec<MenuItem>,
-    #[serde(default)]
     pub islands: Vec<Island>,
-    #[serde(default)]
     pub generics: Vec<Generic>,
-    #[serde(default)]
     pub dirty: Vec<String>,
-    #[serde(default)]
     pub no_reload: bool,
 }
 
 /// `IMenuItem`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct MenuItem {
     pub id: String,
-    #[serde(default = "click")]
     pub event: String,
-    #[serde(default)]
     pub title: String,
-    #[serde(default)]
     pub desc: String,
     pub enabled: bool,
     pub visible: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub island: Option<String>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "is_false")]
     pub ambiguous: bool,
-}
-
-fn click() -> String {
-    "click".to_string()
 }
 
 fn is_false(b: &bool) -> bool {
     !*b
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Island {
     pub id: String,
     pub slots: Vec<IslandSlot>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct IslandSlot {
     pub name: String,
     pub id: String,
     pub resolved: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Generic {
     #[serde(rename = "ref")]
     pub reference: String,

@@ -279,37 +279,27 @@ pub fn detach_window_bridge_for_tests() {
     });
 }
 
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct EscapeInputs {
-    #[serde(default)]
-    dirty: Vec<String>,
-    #[serde(default)]
-    no_reload: bool,
-}
-
 fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
     let json = js_sys::JSON::stringify(snapshot)
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    let inputs: EscapeInputs = serde_json::from_str(&json).map_err(|e| {
-        JsError::new(&format!(
-            "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
-        ))
-    })?;
-    Ok(sense::Snapshot {
-        dirty: inputs.dirty,
-        no_reload: inputs.no_reload,
-        ..sense::Snapshot::default()
-    })
+    serde_json::from_str(&json)
+        .map_err(|e| e.to_string())
+        .and_then(|v| sense::json::escape_inputs(&v))
+        .map_err(|e| {
+            JsError::new(&format!(
+                "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
+            ))
+        })
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
     let escapes = sense::derive_escapes(&escape_inputs(&snapshot)?);
-    let json = serde_json::to_string(&escapes).map_err(|e| JsError::new(&e.to_string()))?;
+    let mut json = String::new();
+    sense::Escape::list_json(&escapes, &mut json);
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
 }
 

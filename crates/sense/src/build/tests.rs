@@ -4,88 +4,56 @@ use serde_json::json;
 
 const EV: u32 = N::FLAG_ENABLED | N::FLAG_VISIBLE;
 
-fn s(v: &str) -> Option<String> {
-    Some(v.to_string())
-}
-
-fn playable(id: &str, title: &str, flags: u32) -> N {
-    N(
+fn playable<'a>(id: &'a str, title: &'a str, flags: u32) -> N<'a> {
+    N {
         flags,
-        vec![],
-        s("playable"),
-        s(id),
-        None,
-        s(title),
-        None,
-        None,
-        s("button"),
-        s(title),
-        None,
-    )
+        kind: Some("playable"),
+        id: Some(id),
+        title: Some(title),
+        role: Some("button"),
+        name: Some(title),
+        ..N::default()
+    }
 }
 
-fn island(id: &str) -> N {
-    N(
-        0,
-        vec![],
-        s("island"),
-        s(id),
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-    )
+/// An island whose descendants are the next `inside` nodes.
+fn island(id: &str, at: usize, inside: usize) -> N<'_> {
+    N {
+        kind: Some("island"),
+        id: Some(id),
+        end: at + 1 + inside,
+        ..N::default()
+    }
 }
 
-fn button_in(island: usize, label: &str, flags: u32) -> N {
-    N(
-        flags | N::FLAG_INTERACTIVE,
-        vec![island],
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        s("button"),
-        s(label),
-        s(label),
-    )
+fn button(label: &str, flags: u32) -> N<'_> {
+    N {
+        flags: flags | N::FLAG_INTERACTIVE,
+        role: Some("button"),
+        name: Some(label),
+        aria_label: Some(label),
+        ..N::default()
+    }
 }
 
-fn titled(title: &str) -> N {
-    N(
-        0,
-        vec![],
-        None,
-        None,
-        None,
-        None,
-        None,
-        s(title),
-        None,
-        None,
-        None,
-    )
+fn titled(title: &str) -> N<'_> {
+    N {
+        page_title: Some(title),
+        ..N::default()
+    }
 }
 
-fn link(name: &str) -> N {
-    N(
-        N::FLAG_INTERACTIVE,
-        vec![],
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        s("link"),
-        s(name),
-        None,
-    )
+fn link(name: &str) -> N<'_> {
+    N {
+        flags: N::FLAG_INTERACTIVE,
+        role: Some("link"),
+        name: Some(name),
+        ..N::default()
+    }
+}
+
+fn json_of(s: &Snapshot) -> serde_json::Value {
+    serde_json::from_str(&s.to_json()).unwrap()
 }
 
 fn pagination() -> IslandSlots {
@@ -103,7 +71,7 @@ fn seed_markup_yields_title_menu_and_generics() {
     let title = titled("  ready-list ");
     let nodes = vec![title, playable("btn-save", "Save", EV), link("Help")];
     let b = build(&nodes, &IslandSlots::default());
-    let v = serde_json::to_value(&b.snapshot).unwrap();
+    let v = json_of(&b.snapshot);
     assert_eq!(
         v,
         json!({
@@ -139,9 +107,9 @@ fn first_non_empty_page_title_wins() {
 fn islands_expand_into_slots_at_their_position() {
     let nodes = vec![
         playable("before", "B", EV),
-        island("list-pagination"),
-        button_in(1, "Previous", EV),
-        button_in(1, "Next page", EV),
+        island("list-pagination", 1, 2),
+        button("Previous", EV),
+        button("Next page", EV),
         playable("after", "A", EV),
     ];
     let b = build(&nodes, &pagination());
@@ -169,8 +137,8 @@ fn islands_expand_into_slots_at_their_position() {
 #[test]
 fn slot_resolves_only_inside_its_own_island() {
     let nodes = vec![
-        button_in(99, "Next page", EV), // outside any island (bogus index)
-        island("list-pagination"),
+        button("Next page", EV), // before the island: outside it
+        island("list-pagination", 1, 0),
         link("unrelated"),
     ];
     let b = build(&nodes, &pagination());
@@ -185,9 +153,9 @@ fn slot_resolves_only_inside_its_own_island() {
 #[test]
 fn slot_matching_two_elements_is_ambiguous_without_target() {
     let nodes = vec![
-        island("list-pagination"),
-        button_in(0, "Next page", EV),
-        button_in(0, "Next page", EV),
+        island("list-pagination", 0, 2),
+        button("Next page", EV),
+        button("Next page", EV),
     ];
     let b = build(&nodes, &pagination());
     assert_eq!(b.snapshot.menu.len(), 1);
@@ -203,7 +171,7 @@ fn duplicate_ids_are_listed_once_as_ambiguous() {
         playable("x", "two", 0),
     ];
     let b = build(&nodes, &IslandSlots::default());
-    let v = serde_json::to_value(&b.snapshot.menu).unwrap();
+    let v = &json_of(&b.snapshot)["menu"];
     assert_eq!(v[0]["ambiguous"], json!(true));
     assert_eq!(v[0]["title"], json!("one"));
     assert!(v[1].get("ambiguous").is_none());
@@ -215,35 +183,17 @@ fn duplicate_ids_are_listed_once_as_ambiguous() {
 #[test]
 fn enabled_visible_event_desc_dirty_noreload() {
     let mut hidden = playable("hidden", "H", N::FLAG_ENABLED);
-    hidden.4 = s("input");
-    hidden.6 = s("does things");
-    let mut dirty_named = N(
-        N::FLAG_DIRTY,
-        vec![],
-        None,
-        s("note"),
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-    );
-    dirty_named.0 |= N::FLAG_NORELOAD;
-    let dirty_anon = N(
-        N::FLAG_DIRTY,
-        vec![],
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-    );
+    hidden.event = Some("input");
+    hidden.desc = Some("does things");
+    let dirty_named = N {
+        flags: N::FLAG_DIRTY | N::FLAG_NORELOAD,
+        id: Some("note"),
+        ..N::default()
+    };
+    let dirty_anon = N {
+        flags: N::FLAG_DIRTY,
+        ..N::default()
+    };
     let b = build(
         &[
             hidden,
@@ -274,7 +224,7 @@ fn enabled_visible_event_desc_dirty_noreload() {
 #[test]
 fn playable_without_id_is_not_a_menu_item() {
     let mut n = playable("", "x", EV);
-    n.0 |= N::FLAG_INTERACTIVE;
+    n.flags |= N::FLAG_INTERACTIVE;
     let b = build(&[n], &IslandSlots::default());
     assert!(b.snapshot.menu.is_empty());
     assert_eq!(
@@ -288,7 +238,7 @@ fn playable_without_id_is_not_a_menu_item() {
 fn page_text_is_capped() {
     let long = "t".repeat(10_000);
     let mut n = playable("p", &long, EV);
-    n.6 = Some(long.clone());
+    n.desc = Some(&long);
     let b = build(&[n, link(&long)], &IslandSlots::default());
     assert_eq!(b.snapshot.menu[0].title.chars().count(), TITLE_MAX_CHARS);
     assert_eq!(b.snapshot.menu[0].desc.chars().count(), DESC_MAX_CHARS);
@@ -306,14 +256,35 @@ fn generic_refs_are_recognised() {
 }
 
 #[test]
-fn raw_nodes_parse_from_the_gatherer_json() {
-    let nodes: Vec<N> =
-        serde_json::from_str(r#"[[24,[],"playable","a","click","A",null,null,"button","A",null]]"#)
-            .unwrap();
-    assert_eq!(
-        build(&nodes, &IslandSlots::default()).snapshot.menu[0].id,
-        "a"
-    );
+fn nodes_decoded_from_the_wire_build_a_menu() {
+    use crate::wire::FIELD_SHIFT;
+    let head = N::FLAG_ENABLED | N::FLAG_VISIBLE | (0b11 << FIELD_SHIFT);
+    let nodes = crate::wire::decode("playablea", &[head, 8, 1]).unwrap();
+    let b = build(&nodes, &IslandSlots::default());
+    assert_eq!(b.snapshot.menu[0].id, "a");
+    assert!(b.snapshot.menu[0].enabled && b.snapshot.menu[0].visible);
+}
+
+#[test]
+fn nested_islands_see_their_own_descendants() {
+    let slots = IslandSlots::from_json(&json!({
+        "outer": { "x": { "ariaLabel": "X" } },
+        "inner": { "x": { "ariaLabel": "X" } }
+    }))
+    .unwrap();
+    // outer contains inner, which contains the only X.
+    let nodes = vec![
+        island("outer", 0, 2),
+        island("inner", 1, 1),
+        button("X", EV),
+    ];
+    let b = build(&nodes, &slots);
+    let ids: Vec<_> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["outer:x", "inner:x"]);
+    assert_eq!(b.target_of("inner:x"), Some(2));
+    // An end past the list is clipped, never a panic.
+    let nodes = vec![island("outer", 0, 99), button("X", EV)];
+    assert_eq!(build(&nodes, &slots).snapshot.menu.len(), 1);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -324,12 +295,21 @@ mod props {
         #[test]
         fn build_never_panics(
             raw in proptest::collection::vec(
-                (0u32..64, proptest::collection::vec(0usize..12, 0..3), proptest::option::of("(playable|island|x)"),
+                (0u32..64, 0usize..16, proptest::option::of("(playable|island|x)"),
                  proptest::option::of("[a-c:]{0,3}"), proptest::option::of("(next|prev|)"), proptest::option::of(".{0,4}")),
                 0..12)
         ) {
-            let nodes: Vec<N> = raw.into_iter().map(|(f, isl, kind, id, label, t)| {
-                N(f, isl, kind, id, None, t.clone(), None, t, s("button"), label.clone(), label)
+            let nodes: Vec<N> = raw.iter().map(|(f, end, kind, id, label, t)| N {
+                flags: *f,
+                end: *end,
+                kind: kind.as_deref(),
+                id: id.as_deref(),
+                title: t.as_deref(),
+                page_title: t.as_deref(),
+                role: Some("button"),
+                name: label.as_deref(),
+                aria_label: label.as_deref(),
+                ..N::default()
             }).collect();
             let slots = IslandSlots::from_json(&json!({"a": {"next": {"ariaLabel": "next"}, "prev": {"role": "button", "name": "prev"}}})).unwrap();
             let b = build(&nodes, &slots);

@@ -1,0 +1,370 @@
+//! The snapshot's JSON, written and read by hand. Writing goes straight into
+//! one `String` (no intermediate `Value`, no serde derives: those cost more
+//! wasm than the builder itself); reading takes a `serde_json::Value` that a
+//! JS port returned.
+
+use serde_json::{Map, Value};
+
+use crate::model::{Escape, Generic, Island, IslandSlot, MenuItem, Snapshot};
+
+/// Appends `s` as a JSON string literal (the same escapes as serde_json).
+pub fn push_str(out: &mut String, s: &str) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        } else {
+            out.push_str(short);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Appends `,"key":` (keys here never need escaping).
+pub fn push_key(out: &mut String, key: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+}
+
+pub fn push_bool(out: &mut String, b: bool) {
+    out.push_str(if b { "true" } else { "false" });
+}
+
+fn push_list<T>(out: &mut String, items: &[T], mut each: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(out, item);
+    }
+    out.push(']');
+}
+
+impl MenuItem {
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"id\":");
+        push_str(out, &self.id);
+        push_key(out, "event");
+        push_str(out, &self.event);
+        push_key(out, "title");
+        push_str(out, &self.title);
+        push_key(out, "desc");
+        push_str(out, &self.desc);
+        push_key(out, "enabled");
+        push_bool(out, self.enabled);
+        push_key(out, "visible");
+        push_bool(out, self.visible);
+        if let Some(island) = &self.island {
+            push_key(out, "island");
+            push_str(out, island);
+        }
+        if self.ambiguous {
+            out.push_str(",\"ambiguous\":true");
+        }
+        out.push('}');
+    }
+}
+
+impl Snapshot {
+    /// Appends `ISnapshot` as JSON.
+    pub fn write_json(&self, out: &mut String) {
+        out.reserve(64 + self.menu.len() * 96 + self.generics.len() * 48);
+        out.push_str("{\"pageTitle\":");
+        match &self.page_title {
+            Some(t) => push_str(out, t),
+            None => out.push_str("null"),
+        }
+        push_key(out, "menu");
+        push_list(out, &self.menu, |out, m| m.write_json(out));
+        push_key(out, "islands");
+        push_list(out, &self.islands, |out, island| {
+            out.push_str("{\"id\":");
+            push_str(out, &island.id);
+            push_key(out, "slots");
+            push_list(out, &island.slots, |out, s| {
+                out.push_str("{\"name\":");
+                push_str(out, &s.name);
+                push_key(out, "id");
+                push_str(out, &s.id);
+                push_key(out, "resolved");
+                push_bool(out, s.resolved);
+                out.push('}');
+            });
+            out.push('}');
+        });
+        push_key(out, "generics");
+        push_list(out, &self.generics, |out, g| {
+            out.push_str("{\"ref\":");
+            push_str(out, &g.reference);
+            push_key(out, "role");
+            push_str(out, &g.role);
+            push_key(out, "name");
+            push_str(out, &g.name);
+            out.push('}');
+        });
+        push_key(out, "dirty");
+        push_list(out, &self.dirty, |out, d| push_str(out, d));
+        push_key(out, "noReload");
+        push_bool(out, self.no_reload);
+        out.push('}');
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    /// Reads an `ISnapshot` (what `ports.sense.snapshot()` returned). Unknown
+    /// fields are ignored; `event` defaults to `"click"`, `title`/`desc` to
+    /// `""`, `islands`/`generics`/`dirty` to `[]`, `noReload` to false.
+    pub fn from_value(v: &Value) -> Result<Snapshot, String> {
+        let o = object(v, "the snapshot")?;
+        Ok(Snapshot {
+            page_title: opt_string(o, "pageTitle")?,
+            menu: list(o, "menu", true, |v| {
+                let m = object(v, "a menu item")?;
+                Ok(MenuItem {
+                    id: string(m, "id")?,
+                    event: opt_string(m, "event")?.unwrap_or_else(|| "click".into()),
+                    title: opt_string(m, "title")?.unwrap_or_default(),
+                    desc: opt_string(m, "desc")?.unwrap_or_default(),
+                    enabled: boolean(m, "enabled", true)?,
+                    visible: boolean(m, "visible", true)?,
+                    island: opt_string(m, "island")?,
+                    ambiguous: boolean(m, "ambiguous", false)?,
+                })
+            })?,
+            islands: list(o, "islands", false, |v| {
+                let i = object(v, "an island")?;
+                Ok(Island {
+                    id: string(i, "id")?,
+                    slots: list(i, "slots", true, |v| {
+                        let s = object(v, "an island slot")?;
+                        Ok(IslandSlot {
+                            name: string(s, "name")?,
+                            id: string(s, "id")?,
+                            resolved: boolean(s, "resolved", true)?,
+                        })
+                    })?,
+                })
+            })?,
+            generics: list(o, "generics", false, |v| {
+                let g = object(v, "a generic")?;
+                Ok(Generic {
+                    reference: string(g, "ref")?,
+                    role: string(g, "role")?,
+                    name: string(g, "name")?,
+                })
+            })?,
+            dirty: list(o, "dirty", false, |v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| "dirty must contain only strings".to_string())
+            })?,
+            no_reload: boolean(o, "noReload", false)?,
+        })
+    }
+}
+
+/// What `deriveEscapes` / `isEscapeAllowed` read of a snapshot: `dirty`
+/// (default `[]`) and `noReload` (default false); the rest is ignored.
+pub fn escape_inputs(v: &Value) -> Result<Snapshot, String> {
+    let o = object(v, "the snapshot")?;
+    Ok(Snapshot {
+        dirty: list(o, "dirty", false, |v| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| "dirty must contain only strings".to_string())
+        })?,
+        no_reload: boolean(o, "noReload", false)?,
+        ..Snapshot::default()
+    })
+}
+
+impl Escape {
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"type\":");
+        push_str(out, &self.kind);
+        push_key(out, "allowed");
+        push_bool(out, self.allowed);
+        if let Some(reason) = &self.reason {
+            push_key(out, "reason");
+            push_str(out, reason);
+        }
+        out.push('}');
+    }
+
+    /// `IEscape[]` as JSON.
+    pub fn list_json(escapes: &[Escape], out: &mut String) {
+        push_list(out, escapes, |out, e| e.write_json(out));
+    }
+}
+
+fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
+    v.as_object().ok_or_else(|| format!("{what} must be an object"))
+}
+
+fn missing(key: &str) -> String {
+    format!("missing field `{key}`")
+}
+
+fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
+    opt_string(o, key)?.ok_or_else(|| missing(key))
+}
+
+/// Absent or null is `None`.
+fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("`{key}` must be a string")),
+    }
+}
+
+fn boolean(o: &Map<String, Value>, key: &str, required: bool) -> Result<bool, String> {
+    match o.get(key) {
+        None if !required => Ok(false),
+        None => Err(missing(key)),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(format!("`{key}` must be a boolean")),
+    }
+}
+
+fn list<T>(
+    o: &Map<String, Value>,
+    key: &str,
+    required: bool,
+    each: impl Fn(&Value) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    match o.get(key) {
+        None if !required => Ok(Vec::new()),
+        None => Err(missing(key)),
+        Some(Value::Array(items)) => items.iter().map(each).collect(),
+        Some(_) => Err(format!("`{key}` must be an array")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn strings_escape_like_serde_json() {
+        for s in ["", "plain", "q\"b\\s", "\n\r\t\u{8}\u{c}\u{1}\u{1f}", "é記\u{2028}\u{7f}"] {
+            let mut out = String::new();
+            push_str(&mut out, s);
+            assert_eq!(out, serde_json::to_string(s).unwrap());
+        }
+    }
+
+    fn sample() -> Snapshot {
+        Snapshot {
+            page_title: Some("T \"x\"".into()),
+            menu: vec![
+                MenuItem {
+                    id: "a".into(),
+                    event: "click".into(),
+                    title: "A".into(),
+                    desc: String::new(),
+                    enabled: true,
+                    visible: false,
+                    island: None,
+                    ambiguous: true,
+                },
+                MenuItem {
+                    id: "i:next".into(),
+                    event: "click".into(),
+                    island: Some("i".into()),
+                    ..MenuItem::default()
+                },
+            ],
+            islands: vec![Island {
+                id: "i".into(),
+                slots: vec![IslandSlot {
+                    name: "next".into(),
+                    id: "i:next".into(),
+                    resolved: true,
+                }],
+            }],
+            generics: vec![Generic {
+                reference: "g0".into(),
+                role: "link".into(),
+                name: "Help".into(),
+            }],
+            dirty: vec!["".into()],
+            no_reload: true,
+        }
+    }
+
+    #[test]
+    fn snapshot_json_has_the_contract_shape_and_reads_back() {
+        let s = sample();
+        let v: Value = serde_json::from_str(&s.to_json()).unwrap();
+        assert_eq!(
+            v,
+            json!({
+                "pageTitle": "T \"x\"",
+                "menu": [
+                    { "id": "a", "event": "click", "title": "A", "desc": "", "enabled": true, "visible": false, "ambiguous": true },
+                    { "id": "i:next", "event": "click", "title": "", "desc": "", "enabled": false, "visible": false, "island": "i" }
+                ],
+                "islands": [{ "id": "i", "slots": [{ "name": "next", "id": "i:next", "resolved": true }] }],
+                "generics": [{ "ref": "g0", "role": "link", "name": "Help" }],
+                "dirty": [""],
+                "noReload": true
+            })
+        );
+        assert_eq!(Snapshot::from_value(&v), Ok(s));
+    }
+
+    #[test]
+    fn reading_applies_defaults_and_names_what_is_wrong() {
+        let v = json!({ "menu": [{ "id": "x", "enabled": true, "visible": true }], "extra": 1 });
+        let s = Snapshot::from_value(&v).unwrap();
+        assert_eq!(s.menu[0].event, "click");
+        assert!(s.page_title.is_none() && s.islands.is_empty() && !s.no_reload);
+        assert!(Snapshot::from_value(&json!({})).unwrap_err().contains("menu"));
+        assert!(Snapshot::from_value(&json!([])).is_err());
+        let e = Snapshot::from_value(&json!({ "menu": [{ "id": 1 }] })).unwrap_err();
+        assert!(e.contains("id"), "{e}");
+        let e = Snapshot::from_value(&json!({ "menu": [], "noReload": "yes" })).unwrap_err();
+        assert!(e.contains("noReload"), "{e}");
+    }
+
+    #[test]
+    fn escapes_json() {
+        let mut out = String::new();
+        Escape::list_json(
+            &[Escape {
+                kind: "reload".into(),
+                allowed: false,
+                reason: Some("why".into()),
+            }],
+            &mut out,
+        );
+        assert_eq!(out, r#"[{"type":"reload","allowed":false,"reason":"why"}]"#);
+    }
+}

@@ -1,0 +1,163 @@
+//! The gatherer's compact wire format (see `gather.js`): one text holding
+//! every present field value back to back, and one integer list saying
+//! which fields each node has and how long they are. Two crossings per
+//! snapshot, one UTF-16 → UTF-8 conversion, no JSON parse.
+//!
+//! Per node, in document order, the integers are:
+//! - `head`: the node's `FLAG_*` bits, plus [`HAS_END`], plus bit
+//!   `FIELD_SHIFT + k` when field `k` is present (fields in [`RawNode`]
+//!   order: kind, id, event, title, desc, pagetitle, role, name, aria-label);
+//! - when `HAS_END`: the island's `end` index;
+//! - for each present field: its length in UTF-16 code units.
+
+use crate::model::RawNode;
+
+/// The node is an island and one `end` integer follows its head.
+pub const HAS_END: u32 = 1 << 5;
+/// Presence bit of the first field.
+pub const FIELD_SHIFT: u32 = 8;
+const FIELDS: u32 = 9;
+
+/// Reads the fields back out of `text`, counting UTF-16 units as JS did.
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    ascii: bool,
+    /// UTF-16 units already consumed by the previous field: a lone high
+    /// surrogate ending one value and a lone low one starting the next were
+    /// joined into one character when JS concatenated them.
+    owed: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, units: u32) -> Option<&'a str> {
+        let rest = self.text.get(self.pos..)?;
+        let bytes = if self.ascii {
+            usize::try_from(units).ok()?
+        } else {
+            let mut left = (units as usize).checked_sub(std::mem::take(&mut self.owed))?;
+            let mut bytes = 0;
+            for ch in rest.chars() {
+                if left == 0 {
+                    break;
+                }
+                let n = ch.len_utf16();
+                if n > left {
+                    self.owed = n - left;
+                    left = n;
+                }
+                left -= n;
+                bytes += ch.len_utf8();
+            }
+            if left != 0 {
+                return None;
+            }
+            bytes
+        };
+        let field = rest.get(..bytes)?;
+        self.pos += bytes;
+        Some(field)
+    }
+}
+
+/// Decodes the gatherer's output. `Err` names what was malformed (it never
+/// is when the text and integers come from `gather.js`).
+pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Result<Vec<RawNode<'a>>, String> {
+    let bad = || "sense: malformed gather data".to_string();
+    let mut cursor = Cursor {
+        text,
+        pos: 0,
+        ascii: text.is_ascii(),
+        owed: 0,
+    };
+    let mut nodes = Vec::with_capacity(ints.len() / 2);
+    let mut it = ints.iter().copied();
+    while let Some(head) = it.next() {
+        let mut node = RawNode {
+            flags: head & 0x1f,
+            ..RawNode::default()
+        };
+        if head & HAS_END != 0 {
+            node.end = it.next().ok_or_else(bad)? as usize;
+        }
+        let mut fields: [Option<&str>; FIELDS as usize] = [None; FIELDS as usize];
+        for (k, slot) in fields.iter_mut().enumerate() {
+            if head & (1 << (FIELD_SHIFT + k as u32)) != 0 {
+                let units = it.next().ok_or_else(bad)?;
+                *slot = Some(cursor.take(units).ok_or_else(bad)?);
+            }
+        }
+        let [kind, id, event, title, desc, page_title, role, name, aria_label] = fields;
+        node.kind = kind;
+        node.id = id;
+        node.event = event;
+        node.title = title;
+        node.desc = desc;
+        node.page_title = page_title;
+        node.role = role;
+        node.name = name;
+        node.aria_label = aria_label;
+        nodes.push(node);
+    }
+    if cursor.pos != text.len() || cursor.owed != 0 {
+        return Err(bad());
+    }
+    Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIND: u32 = 1 << FIELD_SHIFT;
+    const ID: u32 = 1 << (FIELD_SHIFT + 1);
+    const NAME: u32 = 1 << (FIELD_SHIFT + 7);
+
+    #[test]
+    fn decodes_fields_flags_and_island_ends() {
+        let text = "islandpagerplayablesaveHelp";
+        let ints = [
+            KIND | ID | HAS_END,
+            3,
+            6,
+            5,
+            RawNode::FLAG_ENABLED | KIND | ID,
+            8,
+            4,
+            RawNode::FLAG_INTERACTIVE | NAME,
+            4,
+        ];
+        let nodes = decode(text, &ints).unwrap();
+        assert_eq!(nodes.len(), 3);
+        assert_eq!((nodes[0].kind, nodes[0].id, nodes[0].end), (Some("island"), Some("pager"), 3));
+        assert_eq!((nodes[1].kind, nodes[1].id), (Some("playable"), Some("save")));
+        assert!(nodes[1].has(RawNode::FLAG_ENABLED) && !nodes[1].has(RawNode::FLAG_VISIBLE));
+        assert_eq!((nodes[2].name, nodes[2].id), (Some("Help"), None));
+    }
+
+    #[test]
+    fn lengths_count_utf16_units() {
+        // "é" is 1 unit, "😀" is 2 units; an empty field is present but "".
+        let text = "é😀x";
+        let nodes = decode(text, &[ID | NAME, 3, 1, KIND, 0]).unwrap();
+        assert_eq!((nodes[0].id, nodes[0].name), (Some("é😀"), Some("x")));
+        assert_eq!(nodes[1].kind, Some(""));
+    }
+
+    #[test]
+    fn a_pair_joined_across_two_fields_stays_in_the_first() {
+        // JS: id = "a\uD83D", name = "\uDE00b" (lone surrogates, joined by concatenation).
+        let nodes = decode("a😀b", &[ID | NAME, 2, 2]).unwrap();
+        assert_eq!((nodes[0].id, nodes[0].name), (Some("a😀"), Some("b")));
+    }
+
+    #[test]
+    fn malformed_data_is_an_error_not_a_panic() {
+        assert!(decode("abc", &[ID, 5]).is_err());
+        assert!(decode("abc", &[ID, 2]).is_err(), "text left over");
+        assert!(decode("😀", &[ID, 1]).is_err(), "half a pair, nothing after");
+        assert!(decode("", &[ID]).is_err());
+        assert!(decode("", &[HAS_END]).is_err());
+        assert_eq!(decode("", &[]), Ok(vec![]));
+    }
+}
