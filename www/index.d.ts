@@ -239,3 +239,233 @@ export function resetPlayableForTests(): void;
 export function detachWindowBridgeForTests(): void;
 export function deriveEscapes(snapshot: Pick<ISnapshot, "dirty" | "noReload">): IEscape[];
 export function isEscapeAllowed(snapshot: Pick<ISnapshot, "dirty" | "noReload">, type: "reload" | (string & {})): boolean;
+
+// ---- Surface (pling.surface/0.1): describe / invoke over declared capabilities. See docs/surface.md.
+
+/** The JSON Schema subset Surface enforces (see docs/surface.md, "Schema validation"). */
+export interface ISurfaceSchema {
+  type?: TSurfaceSchemaType | TSurfaceSchemaType[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: { [name: string]: ISurfaceSchema | boolean };
+  required?: string[];
+  additionalProperties?: ISurfaceSchema | boolean;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  items?: ISurfaceSchema | boolean;
+  minItems?: number;
+  maxItems?: number;
+  title?: string;
+  description?: string;
+  default?: unknown;
+  examples?: unknown[];
+  format?: string;
+  $schema?: string;
+  $id?: string;
+  $comment?: string;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  deprecated?: boolean;
+  $defs?: { [name: string]: ISurfaceSchema | boolean };
+  definitions?: { [name: string]: ISurfaceSchema | boolean };
+}
+export type TSurfaceSchemaType = "null" | "boolean" | "object" | "array" | "number" | "string" | "integer";
+
+/** One capability the page declares; shared with the page's own helper. */
+export interface CapabilityDeclaration {
+  /** "orders.search", or "name@kind" for a row action over records of that kind (target: input.record). */
+  id: string;
+  title: string;
+  description?: string;
+  /** An object schema; row actions get a required string `record` added. */
+  input?: ISurfaceSchema & { type?: "object" };
+  /** "high" needs the `confirm` hook to approve. */
+  risk?: "low" | "high";
+  /** Success text that must appear in status or feedback within `within` ms (default 2000). */
+  expect?: { text: string; within?: number };
+}
+
+/** Protocol failures: `ok: false`. */
+export type TSurfaceProtocolErrorCode =
+  | "INVALID_REQUEST"
+  | "CAPABILITY_NOT_EXPOSED"
+  | "SESSION_EXPIRED"
+  | "SESSION_REVOKED"
+  | "RATE_LIMITED"
+  | "REPLAY_DETECTED"
+  | "INTERNAL_ERROR";
+
+/** Business failures inside a valid exchange: `ok: true`, `result.error`. */
+export type TSurfaceBusinessErrorCode =
+  | "ACTION_NOT_FOUND"
+  | "ACTION_UNAVAILABLE"
+  | "INVALID_PARAMS"
+  | "PERMISSION_DENIED"
+  | "EXPECTATION_FAILED"
+  | "EXECUTION_FAILED";
+
+export interface ISurfaceDescribeRequest {
+  protocol: "pling.surface/0.1";
+  /** 1..256 characters, never reused within a session. */
+  id: string;
+  method: "describe";
+  input?: {
+    limit?: number;
+    offset?: number;
+    /** Exactly these records; not together with limit/offset. */
+    record?: string | string[];
+    capabilities?: "all" | "changed";
+  };
+}
+export interface ISurfaceInvokeRequest {
+  protocol: "pling.surface/0.1";
+  id: string;
+  method: "invoke";
+  capability: string;
+  /** Row actions (`name@kind`) name their target in `input.record`. */
+  input?: Record<string, unknown>;
+}
+export type ISurfaceRequest = ISurfaceDescribeRequest | ISurfaceInvokeRequest;
+
+export interface ISurfaceCapability {
+  id: string;
+  title: string;
+  description?: string;
+  /** The schema actually enforced. */
+  input: ISurfaceSchema;
+  risk?: "high";
+}
+export interface ISurfaceRegion {
+  id: string;
+  title: string;
+  active: boolean;
+}
+export interface ISurfaceRecord {
+  id: string;
+  kind: string;
+  /** data-e2e-field name → trimmed text (at most 1,000 characters). */
+  fields: { [name: string]: string };
+  state?: string;
+  region?: string;
+}
+export interface ISurfaceFeedback {
+  text: string;
+  level?: string;
+}
+export interface ISurfaceUnavailable {
+  capability: string;
+  record?: string;
+  /** The page's words, or "disabled". */
+  reason: string;
+}
+export interface ISurfaceDescribeResult {
+  app: string;
+  protocol: "pling.surface/0.1";
+  /** Empty with capabilitiesUnchanged: true means unchanged, not none. */
+  capabilities: ISurfaceCapability[];
+  capabilitiesUnchanged?: boolean;
+  context?: { page: { title?: string; documentTitle?: string } };
+  regions: ISurfaceRegion[];
+  records: ISurfaceRecord[];
+  /** Window reads only (not with `record`). */
+  recordWindow?: { offset: number; limit: number; total: number };
+  /** Id reads only: asked-for ids not on the page. */
+  missing?: string[];
+  status: string[];
+  feedback: ISurfaceFeedback[];
+  unavailable: ISurfaceUnavailable[];
+}
+/** Evidence of what the page showed after an invoke: not proof of approval or of a committed transaction. */
+export interface ISurfaceAfter {
+  capabilities: string[];
+  records: ISurfaceRecord[];
+  recordsTruncated?: true;
+  status: string[];
+}
+export interface ISurfaceInvokeResult {
+  value?: unknown;
+  /** Absent when the document changed: describe again. */
+  after?: ISurfaceAfter;
+  error?: { code: TSurfaceBusinessErrorCode | (string & {}); message: string };
+}
+
+export interface ISurfaceResponseOk<R = ISurfaceDescribeResult | ISurfaceInvokeResult> {
+  protocol: "pling.surface/0.1";
+  /** The request's id, or "" when it had none. */
+  id: string;
+  ok: true;
+  result: R;
+}
+export interface ISurfaceResponseError {
+  protocol: "pling.surface/0.1";
+  id: string;
+  ok: false;
+  error: { code: TSurfaceProtocolErrorCode; message: string; retryAfterMs?: number };
+}
+export type ISurfaceResponse<R = ISurfaceDescribeResult | ISurfaceInvokeResult> = ISurfaceResponseOk<R> | ISurfaceResponseError;
+
+/** The host's verified delegation. */
+export interface ISurfaceSession {
+  id: string;
+  /** Capability ids, or prefixes ending in "*" ("orders.*"). */
+  scope: string[];
+  /** Milliseconds since the epoch. */
+  expiresAt?: number;
+  revoked?: boolean;
+}
+
+/** What `execute` returns (or resolves to). */
+export type TSurfaceExecuteResult =
+  | { ok: true; value?: unknown }
+  | { ok: false; error: { code: TSurfaceBusinessErrorCode | (string & {}); message: string } };
+
+export interface ICreateSurfaceOptions {
+  /** The declarations, or a function returning them synchronously (read per request). */
+  registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[]);
+  /** The page's own execution path; omitted → click the capability's declared playable. */
+  execute?: (id: string, args: Record<string, unknown>) => TSurfaceExecuteResult | Promise<TSurfaceExecuteResult>;
+  app: string;
+  /** The site's allow-list: exact capability ids. */
+  expose: string[];
+  /** Read per request; null (or a throw) means no session. */
+  session: () => ISurfaceSession | null | Promise<ISurfaceSession | null>;
+  /** Default describe window, 1..100 (default 8). */
+  recordLimit?: number;
+  /** Default 30 invokes per 10,000 ms per session. */
+  rateLimit?: { invokes: number; perMs: number };
+  /** Human approval for risk "high"; only `true` approves. */
+  confirm?: (capabilityId: string, input: Record<string, unknown>) => boolean | Promise<boolean>;
+  /** Scan root (default: document). */
+  root?: Document | ShadowRoot | Element;
+  /** Exact origins the "pling.surface" window bridge accepts. "*" is not an origin. */
+  allowedOrigins?: string[];
+}
+
+export interface ISurface {
+  /** Never throws, never rejects. */
+  handle(request: ISurfaceRequest): Promise<ISurfaceResponse>;
+  /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds "*". */
+  attachWindowBridge(): void;
+  detachWindowBridge(): void;
+}
+
+/** Bridge wrappers posted on the page's window (channel "pling.surface"). */
+export interface ISurfaceBridgeDown {
+  channel: "pling.surface";
+  dir: "down";
+  seq: number;
+  envelope: ISurfaceRequest;
+}
+export interface ISurfaceBridgeUp {
+  channel: "pling.surface";
+  dir: "up";
+  seq: number;
+  envelope: ISurfaceResponse;
+}
+
+/** Throws a TypeError for invalid options. */
+export function createSurface(options: ICreateSurfaceOptions): ISurface;

@@ -60,3 +60,8 @@ export function isEscapeAllowed(snapshot, type) {
   ready();
   return wasm.isEscapeAllowed(snapshot, type);
 }
+
+export function createSurface(options) {
+  ready();
+  return wasm.createSurface(options);
+}

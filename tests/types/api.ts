@@ -63,3 +63,81 @@ publication.stop();
 publication.active = true;
 
 void flow, badSlots, badDown, phase, publishing;
+
+// ---- Surface
+import {
+  createSurface,
+  type CapabilityDeclaration,
+  type ICreateSurfaceOptions,
+  type ISurface,
+  type ISurfaceRequest,
+  type ISurfaceResponse,
+  type ISurfaceDescribeResult,
+  type ISurfaceInvokeResult,
+  type ISurfaceBridgeDown,
+  type TSurfaceProtocolErrorCode,
+  type TSurfaceBusinessErrorCode,
+} from "in-page-playable-page";
+
+const registry: CapabilityDeclaration[] = [
+  { id: "orders.search", title: "Search orders", input: { type: "object", properties: { q: { type: "string", maxLength: 100 } } } },
+  { id: "orders.update_note@order", title: "Update note", input: { type: "object", properties: { note: { type: "string" } }, required: ["note"] }, expect: { text: "Note saved", within: 1500 } },
+  { id: "orders.refund@order", title: "Refund", risk: "high" },
+];
+// @ts-expect-error risk is "low" | "high"
+const badDecl: CapabilityDeclaration = { id: "x", title: "x", risk: "medium" };
+// @ts-expect-error an input schema is an object schema
+const badSchema: CapabilityDeclaration = { id: "x", title: "x", input: { type: "string" } };
+
+const surfaceOptions: ICreateSurfaceOptions = {
+  registry: () => registry,
+  execute: async (id, args) => (id === "orders.search" ? { ok: true, value: { hits: 2, q: args.q } } : { ok: false, error: { code: "ACTION_UNAVAILABLE", message: "记录已锁定" } }),
+  app: "orders",
+  expose: ["orders.search", "orders.open", "orders.update_note@order"],
+  session: () => ({ id: "s1", scope: ["orders.*"], expiresAt: Date.now() + 60_000 }),
+  recordLimit: 8,
+  rateLimit: { invokes: 10, perMs: 1000 },
+  confirm: async (capabilityId) => capabilityId !== "orders.refund@order",
+  root: document,
+  allowedOrigins: [location.origin],
+};
+// @ts-expect-error session is a function, read per request
+const badSurfaceOptions: ICreateSurfaceOptions = { registry, app: "a", expose: [], session: { id: "s", scope: [] } };
+const surface: ISurface = createSurface(surfaceOptions);
+surface.attachWindowBridge();
+
+const describeReq: ISurfaceRequest = { protocol: "pling.surface/0.1", id: "req-1", method: "describe", input: { limit: 8, capabilities: "changed" } };
+const invokeReq: ISurfaceRequest = { protocol: "pling.surface/0.1", id: "req-2", method: "invoke", capability: "orders.update_note@order", input: { record: "SO-1002", note: "周五前回电" } };
+// @ts-expect-error invoke needs a capability
+const badInvoke: ISurfaceRequest = { protocol: "pling.surface/0.1", id: "r", method: "invoke" };
+// @ts-expect-error the protocol is exact
+const badProtocol: ISurfaceRequest = { protocol: "pling.surface/1", id: "r", method: "describe" };
+const bridgeDown: ISurfaceBridgeDown = { channel: "pling.surface", dir: "down", seq: 1, envelope: describeReq };
+
+async function surfaceFlow(): Promise<void> {
+  const described: ISurfaceResponse = await surface.handle(describeReq);
+  if (described.ok) {
+    const result = described.result as ISurfaceDescribeResult;
+    const total: number | undefined = result.recordWindow?.total;
+    const note: string | undefined = result.records[0]?.fields.note;
+    void total, note;
+  } else {
+    const code: TSurfaceProtocolErrorCode = described.error.code;
+    const retry: number | undefined = described.error.retryAfterMs;
+    void code, retry;
+  }
+  const invoked = await surface.handle(invokeReq);
+  if (invoked.ok) {
+    const result = invoked.result as ISurfaceInvokeResult;
+    if (result.error) {
+      const code: TSurfaceBusinessErrorCode | (string & {}) = result.error.code;
+      void code;
+    }
+    const changed: string[] | undefined = result.after?.capabilities;
+    void changed;
+  }
+  // @ts-expect-error not a protocol error code
+  const wrong: TSurfaceProtocolErrorCode = "ACTION_UNAVAILABLE";
+  void wrong;
+}
+void surfaceFlow, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;

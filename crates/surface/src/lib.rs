@@ -23,11 +23,15 @@ mod describe;
 mod hooks;
 mod invoke;
 mod json;
+pub mod markers;
 mod page;
 mod request;
 pub mod schema;
 mod session;
 mod surface;
+
+#[cfg(target_arch = "wasm32")]
+pub mod dom;
 
 pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
 pub use declaration::{

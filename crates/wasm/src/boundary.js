@@ -16,8 +16,8 @@ function describe(v) {
   return typeof v;
 }
 
-export function project(down) {
-  const budget = { nodes: 0, chars: 0, problem: null };
+// Copies `v` as plain JSON within the limits; budget.problem says why not.
+function copier(budget) {
   const seen = new Set();
   function copy(v, path, depth) {
     if (budget.problem) return null;
@@ -60,12 +60,29 @@ export function project(down) {
         budget.problem = path + " is " + describe(v) + ", not JSON"; return null;
     }
   }
+  return copy;
+}
+
+function thrown(e) {
+  return e && e.message ? String(e.message).slice(0, 200) : "unknown error";
+}
+
+export function project(down) {
+  return projectWith(down, ["pageId", "requestId", "cmd"], "payload");
+}
+
+/**
+ * Bounds a request object: only the `scalars` fields and the `nested` one
+ * are read; returns [json, problem]. Surface reads its requests with it.
+ */
+export function projectWith(down, scalars, nested) {
+  const budget = { nodes: 0, chars: 0, problem: null };
+  const env = Object.create(null);
   try {
     if (down === null || typeof down !== "object" || Array.isArray(down)) {
       return ["null", null]; // not an object: the parser says so
     }
-    const env = Object.create(null);
-    for (const key of ["pageId", "requestId", "cmd"]) {
+    for (const key of scalars) {
       const v = down[key];
       if (v === undefined) continue;
       // Scalars pass (strings bounded); anything else is simply "not a string".
@@ -73,10 +90,41 @@ export function project(down) {
       else if (v === null || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) env[key] = v;
       else env[key] = { type: typeof v };
     }
-    if (down.payload !== undefined) env.payload = copy(down.payload, "payload", 1);
+    if (down[nested] !== undefined) env[nested] = copier(budget)(down[nested], nested, 1);
     return [JSON.stringify(env), budget.problem];
   } catch (e) {
-    return ["{}", "reading the envelope threw: " + (e && e.message ? String(e.message).slice(0, 200) : "unknown error")];
+    // The scalars read so far still identify the request.
+    delete env[nested];
+    return [JSON.stringify(env), "reading the envelope threw: " + thrown(e)];
+  }
+}
+
+/** Any value (a host callback's result) as bounded plain JSON: [json, problem]. */
+export function plain(v, label) {
+  const budget = { nodes: 0, chars: 0, problem: null };
+  try {
+    const out = copier(budget)(v, label, 0);
+    return [out === undefined ? "null" : JSON.stringify(out), budget.problem];
+  } catch (e) {
+    return ["null", "reading " + label + " threw: " + thrown(e)];
+  }
+}
+
+/** f(...args), synchronously: [true, value] or [false, message]; never throws. */
+export function attempt(f, args) {
+  try {
+    return [true, f(...args)];
+  } catch (e) {
+    return [false, thrown(e)];
+  }
+}
+
+/** f(...args), awaited when it returns a promise: resolves [true, value] or [false, message]; never rejects. */
+export async function settle(f, args) {
+  try {
+    return [true, await f(...args)];
+  } catch (e) {
+    return [false, thrown(e)];
   }
 }
 

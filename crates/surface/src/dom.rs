@@ -1,0 +1,188 @@
+//! The browser side of Surface (wasm32 only): [`DomPage`] reads the page
+//! vocabulary in one bulk pass (`observe.js`, rules in [`crate::markers`])
+//! and waits for text with a MutationObserver; [`DomExecutor`] runs a
+//! capability by clicking its declared control through playable's `run`.
+
+use js_sys::{Array, Date, Promise};
+use playable::ports::{Action, Bot, Refusal, Report, Sense};
+use playable::{run_menu_item, ErrorCode};
+use sense::dom::DomSense;
+use sense::IslandSlots;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::codes::{BusinessCode, BusinessError};
+use crate::declaration::RowActionId;
+use crate::hooks::{ExecOutcome, Executor, MALFORMED_RESULT_CODE};
+use crate::markers::read_observation;
+use crate::page::{Observation, Page};
+
+#[wasm_bindgen(module = "/src/observe.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn observe(root: &JsValue, all: bool, checks: &Array) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = nextChange)]
+    fn next_change(root: &JsValue, within_ms: f64) -> Promise;
+    #[wasm_bindgen(js_name = findRecords)]
+    fn find_records(root: &JsValue, kind: &str, id: &str) -> Array;
+}
+
+/// The page under one scan root (Document, ShadowRoot or Element).
+pub struct DomPage {
+    root: JsValue,
+}
+
+impl DomPage {
+    pub fn new(root: JsValue) -> Self {
+        Self { root }
+    }
+
+    fn read(&self, all: bool) -> Result<Observation, String> {
+        let json = observe(&self.root, all, &sense::dom::visibility_checks()).map_err(|e| {
+            let why = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into());
+            format!("reading the scan root failed: {why}")
+        })?;
+        read_observation(&json)
+    }
+
+    /// Status and feedback only: the cheap read `wait_for_text` repeats.
+    fn shows_text(&self, text: &str) -> bool {
+        self.read(false).is_ok_and(|o| o.shows_text(text))
+    }
+}
+
+impl Page for DomPage {
+    fn observe(&self) -> Result<Observation, String> {
+        self.read(true)
+    }
+
+    /// Checks now, then again after each DOM change until `within_ms` pass.
+    /// JS runs one task at a time, so no change can slip in between a check
+    /// and the observer that waits for the next one.
+    async fn wait_for_text(&self, text: &str, within_ms: f64) -> bool {
+        let deadline = Date::now() + within_ms;
+        loop {
+            if self.shows_text(text) {
+                return true;
+            }
+            let left = deadline - Date::now();
+            if left.is_nan() || left <= 0.0 {
+                return false;
+            }
+            match JsFuture::from(next_change(&self.root, left)).await {
+                Ok(changed) if changed.is_truthy() => {}
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// The built-in executor: a capability runs by clicking the playable whose
+/// `data-e2e-id` is the capability id — for a row action `name@kind`, the one
+/// inside the `kind` record named by `input.record`. The menu is read at
+/// that moment and the click goes through playable's `run`, so it has run's
+/// guarantees: visible, enabled, unambiguous, exactly one click, and no side
+/// effect at all on refusal.
+pub struct DomExecutor {
+    root: JsValue,
+}
+
+impl DomExecutor {
+    pub fn new(root: JsValue) -> Self {
+        Self { root }
+    }
+}
+
+fn unavailable(message: String) -> BusinessError {
+    BusinessError::new(BusinessCode::ActionUnavailable, message)
+}
+
+impl Executor for DomExecutor {
+    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        let scope = match RowActionId::parse(capability) {
+            None => self.root.clone(),
+            Some(RowActionId { kind, .. }) => {
+                let id = args
+                    .get("record")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let found = find_records(&self.root, kind, id);
+                match found.length() {
+                    1 => found.get(0),
+                    0 => {
+                        return Err(unavailable(format!(
+                            "no `{kind}` record `{id}` on the page"
+                        )))
+                    }
+                    _ => {
+                        return Err(unavailable(format!(
+                            "more than one `{kind}` record claims id `{id}`; nothing was clicked"
+                        )))
+                    }
+                }
+            }
+        };
+        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
+        match run_menu_item(&menu, &Click, capability).await {
+            Ok(()) => Ok(None),
+            Err((code, message)) => Err(match refusal_name(code) {
+                Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
+                None => BusinessError {
+                    code: MALFORMED_RESULT_CODE.to_string(),
+                    message: format!("clicking `{capability}` failed: {message}"),
+                },
+            }),
+        }
+    }
+}
+
+/// Run's refusals (the control is missing, ambiguous, not actionable, or
+/// needs a payload a click does not carry): the action exists but cannot
+/// run now.
+fn refusal_name(code: ErrorCode) -> Option<&'static str> {
+    match code {
+        ErrorCode::BadRequest => Some("BAD_REQUEST"),
+        ErrorCode::NotInMenu => Some("NOT_IN_MENU"),
+        ErrorCode::Ambiguous => Some("AMBIGUOUS"),
+        ErrorCode::NotActionable => Some("NOT_ACTIONABLE"),
+        ErrorCode::UnsupportedEvent => Some("UNSUPPORTED_EVENT"),
+        _ => None,
+    }
+}
+
+/// Playable's menu reader, scoped to the page or to one record.
+struct Menu(DomSense);
+
+impl Sense for Menu {
+    type Target = JsValue;
+    type Shot = ();
+
+    async fn snapshot(&self) -> Result<sense::Snapshot, String> {
+        self.0.snapshot()
+    }
+
+    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, String> {
+        Ok(self.0.resolve(id))
+    }
+
+    async fn capture(&self) -> Result<Option<()>, String> {
+        Ok(None)
+    }
+}
+
+/// bot's DOM actionability checks and dispatch.
+struct Click;
+
+impl Bot<JsValue> for Click {
+    async fn check(&self, target: &JsValue, action: &Action<JsValue>) -> Result<(), Refusal> {
+        bot::DomBot.check_action(target, action).await
+    }
+
+    async fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+        bot::DomBot.dispatch(target, action)
+    }
+}

@@ -1,0 +1,189 @@
+//! The page vocabulary: gathered marker facts → [`Observation`].
+//!
+//! The DOM side (`observe.js`) reads every marked element in one pass and
+//! hands over one JSON string; the rules — which marks count, what belongs
+//! to which record or region, how long page text may be — live here, so they
+//! are tested natively.
+//!
+//! The string is `[documentSerial, href, documentTitle, rows]`, each row
+//! `[parent, flags, kind, id, field, record, title, state, active,
+//! unavailable, level, pagetitle, text]` in document order. `parent` is the
+//! index of the nearest enclosing region or record row (`-1`: none); the
+//! strings are attribute values (`null` when absent) and `text` is the
+//! element's text for fields, status and feedback.
+
+use crate::declaration::RowActionId;
+use crate::page::{ActionState, Feedback, Observation, Record, Region};
+use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+use serde_json::Value;
+
+/// `flags` bit: the element is visible (measured for regions).
+pub const FLAG_VISIBLE: u64 = 1;
+/// `flags` bit: the element is enabled (measured for playables).
+pub const FLAG_ENABLED: u64 = 2;
+/// Ids (region, record, capability) longer than this are ignored, not cut:
+/// a cut id would name something else.
+pub const MAX_ID_CHARS: usize = 200;
+/// Titles, field names, states, levels and reasons: at most this many characters.
+pub const MAX_LABEL_CHARS: usize = TITLE_MAX_CHARS;
+/// Field, status and feedback text: at most this many characters.
+pub const MAX_TEXT_CHARS: usize = DESC_MAX_CHARS;
+/// Fields kept per record (the first ones in document order).
+pub const MAX_FIELDS_PER_RECORD: usize = 64;
+
+/// One gathered row, borrowed from the parsed JSON.
+struct Row<'a>(&'a [Value]);
+
+impl<'a> Row<'a> {
+    fn str(&self, i: usize) -> Option<&'a str> {
+        self.0.get(i).and_then(Value::as_str)
+    }
+    fn parent(&self) -> Option<usize> {
+        self.0
+            .first()
+            .and_then(Value::as_i64)
+            .and_then(|p| usize::try_from(p).ok())
+    }
+    fn has(&self, flag: u64) -> bool {
+        self.0.get(1).and_then(Value::as_u64).unwrap_or(0) & flag != 0
+    }
+    /// A usable id: non-empty and at most [`MAX_ID_CHARS`] characters.
+    fn id(&self, i: usize) -> Option<&'a str> {
+        self.str(i)
+            .filter(|s| !s.is_empty() && s.chars().nth(MAX_ID_CHARS).is_none())
+    }
+    fn label(&self, i: usize) -> Option<String> {
+        self.str(i)
+            .map(|s| cap_chars(s, MAX_LABEL_CHARS))
+            .filter(|s| !s.is_empty())
+    }
+    fn text(&self) -> String {
+        cap_chars(self.str(12).unwrap_or_default(), MAX_TEXT_CHARS)
+    }
+}
+
+/// Builds the observation from the gatherer's JSON.
+pub fn read_observation(json: &str) -> Result<Observation, String> {
+    let value: Value = serde_json::from_str(json).map_err(|e| format!("bad marker data: {e}"))?;
+    let parts = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    let [serial, href, title, rows] = parts else {
+        return Err("bad marker data: expected [serial, href, title, rows]".into());
+    };
+    let mut obs = Observation {
+        document_id: document_id(serial, href),
+        document_title: cap_chars(title.as_str().unwrap_or_default(), MAX_LABEL_CHARS),
+        ..Observation::default()
+    };
+    let rows = rows.as_array().map(Vec::as_slice).unwrap_or_default();
+    // Per row: the nearest valid record / region at or above it (indices
+    // into obs.records / obs.regions). Parents precede children.
+    let mut record_at: Vec<Option<usize>> = Vec::with_capacity(rows.len());
+    let mut region_at: Vec<Option<usize>> = Vec::with_capacity(rows.len());
+    for raw in rows {
+        let row = Row(raw.as_array().map(Vec::as_slice).unwrap_or_default());
+        let parent = row.parent().filter(|&p| p < record_at.len());
+        let (record, region) = parent.map_or((None, None), |p| (record_at[p], region_at[p]));
+        let mut own_record = record;
+        let mut own_region = region;
+        if let Some(name) = row.str(4).map(|n| cap_chars(n, MAX_LABEL_CHARS)) {
+            if let Some(r) = record.and_then(|r| obs.records.get_mut(r)) {
+                if !name.is_empty()
+                    && r.fields.len() < MAX_FIELDS_PER_RECORD
+                    && !r.fields.contains_key(&name)
+                {
+                    r.fields.insert(name, row.text());
+                }
+            }
+        }
+        match row.str(2).unwrap_or_default() {
+            "region" => {
+                if let Some(id) = row.id(3) {
+                    let active = row.has(FLAG_VISIBLE) && row.str(8) != Some("false");
+                    own_region = Some(obs.regions.len());
+                    obs.regions.push(Region {
+                        id: id.to_string(),
+                        title: row.label(6).unwrap_or_default(),
+                        active,
+                    });
+                }
+            }
+            "record" => {
+                if let (Some(id), Some(kind)) = (row.id(3), row.id(5)) {
+                    own_record = Some(obs.records.len());
+                    obs.records.push(Record {
+                        id: id.to_string(),
+                        kind: kind.to_string(),
+                        fields: Default::default(),
+                        state: row.label(7),
+                        region: region.map(|r| obs.regions[r].id.clone()),
+                    });
+                }
+            }
+            "playable" => {
+                if let Some(id) = row.id(3) {
+                    // Only a `name@kind` id inside a record is that record's
+                    // row action; any other id is a page-level control.
+                    let record = record
+                        .filter(|_| RowActionId::parse(id).is_some())
+                        .map(|r| obs.records[r].id.clone());
+                    let unavailable_reason = row
+                        .str(9)
+                        .map(|r| row_reason(&cap_chars(r, MAX_LABEL_CHARS)));
+                    obs.actions.push(ActionState {
+                        capability: id.to_string(),
+                        record,
+                        enabled: row.has(FLAG_ENABLED),
+                        unavailable_reason,
+                    });
+                }
+            }
+            "status" => {
+                let text = row.text();
+                if !text.is_empty() {
+                    obs.status.push(text);
+                }
+            }
+            "feedback" => {
+                let text = row.text();
+                if !text.is_empty() {
+                    obs.feedback.push(Feedback {
+                        text,
+                        level: row.label(10),
+                    });
+                }
+            }
+            _ => {}
+        }
+        if obs.page_title.is_none() {
+            obs.page_title = row.label(11);
+        }
+        record_at.push(own_record);
+        region_at.push(own_region);
+    }
+    Ok(obs)
+}
+
+/// `data-e2e-unavailable=""` still means unavailable, just without words.
+fn row_reason(reason: &str) -> String {
+    if reason.is_empty() {
+        "unavailable".to_string()
+    } else {
+        reason.to_string()
+    }
+}
+
+/// FNV-1a over the document's serial and URL: a different document, or a
+/// navigation (history or hash), gives a different id.
+fn document_id(serial: &Value, href: &Value) -> u64 {
+    let serial = serial.as_u64().unwrap_or(0);
+    serial
+        .to_le_bytes()
+        .iter()
+        .chain(href.as_str().unwrap_or_default().as_bytes())
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,352 @@
+//! `createSurface`: the Surface protocol (crate `surface`) over the page's
+//! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
+//! Translation only: every rule lives in `surface`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use playable::bridge::{self, WindowBridge};
+use serde_json::Value;
+use surface::dom::{DomExecutor, DomPage};
+use surface::{
+    echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
+    ProtocolCode, ProtocolError, Registry, RegistrySource, Session, SurfaceConfig,
+    MALFORMED_RESULT_CODE, PROTOCOL,
+};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::Window;
+
+use crate::options;
+
+/// The bridge channel Surface answers on (the playable bridge's wrapper).
+const CHANNEL: &str = "pling.surface";
+
+#[wasm_bindgen(module = "/src/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = projectWith)]
+    fn project_with(request: &JsValue, scalars: &Array, nested: &str) -> Array;
+    fn plain(value: &JsValue, label: &str) -> Array;
+    fn attempt(f: &Function, args: &Array) -> Array;
+    fn settle(f: &Function, args: &Array) -> Promise;
+}
+
+/// `[json, problem]` from `plain`/`projectWith` as a JSON value.
+fn parsed(out: &Array) -> Result<Value, String> {
+    if let Some(problem) = out.get(1).as_string() {
+        return Err(problem);
+    }
+    serde_json::from_str(&out.get(0).as_string().unwrap_or_default())
+        .map_err(|e| format!("not JSON: {e}"))
+}
+
+/// A value crossing back to JS: one string and a native JSON.parse.
+fn to_js(value: &Value) -> JsValue {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|s| js_sys::JSON::parse(&s).ok())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// Calls a host callback and awaits it; `Err(message)` when it threw or rejected.
+async fn call(f: &Function, args: &Array) -> Result<JsValue, String> {
+    let out: Array = JsFuture::from(settle(f, args))
+        .await
+        .map(JsCast::unchecked_into)
+        .map_err(|_| "the callback could not be called".to_string())?;
+    match out.get(0).is_truthy() {
+        true => Ok(out.get(1)),
+        false => Err(out.get(1).as_string().unwrap_or_default()),
+    }
+}
+
+fn console_warn(message: &str) {
+    if let Ok(console) = Reflect::get(&js_sys::global(), &"console".into()) {
+        if let Ok(warn) = Reflect::get(&console, &"warn".into()) {
+            if let Some(warn) = warn.dyn_ref::<Function>() {
+                let _ = warn.call1(&console, &message.into());
+            }
+        }
+    }
+}
+
+struct Inner {
+    core: surface::Surface,
+    /// `CapabilityDeclaration[]`, or a function returning them.
+    registry: JsValue,
+    execute: Option<Function>,
+    session: Function,
+    confirm: Option<Function>,
+    page: DomPage,
+    dom_executor: DomExecutor,
+    window: Window,
+    allowed_origins: Vec<String>,
+    bridge: RefCell<Option<WindowBridge>>,
+    /// The last registry warning shown, so a bad declaration warns once.
+    warned: RefCell<String>,
+}
+
+impl RegistrySource for Inner {
+    /// Read afresh each time; anything unreadable is an empty registry
+    /// (fail closed) with a console warning.
+    fn registry(&self) -> Registry {
+        let value = match self.registry.dyn_ref::<Function>() {
+            Some(f) => {
+                let out = attempt(f, &Array::new());
+                if !out.get(0).is_truthy() {
+                    let why = out.get(1).as_string().unwrap_or_default();
+                    self.warn(format!("registry() threw: {why}"));
+                    return Registry::default();
+                }
+                out.get(1)
+            }
+            None => self.registry.clone(),
+        };
+        let json = match parsed(&plain(&value, "registry")) {
+            Ok(json) => json,
+            Err(why) => {
+                self.warn(format!("the registry is not plain JSON: {why}"));
+                return Registry::default();
+            }
+        };
+        let registry = Registry::from_json(&json);
+        if !registry.skipped.is_empty() {
+            let reasons: Vec<String> = registry
+                .skipped
+                .iter()
+                .map(|s| format!("[{}] {}", s.index, s.reason))
+                .collect();
+            self.warn(format!("declarations skipped: {}", reasons.join("; ")));
+        }
+        registry
+    }
+}
+
+impl Inner {
+    fn warn(&self, message: String) {
+        if *self.warned.borrow() != message {
+            console_warn(&format!("in-page-playable surface: {message}"));
+            *self.warned.borrow_mut() = message;
+        }
+    }
+
+    /// `session()`, read per request. A throw, a rejection or a malformed
+    /// value is no session (`SESSION_EXPIRED`): fail closed.
+    async fn session(&self) -> Option<Session> {
+        let value = call(&self.session, &Array::new()).await.ok()?;
+        let json = parsed(&plain(&value, "session")).ok()?;
+        Session::from_json(&json).ok().flatten()
+    }
+
+    async fn handle(&self, request: JsValue) -> JsValue {
+        let scalars = Array::of4(
+            &"protocol".into(),
+            &"id".into(),
+            &"method".into(),
+            &"capability".into(),
+        );
+        let projected = project_with(&request, &scalars, "input");
+        let value: Value = serde_json::from_str(&projected.get(0).as_string().unwrap_or_default())
+            .unwrap_or(Value::Null);
+        if let Some(problem) = projected.get(1).as_string() {
+            let error = ProtocolError::new(
+                ProtocolCode::InvalidRequest,
+                format!("the request must be plain JSON: {problem}"),
+            );
+            let mut response = serde_json::Map::new();
+            response.insert("protocol".into(), PROTOCOL.into());
+            response.insert("id".into(), echo_id(&value).into());
+            response.insert("ok".into(), false.into());
+            response.insert("error".into(), error.to_json());
+            return to_js(&Value::Object(response));
+        }
+        let session = self.session().await;
+        let executor = match &self.execute {
+            Some(f) => HostExecutor::Js(f),
+            None => HostExecutor::Dom(&self.dom_executor),
+        };
+        let host = Host {
+            registry: self,
+            session: session.as_ref(),
+            page: &self.page,
+            executor: &executor,
+            confirm: &HostConfirm(self.confirm.as_ref()),
+            clock: &Date::now,
+        };
+        to_js(&self.core.handle(&value, &host).await)
+    }
+
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
+        bridge::check_origins(&self.allowed_origins)?;
+        if self.bridge.borrow().is_some() {
+            return Ok(()); // attaching twice does not double-reply
+        }
+        let weak = Rc::downgrade(self);
+        let listener = WindowBridge::attach_on(
+            CHANNEL,
+            self.window.clone(),
+            self.allowed_origins.clone(),
+            move |delivery| {
+                let Some(inner) = weak.upgrade() else {
+                    return;
+                };
+                wasm_bindgen_futures::spawn_local(async move {
+                    let response = inner.handle(delivery.envelope).await;
+                    bridge::reply_on(
+                        CHANNEL,
+                        &inner.window,
+                        &delivery.origin,
+                        &delivery.seq,
+                        &response,
+                    );
+                });
+            },
+        );
+        *self.bridge.borrow_mut() = Some(listener);
+        Ok(())
+    }
+}
+
+/// The page's `execute(id, args)`, or the built-in DOM executor.
+enum HostExecutor<'a> {
+    Js(&'a Function),
+    Dom(&'a DomExecutor),
+}
+
+impl Executor for HostExecutor<'_> {
+    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        let f = match self {
+            HostExecutor::Dom(dom) => return dom.execute(capability, args).await,
+            HostExecutor::Js(f) => f,
+        };
+        let failed = |message: String| BusinessError {
+            code: MALFORMED_RESULT_CODE.to_string(),
+            message,
+        };
+        let out = call(f, &Array::of2(&capability.into(), &to_js(args)))
+            .await
+            .map_err(|why| failed(format!("the page's execute threw: {why}")))?;
+        let json = parsed(&plain(&out, "result"))
+            .map_err(|why| failed(format!("the page's execute returned no plain JSON: {why}")))?;
+        exec_outcome_from_json(&json)
+    }
+}
+
+/// The page's `confirm(capabilityId, input)`: only `true` approves.
+struct HostConfirm<'a>(Option<&'a Function>);
+
+impl Confirm for HostConfirm<'_> {
+    fn can_ask(&self) -> bool {
+        self.0.is_some()
+    }
+
+    async fn approve(&self, capability: &str, input: &Value) -> bool {
+        let Some(f) = self.0 else {
+            return false;
+        };
+        let args = Array::of2(&capability.into(), &to_js(input));
+        call(f, &args)
+            .await
+            .is_ok_and(|v| v.as_bool() == Some(true))
+    }
+}
+
+/// `ISurface`: `handle(request)` and the window bridge.
+#[wasm_bindgen]
+pub struct Surface {
+    inner: Rc<Inner>,
+}
+
+#[wasm_bindgen]
+impl Surface {
+    /// Answers one request. Never throws, never rejects.
+    pub fn handle(&self, request: JsValue) -> Promise {
+        let inner = Rc::clone(&self.inner);
+        future_to_promise(async move { Ok(inner.handle(request).await) })
+    }
+
+    /// Starts answering `{ channel: "pling.surface", dir: "down", seq,
+    /// envelope: request }` messages from this window and `allowedOrigins`.
+    #[wasm_bindgen(js_name = attachWindowBridge)]
+    pub fn attach_window_bridge(&self) -> Result<(), JsError> {
+        self.inner
+            .attach_bridge()
+            .map_err(|e| JsError::new(&format!("surface: {e}")))
+    }
+
+    /// Stops answering bridge messages.
+    #[wasm_bindgen(js_name = detachWindowBridge)]
+    pub fn detach_window_bridge(&self) {
+        self.inner.bridge.borrow_mut().take();
+    }
+}
+
+fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(&format!("createSurface: {message}")).into()
+}
+
+fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(obj, &key.into()).map_err(|_| type_error(&format!("reading options.{key} threw")))
+}
+
+fn optional_function(obj: &JsValue, key: &str) -> Result<Option<Function>, JsValue> {
+    let value = get(obj, key)?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| type_error(&format!("options.{key} must be a function")))
+}
+
+/// `createSurface(options)`. Throws a TypeError for invalid options.
+#[wasm_bindgen(js_name = createSurface)]
+pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
+    if !options.is_object() {
+        return Err(type_error("takes an options object"));
+    }
+    let registry = get(&options, "registry")?;
+    if !Array::is_array(&registry) && !registry.is_function() {
+        return Err(type_error(
+            "options.registry must be an array of capability declarations or a function returning one",
+        ));
+    }
+    let session = optional_function(&options, "session")?.ok_or_else(|| {
+        type_error("options.session must be a function returning the verified session (or null)")
+    })?;
+    let execute = optional_function(&options, "execute")?;
+    let confirm = optional_function(&options, "confirm")?;
+    // The data options, bounded and read once.
+    let data = Object::new();
+    for key in ["app", "expose", "recordLimit", "rateLimit"] {
+        let _ = Reflect::set(&data, &key.into(), &get(&options, key)?);
+    }
+    let data = parsed(&plain(&data, "options")).map_err(|e| type_error(&e))?;
+    let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
+    // Root, window and allowedOrigins: the same rules as installPlayable.
+    let scan = Object::new();
+    let _ = Reflect::set(&scan, &"root".into(), &get(&options, "root")?);
+    let _ = Reflect::set(
+        &scan,
+        &"allowedOrigins".into(),
+        &get(&options, "allowedOrigins")?,
+    );
+    let scan = options::parse(&scan).map_err(|e| type_error(&e))?;
+    Ok(Surface {
+        inner: Rc::new(Inner {
+            core: surface::Surface::new(config),
+            registry,
+            execute,
+            session,
+            confirm,
+            page: DomPage::new(scan.root.clone()),
+            dom_executor: DomExecutor::new(scan.root),
+            window: scan.window,
+            allowed_origins: scan.allowed_origins,
+            bridge: RefCell::new(None),
+            warned: RefCell::new(String::new()),
+        }),
+    })
+}

@@ -1,0 +1,465 @@
+// Surface (pling.surface/0.1) through the real JS API in Chromium: the seed's
+// examples, every row of its failure table, every protocol error, bounded
+// describe on 10,000 records, expectations via MutationObserver, `after`
+// evidence, the built-in DOM executor, and the "pling.surface" bridge channel.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+import { startServer } from "./support/server.mjs";
+
+const ctx = useBrowser();
+const FIXTURE = "/tests/fixtures/surface.html";
+let other;
+before(async () => { other = await startServer(); });
+after(async () => { await other?.close(); });
+
+async function withPage(fn, path = FIXTURE) {
+  const page = await ctx.open(path);
+  try {
+    await fn(page);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Runs `body` (a function source) in the page with a fresh default surface as `s`. */
+const inPage = (page, body, arg) =>
+  page.evaluate(async ([src, a]) => {
+    const fn = new Function("return " + src)();
+    return fn(a);
+  }, [body.toString(), arg]);
+
+const PROTOCOL = "pling.surface/0.1";
+
+test("the seed's two JSON examples round-trip", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const describe = await s.handle({ protocol: "pling.surface/0.1", id: "req-1", method: "describe", input: { limit: 8, capabilities: "changed" } });
+      const invoke = await s.handle({
+        protocol: "pling.surface/0.1", id: "req-2", method: "invoke",
+        capability: "orders.update_note@order", input: { record: "SO-1002", note: "周五前回电" },
+      });
+      return { describe, invoke, executed: __executed.length };
+    });
+    const d = r.describe;
+    assert.equal(d.protocol, PROTOCOL);
+    assert.equal(d.id, "req-1");
+    assert.equal(d.ok, true);
+    assert.equal(d.result.app, "orders");
+    assert.equal(d.result.protocol, PROTOCOL);
+    assert.equal(d.result.capabilitiesUnchanged, false, "first read: the full list");
+    assert.deepEqual(d.result.capabilities.map((c) => c.id), [
+      "orders.search", "orders.open", "orders.update_note@order", "orders.refund@order",
+      "orders.export", "orders.dup", "orders.print", "orders.ghost",
+    ]);
+    const note = d.result.capabilities.find((c) => c.id === "orders.update_note@order");
+    assert.deepEqual([...note.input.required].sort(), ["note", "record"]);
+    assert.equal(note.input.properties.record.type, "string");
+    assert.equal(d.result.capabilities.find((c) => c.id === "orders.refund@order").risk, "high");
+    assert.deepEqual(d.result.context, { page: { title: "Orders", documentTitle: "Orders — Surface fixture" } });
+    assert.deepEqual(d.result.regions, [
+      { id: "list", title: "Order list", active: true },
+      { id: "archive", title: "Archive", active: false },
+    ]);
+    assert.deepEqual(d.result.recordWindow, { offset: 0, limit: 8, total: 4 });
+    assert.deepEqual(d.result.records[0], {
+      id: "SO-1001", kind: "order", fields: { customer: "Ada Lovelace", note: "" }, state: "open", region: "list",
+    });
+    assert.deepEqual(d.result.records.map((x) => x.id), ["SO-1001", "SO-1002", "SO-1004", "SO-0900"]);
+    assert.deepEqual(d.result.status, ["3 orders"]);
+    assert.deepEqual(d.result.feedback, []);
+    assert.deepEqual(d.result.unavailable, [
+      { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
+      { capability: "orders.refund@order", record: "SO-1002", reason: "disabled" },
+      { capability: "orders.print", reason: "disabled" },
+    ]);
+    // The seed's invoke example, byte for byte.
+    assert.deepEqual(r.invoke, {
+      protocol: PROTOCOL,
+      id: "req-2",
+      ok: true,
+      result: { error: { code: "ACTION_UNAVAILABLE", message: "记录已锁定" } },
+    });
+    assert.equal(r.executed, 0, "a refusal never reaches execute");
+  }));
+
+test("every row of the seed's failure table, produced for real", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const out = {};
+      const s = makeSurface();
+      const code = (resp) => (resp.ok ? resp.result.error?.code ?? "ok" : resp.error.code);
+      // CAPABILITY_NOT_EXPOSED: registered, not in expose; in expose, out of scope.
+      out.notExposed = await s.handle(invoke("orders.delete", {}));
+      const narrow = makeSurface({ session: () => ({ id: "narrow", scope: ["orders.search"] }) });
+      out.outOfScope = await narrow.handle(invoke("orders.open", { order: "SO-1001" }));
+      // ACTION_NOT_FOUND: exposed and scoped, not registered on this page.
+      out.notFound = await s.handle(invoke("orders.missing", {}));
+      // ACTION_UNAVAILABLE: locked, inactive region, no such record.
+      out.locked = await s.handle(invoke("orders.update_note@order", { record: "SO-1002", note: "x" }));
+      out.inactive = await s.handle(invoke("orders.update_note@order", { record: "SO-0900", note: "x" }));
+      out.noRecord = await s.handle(invoke("orders.update_note@order", { record: "SO-9999", note: "x" }));
+      // INVALID_PARAMS: the message names the failing path.
+      out.badNote = await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: 5 }));
+      out.noRecordId = await s.handle(invoke("orders.update_note@order", { note: "x" }));
+      out.extra = await s.handle(invoke("orders.search", { q: "a", drop: "tables" }));
+      // PERMISSION_DENIED: no confirm hook; a person declines; a backend refuses.
+      out.noConfirm = await s.handle(invoke("orders.refund@order", { record: "SO-1001" }));
+      const asked = [];
+      const declining = makeSurface({ confirm: async (id, input) => { asked.push([id, input]); return false; } });
+      out.declined = await declining.handle(invoke("orders.refund@order", { record: "SO-1001" }));
+      const selfGranted = await declining.handle(invoke("orders.refund@order", { record: "SO-1001", approved: true, confirm: true }));
+      out.selfGranted = code(selfGranted);
+      const approving = makeSurface({ confirm: (id) => id === "orders.refund@order" });
+      out.approved = await approving.handle(invoke("orders.refund@order", { record: "SO-1001" }));
+      const backend = makeSurface({ execute: () => ({ ok: false, error: { code: "PERMISSION_DENIED", message: "the bank said no" } }) });
+      out.backend = await backend.handle(invoke("orders.search", { q: "x" }));
+      // EXPECTATION_FAILED: the declared text never shows.
+      const silent = makeSurface({ execute: () => ({ ok: true }), registry: REGISTRY.map((d) => d.id === "orders.update_note@order" ? { ...d, expect: { text: "never shown", within: 300 } } : d) });
+      const t0 = performance.now();
+      out.expectation = await silent.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "x" }));
+      out.expectationMs = performance.now() - t0;
+      // SESSION_EXPIRED / SESSION_REVOKED.
+      out.noSession = await makeSurface({ session: () => null }).handle(req("describe"));
+      out.expired = await makeSurface({ session: () => ({ id: "old", scope: ["*"], expiresAt: Date.now() - 1 }) }).handle(req("describe"));
+      out.revoked = await makeSurface({ session: () => ({ id: "gone", scope: ["*"], revoked: true }) }).handle(invoke("orders.search", { q: "x" }));
+      out.throwing = await makeSurface({ session: () => { throw new Error("auth down"); } }).handle(req("describe"));
+      out.rejecting = await makeSurface({ session: () => Promise.reject(new Error("auth down")) }).handle(req("describe"));
+      out.asked = asked;
+      out.executed = __executed.map(([id]) => id);
+      return out;
+    });
+    const protocolError = (resp, c) => {
+      assert.equal(resp.ok, false, JSON.stringify(resp));
+      assert.equal(resp.error.code, c);
+      assert.equal(resp.protocol, PROTOCOL);
+    };
+    const business = (resp, c, message) => {
+      assert.equal(resp.ok, true, JSON.stringify(resp));
+      assert.equal(resp.result.error.code, c, JSON.stringify(resp));
+      if (message) assert.match(resp.result.error.message, message);
+    };
+    protocolError(r.notExposed, "CAPABILITY_NOT_EXPOSED");
+    protocolError(r.outOfScope, "CAPABILITY_NOT_EXPOSED");
+    business(r.notFound, "ACTION_NOT_FOUND", /not registered/);
+    business(r.locked, "ACTION_UNAVAILABLE", /^记录已锁定$/);
+    business(r.inactive, "ACTION_UNAVAILABLE", /region `archive`/);
+    business(r.noRecord, "ACTION_UNAVAILABLE", /SO-9999/);
+    business(r.badNote, "INVALID_PARAMS", /\/note/);
+    business(r.noRecordId, "INVALID_PARAMS", /\/record/);
+    business(r.extra, "INVALID_PARAMS", /drop/);
+    business(r.noConfirm, "PERMISSION_DENIED", /consent/);
+    business(r.declined, "PERMISSION_DENIED", /declined/);
+    assert.equal(r.selfGranted, "PERMISSION_DENIED", "nothing in the input approves");
+    assert.deepEqual(r.asked[0], ["orders.refund@order", { record: "SO-1001" }]);
+    assert.deepEqual(r.approved.result, { value: "refunded", after: r.approved.result.after });
+    business(r.backend, "PERMISSION_DENIED", /bank said no/);
+    business(r.expectation, "EXPECTATION_FAILED", /never shown.*300 ms/);
+    assert.ok(r.expectationMs >= 290 && r.expectationMs < 1500, `waited ${r.expectationMs} ms`);
+    protocolError(r.noSession, "SESSION_EXPIRED");
+    protocolError(r.expired, "SESSION_EXPIRED");
+    protocolError(r.revoked, "SESSION_REVOKED");
+    protocolError(r.throwing, "SESSION_EXPIRED");
+    protocolError(r.rejecting, "SESSION_EXPIRED");
+    assert.deepEqual(r.executed, ["orders.refund@order"], "only the approved call reached the page's execute");
+  }));
+
+test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITED, INTERNAL_ERROR", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface({ rateLimit: { invokes: 2, perMs: 60000 } });
+      const invalid = [];
+      const cyclic = { a: 1 }; cyclic.self = cyclic;
+      for (const bad of [
+        null, undefined, "describe", 42, [],
+        { id: "x", method: "describe" },
+        { protocol: "pling.surface/0.2", id: "x1", method: "describe" },
+        { protocol: "pling.surface/0.1", method: "describe" },
+        { protocol: "pling.surface/0.1", id: 7, method: "describe" },
+        { protocol: "pling.surface/0.1", id: "", method: "describe" },
+        { protocol: "pling.surface/0.1", id: "x".repeat(257), method: "describe" },
+        { protocol: "pling.surface/0.1", id: "x2", method: "click" },
+        { protocol: "pling.surface/0.1", id: "x3", method: "describe", input: [] },
+        { protocol: "pling.surface/0.1", id: "x4", method: "describe", input: { record: "SO-1001", limit: 2 } },
+        { protocol: "pling.surface/0.1", id: "x5", method: "describe", input: { capabilities: "some" } },
+        { protocol: "pling.surface/0.1", id: "x6", method: "invoke" },
+        { protocol: "pling.surface/0.1", id: "x7", method: "invoke", capability: "orders.search", input: { q: 10n } },
+        { protocol: "pling.surface/0.1", id: "x8", method: "invoke", capability: "orders.search", input: cyclic },
+        { protocol: "pling.surface/0.1", id: "x9", method: "invoke", capability: "orders.search", input: { q: "x".repeat(2_000_000) } },
+        { protocol: "pling.surface/0.1", id: "x10", method: "invoke", capability: "orders.search", get input() { throw new Error("getter"); } },
+        new Proxy({}, { get() { throw new Error("proxy"); } }),
+      ]) {
+        const resp = await s.handle(bad);
+        invalid.push([resp.ok, resp.error?.code, resp.id, resp.protocol]);
+      }
+      const first = await s.handle({ protocol: "pling.surface/0.1", id: "same", method: "describe" });
+      const again = await s.handle({ protocol: "pling.surface/0.1", id: "same", method: "describe" });
+      const asInvoke = await s.handle({ protocol: "pling.surface/0.1", id: "same", method: "invoke", capability: "orders.search", input: { q: "a" } });
+      const otherSession = await makeSurface({ session: () => ({ id: "s2", scope: ["*"] }) }).handle({ protocol: "pling.surface/0.1", id: "same", method: "describe" });
+      const invokes = [];
+      for (let i = 0; i < 3; i++) invokes.push(await s.handle(invoke("orders.search", { q: "a" })));
+      const broken = window.P.createSurface({
+        registry: REGISTRY, app: "orders", expose: EXPOSE, session: () => SESSION,
+        root: { nodeType: 1, ownerDocument: document, matches() { throw new Error("gone"); }, querySelectorAll() { throw new Error("gone"); } },
+      });
+      const internal = await broken.handle(req("describe"));
+      return { invalid, first, again, asInvoke, otherSession, invokes, internal };
+    });
+    for (const [ok, code, , protocol] of r.invalid) {
+      assert.deepEqual([ok, code, protocol], [false, "INVALID_REQUEST", PROTOCOL]);
+    }
+    assert.deepEqual(r.invalid.slice(6).map((x) => x[2]), ["x1", "", "", "", "x".repeat(257), "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", ""],
+      "a string id is echoed, even one too long to use");
+    assert.equal(r.first.ok, true);
+    assert.equal(r.again.error.code, "REPLAY_DETECTED");
+    assert.equal(r.asInvoke.error.code, "REPLAY_DETECTED");
+    assert.equal(r.otherSession.ok, true, "replay memory is per session");
+    assert.deepEqual(r.invokes.map((x) => x.ok), [true, true, false]);
+    assert.equal(r.invokes[2].error.code, "RATE_LIMITED");
+    assert.ok(r.invokes[2].error.retryAfterMs > 0);
+    assert.equal(r.internal.ok, false);
+    assert.equal(r.internal.error.code, "INTERNAL_ERROR");
+  }));
+
+test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const errors = [];
+      for (const over of [
+        { registry: "nope" }, { session: undefined }, { session: {} }, { execute: 5 }, { confirm: "yes" },
+        { app: 1 }, { expose: "orders.search" }, { recordLimit: 0 }, { recordLimit: 101 }, { rateLimit: { invokes: 0, perMs: 1 } },
+        { root: {} }, { allowedOrigins: "http://x" },
+      ]) {
+        try { makeSurface(over); errors.push("no error"); } catch (e) { errors.push(e.name + ": " + e.message); }
+      }
+      let noOptions; try { window.P.createSurface(); } catch (e) { noOptions = e.name; }
+      const hostile = makeSurface({
+        registry: () => { throw new Error("registry down"); },
+        execute: () => { throw new Error("boom"); },
+      });
+      const described = await hostile.handle(req("describe"));
+      const notFound = await hostile.handle(invoke("orders.search", { q: "a" }));
+      const throwing = makeSurface({ execute: () => { throw new Error("boom"); } });
+      const threw = await throwing.handle(invoke("orders.search", { q: "a" }));
+      const rejected = await makeSurface({ execute: () => Promise.reject(new Error("nope")) }).handle(invoke("orders.search", { q: "a" }));
+      const malformed = await makeSurface({ execute: () => 42 }).handle(invoke("orders.search", { q: "a" }));
+      const bigint = await makeSurface({ execute: () => ({ ok: true, value: 1n }) }).handle(invoke("orders.search", { q: "a" }));
+      const registryFn = await makeSurface({ registry: () => REGISTRY.slice(0, 1) }).handle(req("describe"));
+      return { errors, noOptions, described, notFound, threw, rejected, malformed, bigint, registryFn };
+    });
+    assert.equal(r.errors.filter((e) => e.startsWith("TypeError: createSurface:")).length, r.errors.length, r.errors.join("\n"));
+    assert.equal(r.noOptions, "TypeError");
+    assert.equal(r.described.ok, true);
+    assert.deepEqual(r.described.result.capabilities, [], "an unreadable registry is empty (fail closed)");
+    assert.equal(r.notFound.result.error.code, "ACTION_NOT_FOUND");
+    assert.equal(r.threw.result.error.code, "EXECUTION_FAILED");
+    assert.match(r.threw.result.error.message, /boom/);
+    assert.equal(r.rejected.result.error.code, "EXECUTION_FAILED");
+    assert.equal(r.malformed.result.error.code, "EXECUTION_FAILED");
+    assert.equal(r.bigint.result.error.code, "EXECUTION_FAILED");
+    assert.deepEqual(r.registryFn.result.capabilities.map((c) => c.id), ["orders.search"], "a function registry is read per request");
+  }));
+
+test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, small JSON", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const region = document.querySelector('[data-e2e-id="list"]');
+      const html = [];
+      for (let i = 0; i < 10000 - 4; i++) {
+        html.push(`<div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="G-${i}"><span data-e2e-field="customer">Customer ${i}</span><span data-e2e-field="total">${i}.00</span><button data-e2e-kind="playable" data-e2e-id="orders.update_note@order">Note</button></div>`);
+      }
+      region.insertAdjacentHTML("beforeend", html.join(""));
+      const s = makeSurface();
+      const t0 = performance.now();
+      const resp = await s.handle(req("describe"));
+      const ms = performance.now() - t0;
+      const second = await s.handle(req("describe", { input: { offset: 9996, capabilities: "changed" } }));
+      const byId = await s.handle(req("describe", { input: { record: ["G-5000", "nope"] } }));
+      return { resp, ms, bytes: new TextEncoder().encode(JSON.stringify(resp)).length, second, byId };
+    });
+    assert.equal(r.resp.ok, true);
+    assert.equal(r.resp.result.records.length, 8);
+    assert.deepEqual(r.resp.result.recordWindow, { offset: 0, limit: 8, total: 10000 });
+    assert.ok(r.bytes < 8 * 1024, `describe JSON is ${r.bytes} bytes`);
+    console.log(`# 10,000 records, recordLimit 8: ${r.bytes} bytes of JSON, describe took ${r.ms.toFixed(0)} ms`);
+    assert.deepEqual(r.second.result.records.map((x) => x.id), ["G-9993", "G-9994", "G-9995", "SO-0900"]);
+    assert.deepEqual(r.second.result.recordWindow, { offset: 9996, limit: 8, total: 10000 });
+    assert.deepEqual(r.second.result.capabilities, []);
+    assert.equal(r.second.result.capabilitiesUnchanged, true);
+    assert.deepEqual(r.byId.result.records.map((x) => x.id), ["G-5000"]);
+    assert.deepEqual(r.byId.result.missing, ["nope"]);
+  }));
+
+test("expect: status text appearing after the action succeeds as soon as it shows (MutationObserver)", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const t0 = performance.now();
+      const resp = await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "周五前回电" }));
+      return { resp, ms: performance.now() - t0 };
+    });
+    assert.equal(r.resp.ok, true);
+    assert.equal(r.resp.result.error, undefined, JSON.stringify(r.resp));
+    assert.deepEqual(r.resp.result.value, { saved: "SO-1001" });
+    // The page sets the status 100 ms after execute; `within` is 1000 ms.
+    assert.ok(r.ms >= 90 && r.ms < 800, `resolved after ${r.ms} ms`);
+  }));
+
+test("after: capabilities that appeared, records that changed, current status; none after a navigation", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      let registry = REGISTRY.filter((d) => d.id !== "orders.ghost");
+      const s = makeSurface({
+        registry: () => registry,
+        execute: (id, args) => {
+          const rec = document.querySelector(`[data-e2e-id="${args.record}"]`);
+          rec.querySelector('[data-e2e-field="note"]').textContent = args.note;
+          rec.setAttribute("data-e2e-state", "noted");
+          document.getElementById("status").textContent = "备注已保存";
+          registry = REGISTRY; // orders.ghost appears
+          return { ok: true };
+        },
+      });
+      const resp = await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "周五前回电" }));
+      const nav = makeSurface({
+        execute: () => { history.pushState(null, "", "#detail"); return { ok: true }; },
+      });
+      const navigated = await nav.handle(invoke("orders.search", { q: "a" }));
+      return { resp, navigated };
+    });
+    assert.deepEqual(r.resp.result.after, {
+      capabilities: ["orders.ghost"],
+      records: [{ id: "SO-1001", kind: "order", fields: { customer: "Ada Lovelace", note: "周五前回电" }, state: "noted", region: "list" }],
+      status: ["备注已保存"],
+    });
+    assert.equal(r.navigated.ok, true);
+    assert.equal(r.navigated.result.after, undefined, "the URL changed: describe again");
+  }));
+
+test("built-in executor: clicks the record's control exactly once; refusals click nothing", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface({ execute: undefined });
+      const out = {};
+      const run = async (name, cap, input) => {
+        __clicks.length = 0;
+        const resp = await s.handle(invoke(cap, input));
+        out[name] = { code: resp.ok ? resp.result.error?.code ?? "ok" : resp.error.code, message: resp.ok ? resp.result.error?.message : resp.error.message, clicks: [...__clicks], after: resp.result?.after };
+      };
+      await run("note", "orders.update_note@order", { record: "SO-1001", note: "x" });
+      await run("search", "orders.search", { q: "a" });
+      await run("locked", "orders.update_note@order", { record: "SO-1002", note: "x" });
+      await run("hidden", "orders.update_note@order", { record: "SO-1004", note: "x" });
+      await run("hiddenPage", "orders.export", {});
+      await run("ambiguous", "orders.dup", {});
+      await run("disabled", "orders.print", {});
+      await run("ghost", "orders.ghost", {});
+      // A record the page claims twice.
+      const twin = document.querySelector('[data-e2e-id="SO-1001"]').cloneNode(true);
+      document.querySelector('[data-e2e-id="list"]').append(twin);
+      await run("twin", "orders.update_note@order", { record: "SO-1001", note: "x" });
+      return out;
+    });
+    assert.deepEqual(r.note.clicks, ["orders.update_note@order:SO-1001"]);
+    assert.equal(r.note.code, "ok", r.note.message);
+    assert.deepEqual(r.note.after.records.map((x) => [x.id, x.fields.note]), [["SO-1001", "clicked"]]);
+    assert.deepEqual(r.search, { code: "ok", message: undefined, clicks: ["orders.search"], after: r.search.after });
+    for (const name of ["locked", "hidden", "hiddenPage", "ambiguous", "disabled", "ghost", "twin"]) {
+      assert.equal(r[name].code, "ACTION_UNAVAILABLE", name + ": " + JSON.stringify(r[name]));
+      assert.deepEqual(r[name].clicks, [], name + " clicked nothing");
+    }
+    assert.equal(r.locked.message, "记录已锁定");
+    assert.match(r.hidden.message, /not visible.*NOT_ACTIONABLE/);
+    assert.match(r.ambiguous.message, /AMBIGUOUS/);
+    assert.match(r.ghost.message, /NOT_IN_MENU/);
+    assert.match(r.twin.message, /more than one/);
+  }));
+
+// Bridge helpers, run in the page: post on the window, collect "up" replies.
+const BRIDGE = () => {
+  window.__ups = [];
+  window.addEventListener("message", (e) => {
+    if (e.data && e.data.channel === "pling.surface" && e.data.dir === "up") window.__ups.push({ data: e.data, origin: e.origin });
+  });
+  window.__post = (msg) => window.postMessage(msg, "*");
+  window.__settle = () => new Promise((r) => setTimeout(r, 250));
+  window.__down = (seq, envelope) => ({ channel: "pling.surface", dir: "down", seq, envelope });
+};
+
+test("bridge: \"pling.surface\" answers same-window allowed-origin messages and ignores everything else", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const errors = [];
+      for (const allowedOrigins of [undefined, [], ["*"]]) {
+        try { makeSurface({ allowedOrigins }).attachWindowBridge(); errors.push("no error"); } catch (e) { errors.push(e.message); }
+      }
+      const s = makeSurface({ allowedOrigins: [location.origin], execute: undefined });
+      s.attachWindowBridge();
+      s.attachWindowBridge(); // twice: still one reply
+      __post(__down(1, req("describe")));
+      __post(__down(2, invoke("orders.search", { q: "a" })));
+      __post(__down(3, null));
+      await __settle();
+      const good = __ups.map((u) => [u.data.seq, u.data.envelope.ok, u.data.envelope.error?.code]).sort((a, b) => a[0] - b[0]);
+      __ups.length = 0;
+      __clicks.length = 0;
+      const run = invoke("orders.search", { q: "b" });
+      for (const f of [
+        { channel: "in-page-playable", dir: "down", seq: 4, envelope: run },
+        { channel: "pling.surface", dir: "up", seq: 5, envelope: run },
+        { channel: "pling.surface", seq: 6, envelope: run },
+        { channel: "pling.surface", dir: "down", seq: 1.5, envelope: run },
+        { channel: "pling.surface", dir: "down", seq: "7", envelope: run },
+        "pling.surface",
+        null,
+      ]) __post(f);
+      await __settle();
+      const forged = { ups: __ups.filter((u) => "ok" in Object(u.data.envelope)).length, clicks: [...__clicks] };
+      s.detachWindowBridge();
+      __post(__down(8, req("describe")));
+      await __settle();
+      return { errors, good, forged, afterDetach: __ups.filter((u) => "ok" in Object(u.data.envelope)).length };
+    }, BRIDGE.toString());
+    assert.match(r.errors[0], /allowedOrigins/);
+    assert.match(r.errors[1], /allowedOrigins/);
+    assert.match(r.errors[2], /not an origin/);
+    assert.deepEqual(r.good, [[1, true, undefined], [2, true, undefined], [3, false, "INVALID_REQUEST"]]);
+    assert.deepEqual(r.forged, { ups: 0, clicks: [] });
+    assert.equal(r.afterDetach, 0);
+  }));
+
+test("bridge: another origin, or another window, is ignored", async () => {
+  const page = await ctx.open(FIXTURE);
+  try {
+    await page.evaluate(async ({ cross }) => {
+      window.__ups = [];
+      window.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") window.__ups.push(e.data); });
+      const s = makeSurface({ allowedOrigins: [location.origin], execute: undefined });
+      s.attachWindowBridge();
+      window.__first = s;
+      await new Promise((res) => { const f = document.createElement("iframe"); f.src = cross; f.onload = res; document.body.append(f); });
+    }, { cross: other.origin + "/tests/fixtures/blank.html" });
+    const cross = page.frames().find((f) => f.url().startsWith(other.origin));
+    const msg = { channel: "pling.surface", dir: "down", seq: 1, envelope: { protocol: PROTOCOL, id: "x", method: "invoke", capability: "orders.search", input: { q: "a" } } };
+    await cross.evaluate((m) => parent.postMessage(m, "*"), msg);
+    await page.waitForTimeout(300);
+    const state = await page.evaluate(() => ({ ups: window.__ups.length, clicks: window.__clicks }));
+    assert.deepEqual(state, { ups: 0, clicks: [] });
+    // A surface allowing only the other origin ignores this window's own messages.
+    const own = await page.evaluate(async (o) => {
+      window.__first.detachWindowBridge();
+      const s = makeSurface({ allowedOrigins: [o], execute: undefined });
+      s.attachWindowBridge();
+      window.postMessage({ channel: "pling.surface", dir: "down", seq: 2, envelope: req("describe") }, "*");
+      await new Promise((r) => setTimeout(r, 250));
+      return window.__ups.length;
+    }, other.origin);
+    assert.equal(own, 0);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.close();
+  }
+});
