@@ -55,7 +55,11 @@ impl Hasher for Fnv {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &b in bytes {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -119,7 +123,13 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                     island: None,
                     ambiguous: false,
                 };
-                claim(&mut snap, &mut targets, Cow::Borrowed(id), item, Some(index));
+                claim(
+                    &mut snap,
+                    &mut targets,
+                    Cow::Borrowed(id),
+                    item,
+                    Some(index),
+                );
             }
             "island" => {
                 let mut island = Island {
@@ -163,7 +173,13 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                         island: Some(id.to_string()),
                         ambiguous: false,
                     };
-                    claim(&mut snap, &mut targets, Cow::Owned(slot_id.clone()), item, Some(first));
+                    claim(
+                        &mut snap,
+                        &mut targets,
+                        Cow::Owned(slot_id.clone()),
+                        item,
+                        Some(first),
+                    );
                     if again {
                         // Claimed again: marks it ambiguous and drops the target.
                         let again = MenuItem::default();

@@ -72,7 +72,8 @@ impl DomSense {
         let out = gather(&self.root).map_err(|e| {
             format!(
                 "sense: reading the scan root failed: {}",
-                e.as_string().unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
+                e.as_string()
+                    .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
             )
         })?;
         let text = out

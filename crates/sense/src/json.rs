@@ -223,7 +223,8 @@ impl Escape {
 }
 
 fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
-    v.as_object().ok_or_else(|| format!("{what} must be an object"))
+    v.as_object()
+        .ok_or_else(|| format!("{what} must be an object"))
 }
 
 fn missing(key: &str) -> String {
@@ -273,7 +274,13 @@ mod tests {
 
     #[test]
     fn strings_escape_like_serde_json() {
-        for s in ["", "plain", "q\"b\\s", "\n\r\t\u{8}\u{c}\u{1}\u{1f}", "é記\u{2028}\u{7f}"] {
+        for s in [
+            "",
+            "plain",
+            "q\"b\\s",
+            "\n\r\t\u{8}\u{c}\u{1}\u{1f}",
+            "é記\u{2028}\u{7f}",
+        ] {
             let mut out = String::new();
             push_str(&mut out, s);
             assert_eq!(out, serde_json::to_string(s).unwrap());
@@ -346,7 +353,9 @@ mod tests {
         let s = Snapshot::from_value(&v).unwrap();
         assert_eq!(s.menu[0].event, "click");
         assert!(s.page_title.is_none() && s.islands.is_empty() && !s.no_reload);
-        assert!(Snapshot::from_value(&json!({})).unwrap_err().contains("menu"));
+        assert!(Snapshot::from_value(&json!({}))
+            .unwrap_err()
+            .contains("menu"));
         assert!(Snapshot::from_value(&json!([])).is_err());
         let e = Snapshot::from_value(&json!({ "menu": [{ "id": 1 }] })).unwrap_err();
         assert!(e.contains("id"), "{e}");

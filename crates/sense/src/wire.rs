@@ -129,8 +129,14 @@ mod tests {
         ];
         let nodes = decode(text, &ints).unwrap();
         assert_eq!(nodes.len(), 3);
-        assert_eq!((nodes[0].kind, nodes[0].id, nodes[0].end), (Some("island"), Some("pager"), 3));
-        assert_eq!((nodes[1].kind, nodes[1].id), (Some("playable"), Some("save")));
+        assert_eq!(
+            (nodes[0].kind, nodes[0].id, nodes[0].end),
+            (Some("island"), Some("pager"), 3)
+        );
+        assert_eq!(
+            (nodes[1].kind, nodes[1].id),
+            (Some("playable"), Some("save"))
+        );
         assert!(nodes[1].has(RawNode::FLAG_ENABLED) && !nodes[1].has(RawNode::FLAG_VISIBLE));
         assert_eq!((nodes[2].name, nodes[2].id), (Some("Help"), None));
     }
@@ -155,7 +161,10 @@ mod tests {
     fn malformed_data_is_an_error_not_a_panic() {
         assert!(decode("abc", &[ID, 5]).is_err());
         assert!(decode("abc", &[ID, 2]).is_err(), "text left over");
-        assert!(decode("😀", &[ID, 1]).is_err(), "half a pair, nothing after");
+        assert!(
+            decode("😀", &[ID, 1]).is_err(),
+            "half a pair, nothing after"
+        );
         assert!(decode("", &[ID]).is_err());
         assert!(decode("", &[HAS_END]).is_err());
         assert_eq!(decode("", &[]), Ok(vec![]));
