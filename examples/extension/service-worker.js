@@ -14,12 +14,25 @@ const RELAY = "in-page-playable";
 const pageIds = new Map(); // tabId → the pageId hello returned (latched by the page)
 let requests = 0;
 
+// A tab that is still loading has no relay yet (content scripts run at
+// document_idle): retry briefly instead of failing the agent's first request.
+async function toRelay(tabId, message, attempts = 50) {
+  for (let i = 1; ; i++) {
+    try {
+      return await chrome.tabs.sendMessage(tabId, message);
+    } catch (error) {
+      if (i >= attempts || !/Receiving end does not exist/.test(String(error && error.message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function status(tabId) {
-  return chrome.tabs.sendMessage(tabId, { relay: RELAY, kind: "status" });
+  return toRelay(tabId, { relay: RELAY, kind: "status" });
 }
 
 async function send(tabId, envelope) {
-  return chrome.tabs.sendMessage(tabId, { relay: RELAY, kind: "down", envelope });
+  return toRelay(tabId, { relay: RELAY, kind: "down", envelope });
 }
 
 async function command(tabId, cmd, payload = {}) {
