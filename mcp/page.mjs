@@ -1,0 +1,203 @@
+// The server's one page, reached only through the window bridge (baseline §3):
+// a `down` wrapper posted on the page's own window, answered by the `up`
+// wrapper with the same seq, within a timeout. No clicks by selector, no
+// script for agents, no navigation beyond the configured origin.
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+/** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
+/** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
+
+export const CHANNEL = "in-page-playable";
+const MARKER = "__IN_PAGE_PLAYABLE_V1__";
+/** Same-origin path under which --inject serves the package's own files. */
+const INJECT_PATH = "/__in-page-playable__/";
+const WWW = fileURLToPath(new URL("../www/", import.meta.url));
+const TYPES = { ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm" };
+
+/** Debian's Chromium, as root, with the background traffic a closed network refuses turned off. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A failure to reach the page (no answer, no instance, wrong origin): not an uplink. */
+export class LinkError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "LinkError";
+  }
+}
+
+// Runs in the page: waits for an instance, posts the down wrapper and
+// resolves with the matching up wrapper's envelope. Never rejects.
+function exchange({ channel, marker, seq, envelope, timeoutMs }) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const post = () => {
+      if (!window[marker]) {
+        if (Date.now() - started > timeoutMs) return resolve({ missing: true });
+        return setTimeout(post, 25);
+      }
+      const timer = setTimeout(() => {
+        window.removeEventListener("message", onMessage);
+        resolve({ timeout: true });
+      }, Math.max(1, timeoutMs - (Date.now() - started)));
+      function onMessage(event) {
+        const data = event.data;
+        if (event.source !== window || !data || data.channel !== channel || data.dir !== "up" || data.seq !== seq) return;
+        clearTimeout(timer);
+        window.removeEventListener("message", onMessage);
+        resolve({ envelope: data.envelope });
+      }
+      window.addEventListener("message", onMessage);
+      window.postMessage({ channel, dir: "down", seq, envelope }, location.origin);
+    };
+    post();
+  });
+}
+
+// Runs in the page (--inject): loads the package from this origin and
+// installs it with the bridge open to this origin only.
+async function injectPackage({ base, marker }) {
+  if (window[marker]) return null;
+  try {
+    const P = await import(base + "index.js");
+    P.installPlayable({ allowedOrigins: [location.origin] }).attachWindowBridge();
+    return null;
+  } catch (e) {
+    return String((e && e.message) || e);
+  }
+}
+
+export class PageLink {
+  /**
+   * @param {{ url: string, cdp?: string, inject?: boolean, timeoutMs?: number,
+   *           chromium?: string, headed?: boolean }} options
+   */
+  constructor(options) {
+    this.options = options;
+    this.url = new URL(options.url);
+    this.origin = this.url.origin;
+    this.timeoutMs = options.timeoutMs ?? 10000;
+    this.seq = 0;
+    this.browser = null;
+    this.page = null;
+    this.ownsBrowser = false;
+    /** Set when the page tried to leave the origin (the navigation was stopped). */
+    this.blocked = null;
+    /** Count of main-frame loads: tells when a reload has replaced the document. */
+    this.loads = 0;
+  }
+
+  async open() {
+    const { cdp, headed } = this.options;
+    if (cdp) {
+      this.browser = await chromium.connectOverCDP(cdp);
+      const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
+      this.page = context.pages().find((p) => p.url() === this.url.href) ?? null;
+    } else {
+      this.ownsBrowser = true;
+      this.browser = await chromium.launch({
+        executablePath: this.options.chromium || process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+        headless: !headed,
+        args: [...CHROMIUM_ARGS, ...(headed ? [] : ["--headless=new"])],
+      });
+    }
+    const fresh = !this.page;
+    if (fresh) this.page = await (this.browser.contexts()[0] ?? (await this.browser.newContext())).newPage();
+    this.page.on("load", () => this.loads++);
+    await this.page.route(() => true, (route) => this.#route(route));
+    if (fresh) await this.page.goto(this.url.href);
+  }
+
+  async close() {
+    if (this.ownsBrowser) await this.browser?.close();
+    else await this.page?.unroute(() => true).catch(() => {});
+  }
+
+  /** Keeps the main frame on the configured origin; serves --inject's files. */
+  async #route(route) {
+    const request = route.request();
+    const url = new URL(request.url());
+    if (this.options.inject && url.origin === this.origin && url.pathname.startsWith(INJECT_PATH)) {
+      const file = normalize(join(WWW, url.pathname.slice(INJECT_PATH.length)));
+      if (!file.startsWith(WWW.endsWith(sep) ? WWW : WWW + sep)) return route.fulfill({ status: 403 });
+      try {
+        const body = await readFile(file);
+        return route.fulfill({ status: 200, body, contentType: TYPES[extname(file)] ?? "application/octet-stream" });
+      } catch {
+        return route.fulfill({ status: 404 });
+      }
+    }
+    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame() && url.origin !== this.origin) {
+      // 204 No Content: the browser stays on the current document (an abort
+      // would replace it with an error page).
+      this.blocked = url.href;
+      return route.fulfill({ status: 204 });
+    }
+    return route.fallback();
+  }
+
+  /**
+   * Sends one downlink through the bridge and returns the page's uplink as
+   * it came (the caller bounds it). Throws LinkError when the page cannot
+   * be reached.
+   * @param {IPlayableDownlink} envelope
+   * @returns {Promise<IPlayableUplink>}
+   */
+  async send(envelope) {
+    const page = this.page;
+    if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
+    const here = new URL(page.url());
+    if (here.origin !== this.origin) {
+      throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
+    }
+    const args = { channel: CHANNEL, marker: MARKER, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs };
+    let answer = await this.#evaluate(exchange, args);
+    if (answer.missing && this.options.inject) {
+      const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, marker: MARKER });
+      if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
+      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq });
+    }
+    if (answer.missing) {
+      throw new LinkError(
+        `no in-page-playable instance in ${here.href} within ${this.timeoutMs} ms: ` +
+          "install the package in the page (installPlayable + attachWindowBridge), or start the server with --inject",
+      );
+    }
+    if (answer.timeout) {
+      throw new LinkError(
+        `the page did not answer within ${this.timeoutMs} ms: is attachWindowBridge() called with allowedOrigins [${JSON.stringify(this.origin)}]?`,
+      );
+    }
+    return answer.envelope;
+  }
+
+  async #evaluate(fn, arg) {
+    try {
+      return await this.page.evaluate(fn, arg);
+    } catch (e) {
+      const why = String(e?.message ?? e).split("\n")[0];
+      if (/context was destroyed|navigat|Target .*closed/i.test(why)) {
+        throw new LinkError(`the page navigated or closed before answering (${why})`);
+      }
+      throw new LinkError(`could not reach the page: ${why}`);
+    }
+  }
+
+  /** Waits (bounded) until a document loaded after `loadsBefore` (after a reload escape). */
+  async settle(loadsBefore) {
+    const deadline = Date.now() + this.timeoutMs;
+    while (this.loads <= loadsBefore && Date.now() < deadline && !this.page.isClosed()) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

@@ -1,0 +1,228 @@
+// The MCP server end to end: the official SDK's own Client over stdio spawns
+// `in-page-playable-mcp`, which opens pages served by tests/support/server.mjs
+// in Debian's Chromium and reaches them only through the window bridge.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startServer } from "./support/server.mjs";
+
+const BIN = fileURLToPath(new URL("../mcp/bin.mjs", import.meta.url));
+let server;
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server?.close();
+});
+
+/** Spawns the MCP server for `path` and connects the SDK client. */
+async function connect(path, extra = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "--url", server.origin + path, "--timeout", "5000", ...extra],
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mcp-test", version: "0.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function withClient(path, fn, extra) {
+  const client = await connect(path, extra);
+  try {
+    await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Calls a tool; returns the uplink parsed from the first text item, and the rest. */
+async function call(client, name, args = {}) {
+  const res = await client.callTool({ name, arguments: args });
+  const [first, ...rest] = res.content;
+  assert.equal(first.type, "text");
+  return { up: JSON.parse(first.text), notes: rest.map((c) => c.text), isError: res.isError === true };
+}
+
+const snapshot = async (client, args) => (await call(client, "page_snapshot", args)).up.payload.snapshot;
+
+test("--url is required: a clear usage error", () => {
+  const r = spawnSync(process.execPath, [BIN], { encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--url is required/);
+  assert.match(r.stderr, /usage: in-page-playable-mcp --url <URL>/);
+  const bad = spawnSync(process.execPath, [BIN, "--url", "file:///etc/passwd"], { encoding: "utf8" });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /http: or https:/);
+});
+
+test("lists its tools: hello, snapshot, run, escape, and nothing that evaluates or navigates", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["page_escape", "page_hello", "page_run", "page_snapshot"]);
+    const run = tools.find((t) => t.name === "page_run");
+    assert.deepEqual(run.inputSchema.required, ["id"]);
+    assert.deepEqual(Object.keys(run.inputSchema.properties).sort(), ["by", "id", "to", "value"]);
+    assert.match(client.getInstructions(), /untrusted/);
+  }));
+
+test("hello, snapshot and run: the effect shows in the next snapshot", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const hello = await call(client, "page_hello");
+    assert.equal(hello.up.ok, true);
+    assert.match(hello.up.payload.pageId, /^[0-9a-f]{32}$/);
+    const again = await call(client, "page_hello");
+    assert.equal(again.up.payload.pageId, hello.up.payload.pageId, "a repeated hello keeps the pageId");
+
+    const snap = await call(client, "page_snapshot");
+    assert.equal(snap.up.ok, true);
+    assert.equal(snap.up.pageId, hello.up.payload.pageId);
+    const s = snap.up.payload.snapshot;
+    assert.equal(s.pageTitle, "count=0");
+    assert.deepEqual(s.menuWindow, { offset: 0, limit: 50, total: s.menu.length });
+    const inc = s.menu.find((m) => m.id === "inc");
+    assert.deepEqual({ ...inc, desc: undefined }, { id: "inc", event: "click", title: "Increment", desc: undefined, enabled: true, visible: true });
+    assert.ok(s.generics.length > 0 && s.genericsTotal === s.generics.length);
+    assert.deepEqual(snap.up.payload.escapes, [{ type: "reload", allowed: true }]);
+    assert.match(snap.notes.join(" "), /Untrusted content/, "page-authored text is marked untrusted");
+
+    const run = await call(client, "page_run", { id: "inc" });
+    assert.equal(run.isError, false);
+    assert.deepEqual(run.up.payload, { id: "inc" });
+    await call(client, "page_run", { id: "inc" });
+    assert.equal((await snapshot(client)).pageTitle, "count=2");
+  }));
+
+test("the server says hello by itself and keeps the pageId", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const run = await call(client, "page_run", { id: "inc" });
+    assert.equal(run.up.ok, true);
+    assert.match(run.up.pageId, /^[0-9a-f]{32}$/);
+    const snap = await call(client, "page_snapshot");
+    assert.equal(snap.up.pageId, run.up.pageId);
+  }));
+
+test("every refusal code a menu can produce reaches the agent, and changes nothing", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const code = async (args) => {
+      const r = await call(client, "page_run", args);
+      assert.equal(r.isError, true);
+      assert.equal(r.up.ok, false);
+      return r.up.error.code;
+    };
+    assert.equal(await code({ id: "nope" }), "NOT_IN_MENU");
+    assert.equal(await code({ id: "" }), "NOT_IN_MENU");
+    assert.equal(await code({ id: "g0" }), "NOT_IN_MENU", "generic refs never run");
+    assert.equal(await code({ id: "dup" }), "AMBIGUOUS");
+    assert.equal(await code({ id: "off" }), "NOT_ACTIONABLE");
+    assert.equal(await code({ id: "hidden" }), "NOT_ACTIONABLE");
+    assert.equal(await code({ id: "hover-me" }), "UNSUPPORTED_EVENT");
+    const other = await call(client, "page_escape", { type: "back" });
+    assert.equal(other.up.error.code, "ESCAPE_NOT_ALLOWED");
+    await call(client, "page_run", { id: "make-dirty" });
+    const dirty = await call(client, "page_escape");
+    assert.equal(dirty.up.error.code, "ESCAPE_NOT_ALLOWED");
+    assert.match(dirty.up.error.message, /unsaved work/);
+    const s = await snapshot(client);
+    assert.equal(s.pageTitle, "count=0", "no refusal clicked anything");
+    assert.deepEqual(s.dirty, [""]);
+    // Bad arguments never reach the page: the SDK checks the schema.
+    const bad = await client.callTool({ name: "page_run", arguments: { id: 5 } });
+    assert.equal(bad.isError, true);
+  }));
+
+test("escape reloads; the server says hello to the new document by itself", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    await call(client, "page_run", { id: "inc" });
+    const first = (await call(client, "page_hello")).up.payload.pageId;
+    const esc = await call(client, "page_escape", { type: "reload" });
+    assert.equal(esc.up.ok, true);
+    assert.deepEqual(esc.up.payload, { type: "reload", retired: true });
+    const snap = await call(client, "page_snapshot");
+    assert.equal(snap.up.ok, true);
+    assert.notEqual(snap.up.pageId, first, "a new document, a new pageId");
+    assert.equal(snap.up.payload.snapshot.pageTitle, "count=0", "the reload reset the page");
+    assert.equal((await call(client, "page_run", { id: "inc" })).up.ok, true);
+  }));
+
+for (const [query, code] of [["", "NOT_LIVE"], ["?autohello", "PAGE_MISMATCH"]]) {
+  test(`a page replaced behind the server's back (${code}): refused once, nothing replayed, re-latched`, () =>
+    withClient("/tests/fixtures/mcp.html" + query, async (client) => {
+      const first = (await call(client, "page_hello")).up.payload.pageId;
+      assert.equal((await call(client, "page_run", { id: "reload-me" })).up.ok, true);
+      await new Promise((r) => setTimeout(r, 700)); // the page reloads itself
+      const stale = await call(client, "page_run", { id: "inc" });
+      assert.equal(stale.up.ok, false);
+      assert.equal(stale.up.error.code, code);
+      assert.match(stale.notes.join(" "), /page was replaced.*Nothing was done/);
+      assert.equal((await snapshot(client)).pageTitle, "count=0", "the run was not replayed");
+      const again = await call(client, "page_run", { id: "inc" });
+      assert.equal(again.up.ok, true);
+      assert.notEqual(again.up.pageId, first);
+      assert.equal((await snapshot(client)).pageTitle, "count=1");
+    }));
+}
+
+test("a snapshot after the page was replaced just works (reading is safe to repeat)", () =>
+  withClient("/tests/fixtures/mcp.html?autohello", async (client) => {
+    const first = (await call(client, "page_hello")).up.payload.pageId;
+    await call(client, "page_run", { id: "reload-me" });
+    await new Promise((r) => setTimeout(r, 700));
+    const snap = await call(client, "page_snapshot");
+    assert.equal(snap.up.ok, true);
+    assert.notEqual(snap.up.pageId, first);
+  }));
+
+test("the page cannot take the server to another origin", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const run = await call(client, "page_run", { id: "away" });
+    assert.equal(run.up.ok, true, "the click itself happened");
+    await new Promise((r) => setTimeout(r, 300));
+    const snap = await call(client, "page_snapshot");
+    assert.match([...run.notes, ...snap.notes].join(" "), /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html.*navigation was stopped/);
+    assert.equal(snap.up.ok, true, "still on the configured page");
+    assert.equal(snap.up.payload.snapshot.pageTitle, "count=0");
+  }));
+
+test("snapshots are bounded windows with totals", () =>
+  withClient("/tests/fixtures/mcp.html?many=300", async (client) => {
+    const s = await snapshot(client);
+    assert.equal(s.menu.length, 50);
+    assert.ok(s.menuWindow.total > 300);
+    assert.deepEqual({ offset: s.menuWindow.offset, limit: s.menuWindow.limit }, { offset: 0, limit: 50 });
+    const next = await snapshot(client, { offset: 100, limit: 200 });
+    assert.equal(next.menu.length, 200);
+    assert.equal(next.menuWindow.offset, 100);
+    const tooMany = await client.callTool({ name: "page_snapshot", arguments: { limit: 1000 } });
+    assert.equal(tooMany.isError, true);
+  }));
+
+test("the playground: hello, snapshot, run a filter and the pagination island", () =>
+  withClient("/playground/index.html", async (client) => {
+    assert.equal((await call(client, "page_hello")).up.ok, true);
+    const s = await snapshot(client);
+    assert.equal(s.pageTitle, "orders");
+    const ids = s.menu.map((m) => m.id);
+    for (const id of ["orders.refresh", "orders.filter.pending", "list-pagination:next"]) assert.ok(ids.includes(id), id);
+    assert.equal((await call(client, "page_run", { id: "orders.filter.pending" })).up.ok, true);
+    assert.equal((await call(client, "page_run", { id: "list-pagination:next" })).up.ok, true);
+    assert.equal((await call(client, "page_run", { id: "orders.export" })).up.error.code, "NOT_ACTIONABLE");
+  }));
+
+test("a page without the package: a clear error, or --inject installs it", async () => {
+  await withClient("/tests/fixtures/seed.html", async (client) => {
+    const res = await client.callTool({ name: "page_hello", arguments: {} });
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /no in-page-playable instance.*--inject/);
+  }, ["--timeout", "500"]);
+  await withClient("/tests/fixtures/seed.html", async (client) => {
+    assert.equal((await call(client, "page_hello")).up.ok, true);
+    const s = await snapshot(client);
+    assert.equal(s.pageTitle, "ready-list");
+    assert.equal((await call(client, "page_run", { id: "btn-save" })).up.ok, true);
+    assert.equal((await call(client, "page_run", { id: "btn-off" })).up.error.code, "NOT_ACTIONABLE");
+  }, ["--inject"]);
+});
