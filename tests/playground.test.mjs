@@ -362,6 +362,7 @@ test("Vite (npm run playground's server) serves the app and the shell, and the m
       vite.stdout.on("data", onData);
       vite.stderr.on("data", onData);
       vite.once("exit", (code) => reject(new Error(`vite exited with ${code}: ${output}`)));
+      setTimeout(() => reject(new Error(`vite printed no URL within 60 s: ${output}`)), 60000).unref();
     });
     await withPage("/shell.html", async (page) => {
       const frame = await appFrame(page);
