@@ -23,6 +23,9 @@ export const LIMITS = Object.freeze({
   /** Any other payload (run results): depth, keys or items per level. */
   depth: 4,
   entries: 50,
+  /** Surface results (capability schemas nest deeper; records are windowed by the page). */
+  surfaceDepth: 10,
+  surfaceEntries: 100,
 });
 
 /** Told with every result that carries page-authored text. */
@@ -39,18 +42,33 @@ const bool = (v) => v === true;
 const list = (v) => (Array.isArray(v) ? v : []);
 
 /** A bounded copy of arbitrary JSON (for payloads this server does not know). */
-export function bounded(value, depth = 0) {
+export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIMITS.entries) {
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "string") return cut(value, LIMITS.desc);
-  if (typeof value !== "object" || depth >= LIMITS.depth) return null;
-  if (Array.isArray(value)) return value.slice(0, LIMITS.entries).map((v) => bounded(v, depth + 1));
+  if (typeof value !== "object" || depth >= maxDepth) return null;
+  if (Array.isArray(value)) return value.slice(0, entries).map((v) => bounded(v, depth + 1, maxDepth, entries));
   const out = {};
-  for (const key of Object.keys(value).slice(0, LIMITS.entries)) {
+  for (const key of Object.keys(value).slice(0, entries)) {
     if (key === "__proto__") continue;
-    out[cut(key, LIMITS.title)] = bounded(value[key], depth + 1);
+    out[cut(key, LIMITS.title)] = bounded(value[key], depth + 1, maxDepth, entries);
   }
   return out;
+}
+
+/**
+ * A Surface response rebuilt from its known fields, bounded.
+ * @returns {import("in-page-playable-page").ISurfaceResponse}
+ */
+export function boundSurface(response) {
+  const head = { protocol: cut(response?.protocol, 40), id: cut(response?.id, LIMITS.id) };
+  if (response?.ok !== true) {
+    const error = { code: cut(response?.error?.code ?? "INTERNAL_ERROR", 40), message: cut(response?.error?.message, LIMITS.desc) };
+    if (Number.isFinite(response?.error?.retryAfterMs)) error.retryAfterMs = response.error.retryAfterMs;
+    return { ...head, ok: false, error };
+  }
+  const result = bounded(response.result ?? {}, 0, LIMITS.surfaceDepth, LIMITS.surfaceEntries);
+  return { ...head, ok: true, result: result && typeof result === "object" ? result : {} };
 }
 
 /** @returns {IMenuItem} */

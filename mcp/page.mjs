@@ -11,6 +11,8 @@ import { chromium } from "playwright-core";
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
 
 export const CHANNEL = "in-page-playable";
+/** Surface's bridge channel (createSurface(...).attachWindowBridge()). */
+export const SURFACE_CHANNEL = "pling.surface";
 const MARKER = "__IN_PAGE_PLAYABLE_V1__";
 /** Same-origin path under which --inject serves the package's own files. */
 const INJECT_PATH = "/__in-page-playable__/";
@@ -36,13 +38,13 @@ export class LinkError extends Error {
   }
 }
 
-// Runs in the page: waits for an instance, posts the down wrapper and
-// resolves with the matching up wrapper's envelope. Never rejects.
+// Runs in the page: waits for an instance (when a marker is given), posts the
+// down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
 function exchange({ channel, marker, seq, envelope, timeoutMs }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const post = () => {
-      if (!window[marker]) {
+      if (marker && !window[marker]) {
         if (Date.now() - started > timeoutMs) return resolve({ missing: true });
         return setTimeout(post, 25);
       }
@@ -154,13 +156,34 @@ export class PageLink {
    * @returns {Promise<IPlayableUplink>}
    */
   async send(envelope) {
+    return this.#send(envelope, CHANNEL, MARKER);
+  }
+
+  /**
+   * Sends one Surface request on the "pling.surface" channel; returns the response as it came.
+   * @param {import("in-page-playable-page").ISurfaceRequest} request
+   * @returns {Promise<import("in-page-playable-page").ISurfaceResponse>}
+   */
+  async sendSurface(request) {
+    try {
+      return await this.#send(request, SURFACE_CHANNEL, null);
+    } catch (e) {
+      if (!(e instanceof LinkError) || !/did not answer/.test(e.message)) throw e;
+      throw new LinkError(
+        `no Surface answered on "${SURFACE_CHANNEL}" within ${this.timeoutMs} ms: does the page call ` +
+          `createSurface({ …, allowedOrigins: [${JSON.stringify(this.origin)}] }).attachWindowBridge()?`,
+      );
+    }
+  }
+
+  async #send(envelope, channel, marker) {
     const page = this.page;
     if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
     const here = new URL(page.url());
     if (here.origin !== this.origin) {
       throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
     }
-    const args = { channel: CHANNEL, marker: MARKER, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs };
+    const args = { channel, marker, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, marker: MARKER });

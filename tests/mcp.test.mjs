@@ -62,7 +62,9 @@ test("--url is required: a clear usage error", () => {
 test("lists its tools: hello, snapshot, run, escape, and nothing that evaluates or navigates", () =>
   withClient("/tests/fixtures/mcp.html", async (client) => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["page_escape", "page_hello", "page_run", "page_snapshot"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "page_escape", "page_hello", "page_run", "page_snapshot", "surface_describe", "surface_invoke",
+    ]);
     const run = tools.find((t) => t.name === "page_run");
     assert.deepEqual(run.inputSchema.required, ["id"]);
     assert.deepEqual(Object.keys(run.inputSchema.properties).sort(), ["by", "id", "to", "value"]);
@@ -226,3 +228,39 @@ test("a page without the package: a clear error, or --inject installs it", async
     assert.equal((await call(client, "page_run", { id: "btn-off" })).up.error.code, "NOT_ACTIONABLE");
   }, ["--inject"]);
 });
+
+test("Surface: describe and invoke over the pling.surface bridge", () =>
+  withClient("/tests/fixtures/mcp.html?surface", async (client) => {
+    const surface = async (name, args) => {
+      const res = await client.callTool({ name, arguments: args });
+      return { response: JSON.parse(res.content[0].text), isError: res.isError === true, notes: res.content.slice(1).map((c) => c.text) };
+    };
+    const described = await surface("surface_describe", {});
+    assert.equal(described.response.ok, true);
+    assert.equal(described.response.protocol, "pling.surface/0.1");
+    assert.deepEqual(described.response.result.capabilities.map((c) => c.id), ["inc", "named"]);
+    assert.equal(described.response.result.capabilities[1].input.required[0], "name");
+    assert.match(described.notes.join(" "), /Untrusted content/);
+
+    const invoked = await surface("surface_invoke", { capability: "inc" });
+    assert.equal(invoked.response.ok, true);
+    assert.equal(invoked.response.result.error, undefined);
+    assert.equal(invoked.isError, false);
+    assert.equal((await snapshot(client)).pageTitle, "count=1", "the built-in executor clicked the declared control");
+
+    const invalid = await surface("surface_invoke", { capability: "named", input: {} });
+    assert.equal(invalid.response.ok, true);
+    assert.equal(invalid.response.result.error.code, "INVALID_PARAMS");
+    assert.equal(invalid.isError, true);
+    const hidden = await surface("surface_invoke", { capability: "secret" });
+    assert.equal(hidden.response.ok, false);
+    assert.equal(hidden.response.error.code, "CAPABILITY_NOT_EXPOSED");
+    assert.notEqual(invoked.response.id, invalid.response.id, "request ids never repeat");
+  }));
+
+test("Surface tools on a page without a Surface: a clear error", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const res = await client.callTool({ name: "surface_describe", arguments: {} });
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /no Surface answered on "pling.surface"/);
+  }, ["--timeout", "500"]));
