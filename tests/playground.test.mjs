@@ -120,6 +120,19 @@ test("top page: hello, snapshot, run an item, run a slot, and every refusal with
     assert.equal(await text(page, "[data-testid=page-id]"), agent.pageId);
   }));
 
+test("search is an input item: the agent fills it through run with payload.value", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await agent.hello();
+    assert.equal(outcome(await agent.send("run", { id: "orders.search", value: "lovelace" })), "ok");
+    assert.equal(await page.inputValue("#search"), "lovelace");
+    assert.equal(await text(page, "#summary"), "1 of 23 orders", "the app reacted to the input event");
+    assert.equal(outcome(await agent.send("run", { id: "orders.search" })), "BAD_REQUEST", "an input item needs a value");
+    assert.equal(await page.inputValue("#search"), "lovelace", "the refusal changed nothing");
+    const { menu } = (await agent.snapshot()).payload.snapshot;
+    assert.deepEqual(menu.filter((m) => m.id.startsWith("orders.open.")).map((m) => m.id), ["orders.open.1042"]);
+  }));
+
 test("the console drives the page both ways: handle() directly and through the bridge", () =>
   withPage("/playground/index.html", async (page) => {
     await recordClicks(page);
