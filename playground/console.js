@@ -220,6 +220,7 @@ export function mountConsole(host, { playable, installError, where }) {
     const flags = [
       item.island ? "slot of " + item.island : null,
       item.event !== "click" ? "event " + item.event : null,
+      item.event === "input" ? "runs with the payload.value field above" : null,
       !item.enabled ? "disabled" : null,
       !item.visible ? "hidden" : null,
       item.ambiguous ? "ambiguous" : null,
