@@ -16,6 +16,6 @@ export default defineConfig({
   optimizeDeps: { exclude: ["in-page-playable-page"] },
   build: {
     target: "es2022",
-    rollupOptions: { input: { main: root + "index.html", shell: root + "shell.html" } },
+    rollupOptions: { input: { main: root + "index.html", shell: root + "shell.html", surface: root + "surface.html" } },
   },
 });

@@ -463,3 +463,38 @@ test("bridge: another origin, or another window, is ignored", async () => {
     await page.close();
   }
 });
+
+test("playground/surface.html: the seed's orders demo over the \"pling.surface\" bridge", async () => {
+  const page = await ctx.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  try {
+    await page.goto(ctx.server.origin + "/playground/surface.html");
+    await page.waitForSelector(".console-head");
+    const r = await page.evaluate(async () => {
+      const ups = [];
+      window.addEventListener("message", (e) => { if (e.data && e.data.channel === "pling.surface" && e.data.dir === "up") ups.push(e.data); });
+      const ask = async (seq, envelope) => {
+        window.postMessage({ channel: "pling.surface", dir: "down", seq, envelope }, "*");
+        for (let i = 0; i < 100 && !ups.some((u) => u.seq === seq); i++) await new Promise((res) => setTimeout(res, 20));
+        return ups.find((u) => u.seq === seq)?.envelope;
+      };
+      const describe = await ask(1, { protocol: "pling.surface/0.1", id: "req-1", method: "describe", input: { limit: 8, capabilities: "changed" } });
+      const locked = await ask(2, { protocol: "pling.surface/0.1", id: "req-2", method: "invoke", capability: "orders.update_note@order", input: { record: "SO-1002", note: "周五前回电" } });
+      const saved = await ask(3, { protocol: "pling.surface/0.1", id: "req-3", method: "invoke", capability: "orders.update_note@order", input: { record: "SO-1001", note: "周五前回电" } });
+      const cancel = await ask(4, { protocol: "pling.surface/0.1", id: "req-4", method: "invoke", capability: "orders.cancel@order", input: { record: "SO-1001" } });
+      return { describe, locked, saved, cancel };
+    });
+    assert.deepEqual(r.describe.result.capabilities.map((c) => c.id), ["orders.search", "orders.open", "orders.update_note@order"]);
+    assert.deepEqual(r.describe.result.recordWindow, { offset: 0, limit: 8, total: 5 });
+    assert.deepEqual(r.describe.result.unavailable, [{ capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" }]);
+    assert.deepEqual(r.locked, { protocol: PROTOCOL, id: "req-2", ok: true, result: { error: { code: "ACTION_UNAVAILABLE", message: "记录已锁定" } } });
+    assert.equal(r.saved.ok, true);
+    assert.equal(r.saved.result.error, undefined, JSON.stringify(r.saved));
+    assert.deepEqual(r.saved.result.after.records.map((x) => [x.id, x.fields.note]), [["SO-1001", "周五前回电"]]);
+    assert.equal(r.cancel.error.code, "CAPABILITY_NOT_EXPOSED");
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
