@@ -4,11 +4,13 @@
 //! declared capabilities this session may use; `invoke` asks the page to run
 //! one. Identity, transport, revocation and audit belong to the host.
 //!
-//! This crate is the pure core: request checks, sessions, the schema
-//! validator, describe/invoke semantics. The page, the executor, the confirm
-//! hook and the clock are traits ([`Page`], [`Executor`], [`Confirm`],
-//! [`Clock`]) so the same code runs natively under test and in the browser,
-//! where the wasm shell implements them over the DOM and JS callbacks.
+//! The core is pure: request checks, sessions, the schema validator,
+//! describe/invoke semantics, and the page-vocabulary rules ([`markers`]).
+//! The page, the executor, the confirm hook and the clock are traits
+//! ([`Page`], [`Executor`], [`Confirm`], [`Clock`]) so the same code runs
+//! natively under test and in the browser, where `dom` (wasm32 only)
+//! implements the page and the built-in executor over the live DOM and the
+//! wasm shell adds the JS callbacks.
 //!
 //! ```text
 //! shape → session → replay → rate (invoke) → exposure (invoke) → business

@@ -1,6 +1,6 @@
 //! The page as Surface sees it: a pure model the DOM side fills in.
 //!
-//! The DOM gatherer (pending wiring) reads the page vocabulary —
+//! The DOM gatherer (`dom.rs`, rules in `markers.rs`) reads the page vocabulary —
 //! `data-e2e-kind="region" | "record" | "status" | "feedback"`, row-action
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
