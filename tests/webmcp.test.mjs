@@ -222,3 +222,44 @@ test("without WebMCP, publishWebMcp() is a no-op", async () => {
     await browser.close();
   }
 });
+
+test("Surface capabilities are published with their schemas; a call is an invoke", () =>
+  withPage(async (page) => {
+    const described = await page.evaluate(async () => {
+      window.__surface = window.makeSurface();
+      window.__spub = window.__surface.publishWebMcp();
+      const r = await window.__surface.handle(window.req("describe", { input: { capabilities: "all" } }));
+      return r.result;
+    });
+    const whole = new Set(described.unavailable.filter((u) => !("record" in u)).map((u) => u.capability));
+    const expected = described.capabilities.filter((c) => !whole.has(c.id));
+    assert.ok(expected.length >= 2, JSON.stringify(described.capabilities.map((c) => c.id)));
+    const NOTE = "orders.update_note_order-" + fnv1a("orders.update_note@order");
+    await until(page, (n) => n.length === expected.length, "capabilities published");
+    const tools = await page.webmcp.tools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.ok(byName["orders.search"], "a valid id is its own name");
+    assert.deepEqual(byName["orders.search"].inputSchema, described.capabilities.find((c) => c.id === "orders.search").input);
+    assert.equal(byName[NOTE].description, 'Update the note (capability "orders.update_note@order")');
+    assert.deepEqual(byName[NOTE].inputSchema.required.slice().sort(), ["note", "record"]);
+
+    const searched = await page.webmcp.callTool("orders.search", { q: "ada" });
+    assert.equal(searched.ok, true);
+    assert.deepEqual(searched.result.value, { hits: 3, q: "ada" });
+    const invalid = await page.webmcp.callTool("orders.search", {});
+    assert.equal(invalid.result.error.code, "INVALID_PARAMS");
+    const locked = await page.webmcp.callTool(NOTE, { record: "SO-1002", note: "x" });
+    assert.equal(locked.result.error.code, "ACTION_UNAVAILABLE");
+    const noted = await page.webmcp.callTool(NOTE, { record: "SO-1001", note: "call Ada" });
+    assert.equal(noted.ok, true);
+    assert.equal(noted.result.error, undefined);
+    assert.deepEqual(await page.evaluate(() => window.__executed.map(([id]) => id)), ["orders.search", "orders.update_note@order"]);
+
+    // The session loses its scope: nothing is usable, so nothing stays published.
+    await page.evaluate(() => {
+      window.SESSION = null;
+      document.getElementById("status").textContent = "signed out";
+    });
+    await until(page, (n) => n.length === 0, "withdrawn without a session");
+    await page.evaluate(() => window.__spub.stop());
+  }, "/tests/fixtures/surface.html"));

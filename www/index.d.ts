@@ -451,6 +451,12 @@ export interface ISurface {
   /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds "*". */
   attachWindowBridge(): void;
   detachWindowBridge(): void;
+  /**
+   * Publishes the capabilities this session may use (less those unavailable as
+   * a whole) as WebMCP tools with their input schemas; a call is an invoke
+   * through handle(). A no-op where WebMCP is absent. See docs/mcp.md.
+   */
+  publishWebMcp(): IWebMcpPublication;
 }
 
 /** Bridge wrappers posted on the page's window (channel "pling.surface"). */

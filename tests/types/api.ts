@@ -105,6 +105,8 @@ const surfaceOptions: ICreateSurfaceOptions = {
 const badSurfaceOptions: ICreateSurfaceOptions = { registry, app: "a", expose: [], session: { id: "s", scope: [] } };
 const surface: ISurface = createSurface(surfaceOptions);
 surface.attachWindowBridge();
+const surfaceTools: IWebMcpPublication = surface.publishWebMcp();
+surfaceTools.stop();
 
 const describeReq: ISurfaceRequest = { protocol: "pling.surface/0.1", id: "req-1", method: "describe", input: { limit: 8, capabilities: "changed" } };
 const invokeReq: ISurfaceRequest = { protocol: "pling.surface/0.1", id: "req-2", method: "invoke", capability: "orders.update_note@order", input: { record: "SO-1002", note: "周五前回电" } };

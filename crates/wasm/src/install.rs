@@ -12,7 +12,7 @@ use web_sys::Window;
 
 use crate::options::{self, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
-use crate::webmcp::{Publication, WebMcpPublication};
+use crate::webmcp::{PlayableSource, Publication, WebMcpPublication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -175,7 +175,14 @@ impl Playable {
         if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
             return WebMcpPublication::new(Some(Rc::clone(live)));
         }
-        *slot = Publication::start(&self.inner);
+        *slot = match self.inner.machine.phase() {
+            playable::Phase::Retired => None,
+            _ => Publication::start(
+                &self.inner.window,
+                self.inner.root.clone(),
+                PlayableSource::boxed(&self.inner),
+            ),
+        };
         WebMcpPublication::new(slot.clone())
     }
 }

@@ -19,6 +19,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::Window;
 
 use crate::options;
+use crate::webmcp::{Publication, SurfaceSource, WebMcpPublication};
 
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
@@ -71,7 +72,7 @@ fn console_warn(message: &str) {
     }
 }
 
-struct Inner {
+pub(crate) struct Inner {
     core: surface::Surface,
     /// `CapabilityDeclaration[]`, or a function returning them.
     registry: JsValue,
@@ -81,10 +82,13 @@ struct Inner {
     page: DomPage,
     dom_executor: DomExecutor,
     window: Window,
+    /// The scan root (a WebMCP publication watches it).
+    root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
     /// The last registry warning shown, so a bad declaration warns once.
     warned: RefCell<String>,
+    webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
 impl RegistrySource for Inner {
@@ -139,7 +143,7 @@ impl Inner {
         Session::from_json(&json).ok().flatten()
     }
 
-    async fn handle(&self, request: JsValue) -> JsValue {
+    pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
         let scalars = Array::of4(
             &"protocol".into(),
             &"id".into(),
@@ -280,6 +284,23 @@ impl Surface {
     pub fn detach_window_bridge(&self) {
         self.inner.bridge.borrow_mut().take();
     }
+
+    /// Publishes the capabilities this session may use as WebMCP tools (a
+    /// no-op without WebMCP); a second call while publishing returns the
+    /// same publication. See docs/mcp.md.
+    #[wasm_bindgen(js_name = publishWebMcp)]
+    pub fn publish_web_mcp(&self) -> WebMcpPublication {
+        let mut slot = self.inner.webmcp.borrow_mut();
+        if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
+            return WebMcpPublication::new(Some(Rc::clone(live)));
+        }
+        *slot = Publication::start(
+            &self.inner.window,
+            self.inner.root.clone(),
+            SurfaceSource::boxed(&self.inner),
+        );
+        WebMcpPublication::new(slot.clone())
+    }
 }
 
 fn type_error(message: &str) -> JsValue {
@@ -342,11 +363,13 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             session,
             confirm,
             page: DomPage::new(scan.root.clone()),
-            dom_executor: DomExecutor::new(scan.root),
+            dom_executor: DomExecutor::new(scan.root.clone()),
+            root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
             warned: RefCell::new(String::new()),
+            webmcp: RefCell::new(None),
         }),
     })
 }

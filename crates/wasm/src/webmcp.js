@@ -79,3 +79,15 @@ export function watch(root, ms, onChange) {
     },
   };
 }
+
+/** A Surface request for a publication: describe (all capabilities, one record) or invoke. */
+export function surfaceRequest(id, method, capability, input) {
+  const request = { protocol: "pling.surface/0.1", id, method };
+  if (method === "describe") {
+    request.input = { capabilities: "all", limit: 1 };
+  } else {
+    request.capability = capability;
+    request.input = input && typeof input === "object" && !Array.isArray(input) ? input : {};
+  }
+  return request;
+}

@@ -1,7 +1,8 @@
-//! WebMCP publication (`playable.publishWebMcp()`): which menu items become
-//! tools, under which names, with which description and input schema. This
-//! part is pure and tested natively; the browser glue (registration, the
-//! MutationObserver, running a tool through `handle`) is `webmcp/publication.rs`.
+//! WebMCP publication (`playable.publishWebMcp()`, `surface.publishWebMcp()`):
+//! which menu items or Surface capabilities become tools, under which names,
+//! with which description and input schema. This part is pure and tested
+//! natively; the browser glue (registration, the MutationObserver, running a
+//! tool through `handle`) is `webmcp/publication.rs`.
 //!
 //! Naming (documented in docs/mcp.md):
 //! - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
@@ -15,18 +16,21 @@
 //!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
 
 use sense::MenuItem;
+use serde_json::Value;
 
 /// Chromium's tool-name limit.
 pub const NAME_MAX: usize = 128;
 const HASH_LEN: usize = 9; // "-" + 8 hex digits
 
-/// One tool as published: the name it is registered under and what it runs.
+/// One tool as published: the name it is registered under, the menu id or
+/// capability it runs, and what the agent is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolSpec {
     pub name: String,
     pub id: String,
-    pub event: String,
     pub description: String,
+    /// The input schema as JSON.
+    pub schema: String,
 }
 
 fn name_char(c: char) -> bool {
@@ -84,24 +88,34 @@ pub fn input_schema(event: &str) -> Option<&'static str> {
     })
 }
 
-/// Title and description as the page wrote them; the menu id when the name
-/// differs from it (or when the page wrote nothing). WebMCP requires a
-/// non-empty description.
-pub fn description(item: &MenuItem, name: &str) -> String {
-    let title = item.title.trim();
-    let desc = item.desc.trim();
+/// Title and description as the page wrote them; the id when the name
+/// differs from it, or `fallback` when the page wrote nothing. WebMCP
+/// requires a non-empty description.
+fn describe(title: &str, desc: &str, what: &str, id: &str, name: &str, fallback: String) -> String {
+    let (title, desc) = (title.trim(), desc.trim());
     let mut text = match (title.is_empty(), desc.is_empty()) {
         (false, false) => format!("{title}: {desc}"),
         (false, true) => title.to_string(),
         (true, false) => desc.to_string(),
-        (true, true) => String::new(),
+        (true, true) => return fallback,
     };
-    if text.is_empty() {
-        text = format!("Menu item {:?} ({})", item.id, item.event);
-    } else if name != item.id {
-        text.push_str(&format!(" (menu item {:?})", item.id));
+    if name != id {
+        text.push_str(&format!(" ({what} {id:?})"));
     }
     text
+}
+
+/// A menu item's tool description.
+pub fn description(item: &MenuItem, name: &str) -> String {
+    let fallback = format!("Menu item {:?} ({})", item.id, item.event);
+    describe(
+        &item.title,
+        &item.desc,
+        "menu item",
+        &item.id,
+        name,
+        fallback,
+    )
 }
 
 /// Runnable now: enabled, visible, claimed by one element, with a known event.
@@ -116,22 +130,21 @@ fn with_suffix(base: &str, n: usize) -> String {
     format!("{}{suffix}", base.get(..keep).unwrap_or(base))
 }
 
-/// The tools the menu should publish, in document order, with unique names.
-pub fn plan(menu: &[MenuItem]) -> Vec<ToolSpec> {
-    let items: Vec<&MenuItem> = menu.iter().filter(|m| runnable(m)).collect();
-    // Ids that are valid names keep them (the menu lists each id once; a
-    // repeat would fall through to the sanitised form). Sanitised names come
-    // second, so they never take a declared id's name.
-    let mut names: Vec<Option<String>> = Vec::with_capacity(items.len());
-    for item in &items {
-        let keep = is_tool_name(&item.id) && !names.iter().flatten().any(|n| *n == item.id);
-        names.push(keep.then(|| item.id.clone()));
+/// Unique tool names for `ids`, in order (see the module docs).
+pub fn assign_names(ids: &[&str]) -> Vec<String> {
+    // Ids that are valid names keep them (a repeat falls through to the
+    // sanitised form). Sanitised names come second, so they never take a
+    // declared id's name.
+    let mut names: Vec<Option<String>> = Vec::with_capacity(ids.len());
+    for id in ids {
+        let keep = is_tool_name(id) && !names.iter().flatten().any(|n| n == id);
+        names.push(keep.then(|| id.to_string()));
     }
-    for (i, item) in items.iter().enumerate() {
+    for (i, id) in ids.iter().enumerate() {
         if names.get(i).is_some_and(Option::is_some) {
             continue;
         }
-        let base = sanitised_name(&item.id);
+        let base = sanitised_name(id);
         let mut name = base.clone();
         let mut n = 2;
         while names.iter().flatten().any(|taken| *taken == name) {
@@ -142,17 +155,76 @@ pub fn plan(menu: &[MenuItem]) -> Vec<ToolSpec> {
             *slot = Some(name);
         }
     }
+    names.into_iter().flatten().collect()
+}
+
+/// The tools the menu should publish, in document order, with unique names.
+pub fn plan(menu: &[MenuItem]) -> Vec<ToolSpec> {
+    let items: Vec<&MenuItem> = menu.iter().filter(|m| runnable(m)).collect();
+    let ids: Vec<&str> = items.iter().map(|m| m.id.as_str()).collect();
     items
-        .into_iter()
-        .zip(names)
-        .filter_map(|(item, name)| {
-            let name = name?;
-            Some(ToolSpec {
-                description: description(item, &name),
+        .iter()
+        .zip(assign_names(&ids))
+        .map(|(item, name)| ToolSpec {
+            description: description(item, &name),
+            schema: input_schema(&item.event).unwrap_or_default().to_string(),
+            name,
+            id: item.id.clone(),
+        })
+        .collect()
+}
+
+fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The tools a Surface describe result should publish: its capabilities
+/// (already exposed ∩ session scope ∩ registered), less those unavailable as
+/// a whole (an `unavailable` entry without a record); row actions stay, as
+/// their availability depends on `input.record`. Each schema is the one the
+/// Surface enforces.
+pub fn plan_capabilities(result: &Value) -> Vec<ToolSpec> {
+    let empty = Vec::new();
+    let unavailable: Vec<&str> = result
+        .get("unavailable")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty)
+        .iter()
+        .filter(|u| u.get("record").is_none())
+        .map(|u| str_at(u, "capability"))
+        .collect();
+    let caps: Vec<&Value> = result
+        .get("capabilities")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty)
+        .iter()
+        .filter(|c| {
+            let id = str_at(c, "id");
+            !id.is_empty() && !unavailable.contains(&id)
+        })
+        .collect();
+    let ids: Vec<&str> = caps.iter().map(|c| str_at(c, "id")).collect();
+    caps.iter()
+        .zip(assign_names(&ids))
+        .map(|(cap, name)| {
+            let id = str_at(cap, "id");
+            let schema = cap
+                .get("input")
+                .filter(|s| s.is_object())
+                .map_or_else(|| r#"{"type":"object"}"#.to_string(), Value::to_string);
+            ToolSpec {
+                description: describe(
+                    str_at(cap, "title"),
+                    str_at(cap, "description"),
+                    "capability",
+                    id,
+                    &name,
+                    format!("Capability {id:?}"),
+                ),
                 name,
-                id: item.id.clone(),
-                event: item.event.clone(),
-            })
+                id: id.to_string(),
+                schema,
+            }
         })
         .collect()
 }
@@ -174,7 +246,11 @@ pub fn diff(registered: &[ToolSpec], wanted: Vec<ToolSpec>) -> (Vec<usize>, Vec<
 #[cfg(target_arch = "wasm32")]
 mod publication;
 #[cfg(target_arch = "wasm32")]
-pub(crate) use publication::{Publication, WebMcpPublication};
+mod surface;
+#[cfg(target_arch = "wasm32")]
+pub(crate) use publication::{PlayableSource, Publication, WebMcpPublication};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use surface::SurfaceSource;
 
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,12 @@
-//! The live WebMCP publication of one instance's menu: says hello to get the
-//! pageId, registers the planned tools, re-plans when the DOM changes, and
-//! runs a tool call as a `run` downlink through the instance's `handle`, so
-//! it gets the same checks as any other client (fresh menu, latch,
-//! actionability, zero side effects on refusal).
+//! A live WebMCP publication: registers the tools a [`Source`] plans,
+//! re-plans when the DOM under its root changes (and after every call), and
+//! hands each tool call to the source, which sends it through the same
+//! `handle` as any other client. Two sources exist: a playable instance's
+//! menu (`PlayableSource`) and a Surface's capabilities (`SurfaceSource`).
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
 
 use js_sys::{Function, Promise};
@@ -13,11 +15,11 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::{diff, input_schema, plan, ToolSpec};
+use super::{diff, plan, ToolSpec};
 use crate::install::{to_js, Instance};
 
 /// At most this long between a DOM change and the tools reflecting it
-/// (plus the time one snapshot takes).
+/// (plus the time one read takes).
 const RESYNC_MS: u32 = 50;
 
 #[wasm_bindgen(module = "/src/webmcp.js")]
@@ -43,12 +45,35 @@ extern "C" {
     fn stop(this: &Watcher);
 }
 
+pub(crate) type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// What a read found.
+pub(crate) enum Read {
+    /// Publish exactly these.
+    Tools(Vec<ToolSpec>),
+    /// Could not read this time; keep what is published.
+    Keep,
+    /// The owner is gone or retired: withdraw everything for good.
+    Stop,
+}
+
+/// What a publication publishes and how a call runs.
+pub(crate) trait Source {
+    /// Once, before the first read (playable: hello). `false` stops.
+    fn begin(&self) -> LocalFuture<'_, bool>;
+    fn read(&self) -> LocalFuture<'_, Read>;
+    /// Runs tool `id` with the agent's input; the result goes to the agent.
+    fn call(&self, id: String, input: JsValue) -> LocalFuture<'_, JsValue>;
+    /// The answer to a call that raced `stop()`: nothing is run.
+    fn withdrawn(&self, id: &str) -> JsValue;
+}
+
 type RunFn = Closure<dyn Fn(String, JsValue) -> Promise>;
 
 pub(crate) struct Publication {
-    instance: Weak<Instance>,
+    source: Box<dyn Source>,
     context: JsValue,
-    page_id: RefCell<String>,
+    root: JsValue,
     /// What is registered now, with the function that withdraws each.
     tools: RefCell<Vec<(ToolSpec, Function)>>,
     watcher: RefCell<Option<Watcher>>,
@@ -57,33 +82,26 @@ pub(crate) struct Publication {
     stopped: Cell<bool>,
     syncing: Cell<bool>,
     again: Cell<bool>,
-    seq: Cell<u32>,
-}
-
-fn envelope(page_id: Option<String>, request_id: &str, cmd: &str) -> Value {
-    let mut down = Map::new();
-    down.insert("pageId".into(), page_id.map_or(Value::Null, Value::String));
-    down.insert("requestId".into(), Value::String(request_id.into()));
-    down.insert("cmd".into(), Value::String(cmd.into()));
-    down.insert("payload".into(), Value::Object(Map::new()));
-    Value::Object(down)
 }
 
 impl Publication {
-    /// Starts publishing `instance`'s menu; `None` where WebMCP is absent
-    /// or the instance is retired.
-    pub(crate) fn start(instance: &Rc<Instance>) -> Option<Rc<Self>> {
-        let context = model_context(&instance.window);
-        if context.is_null() || instance.machine.phase() == Phase::Retired {
+    /// Starts publishing; `None` where WebMCP is absent in `window`.
+    pub(crate) fn start(
+        window: &JsValue,
+        root: JsValue,
+        source: Box<dyn Source>,
+    ) -> Option<Rc<Self>> {
+        let context = model_context(window);
+        if context.is_null() {
             return None;
         }
         let publication = Rc::new_cyclic(|me: &Weak<Self>| {
             let run_me = me.clone();
             let sync_me = me.clone();
             Self {
-                instance: Rc::downgrade(instance),
+                source,
                 context,
-                page_id: RefCell::new(String::new()),
+                root,
                 tools: RefCell::new(Vec::new()),
                 watcher: RefCell::new(None),
                 run: Closure::new(move |id: String, input: JsValue| {
@@ -98,7 +116,6 @@ impl Publication {
                 stopped: Cell::new(false),
                 syncing: Cell::new(false),
                 again: Cell::new(false),
-                seq: Cell::new(0),
             }
         });
         wasm_bindgen_futures::spawn_local(Rc::clone(&publication).begin());
@@ -122,29 +139,15 @@ impl Publication {
         }
     }
 
-    fn next_request_id(&self, what: &str) -> String {
-        let n = self.seq.get().wrapping_add(1);
-        self.seq.set(n);
-        format!("webmcp-{what}-{n}")
-    }
-
-    /// Hello (the publication is a client like any other and needs the
-    /// pageId), then watch the root and publish the first plan.
     async fn begin(self: Rc<Self>) {
-        let Some(instance) = self.instance.upgrade() else {
+        if !self.source.begin().await {
             return self.stop();
-        };
-        let hello = envelope(None, &self.next_request_id("hello"), "hello");
-        let response = instance.machine.handle(&hello).await;
-        let Some(OkPayload::Hello { page_id }) = response.uplink.payload else {
-            return self.stop(); // retired: nothing to publish
-        };
+        }
         if self.stopped() {
             return;
         }
-        *self.page_id.borrow_mut() = page_id;
         let watcher = watch(
-            &instance.root,
+            &self.root,
             RESYNC_MS,
             self.on_change.as_ref().unchecked_ref(),
         );
@@ -158,8 +161,8 @@ impl Publication {
         }
     }
 
-    /// Reads the menu afresh and brings the registered tools in line. One at
-    /// a time; a change during a sync triggers one more.
+    /// Reads afresh and brings the registered tools in line. One at a time;
+    /// a change during a sync triggers one more.
     async fn sync(self: Rc<Self>) {
         if self.stopped() {
             return;
@@ -170,22 +173,17 @@ impl Publication {
         }
         loop {
             self.again.set(false);
-            let Some(instance) = self.instance.upgrade() else {
-                self.stop();
-                break;
-            };
-            let page_id = self.page_id.borrow().clone();
-            let down = envelope(Some(page_id), &self.next_request_id("sync"), "snapshot");
-            let response = instance.machine.handle(&down).await;
+            let read = self.source.read().await;
             if self.stopped() {
                 break;
             }
-            if instance.machine.phase() == Phase::Retired {
-                self.stop();
-                break;
-            }
-            if let Some(OkPayload::Snapshot { snapshot, .. }) = response.uplink.payload {
-                self.apply(plan(&snapshot.menu));
+            match read {
+                Read::Tools(wanted) => self.apply(wanted),
+                Read::Keep => {}
+                Read::Stop => {
+                    self.stop();
+                    break;
+                }
             }
             if !self.again.get() {
                 break;
@@ -206,14 +204,11 @@ impl Publication {
             }
         }
         for spec in add {
-            let Some(schema) = input_schema(&spec.event) else {
-                continue;
-            };
             let withdraw = register(
                 &self.context,
                 &spec.name,
                 &spec.description,
-                schema,
+                &spec.schema,
                 &spec.id,
                 self.run.as_ref().unchecked_ref(),
             );
@@ -222,31 +217,113 @@ impl Publication {
     }
 }
 
-/// One tool call: a `run` downlink through `handle`; the uplink is the result.
+/// One tool call, handed to the source; its answer is the result.
 async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
-    let live = me.upgrade().filter(|p| !p.stopped());
-    let (Some(publication), Some(instance)) =
-        (live.clone(), live.and_then(|p| p.instance.upgrade()))
-    else {
-        // A call that raced stop(): the tool is withdrawn, nothing is run.
-        let up = Uplink::err(
-            None,
-            String::new(),
-            ErrorCode::NotInMenu,
-            format!("{id:?}: this WebMCP tool was withdrawn; nothing was run"),
-        );
-        return to_js(&up);
+    let Some(publication) = me.upgrade() else {
+        return JsValue::NULL;
     };
-    let page_id = publication.page_id.borrow().clone();
-    let down = run_envelope(&page_id, &publication.next_request_id("run"), &id, &input);
-    let up = instance.handle(down).await;
-    // The page may have changed in ways no mutation shows (a hidden item
-    // coming back by CSS alone): re-read after every call.
+    if publication.stopped() {
+        return publication.source.withdrawn(&id);
+    }
+    let up = publication.source.call(id, input).await;
+    // The page may have changed in ways no mutation shows (an item hidden
+    // by CSS alone): re-read after every call.
     publication.schedule();
     up
 }
 
-/// What `playable.publishWebMcp()` returns: `{ stop() }`.
+fn envelope(page_id: Option<String>, request_id: &str, cmd: &str) -> Value {
+    let mut down = Map::new();
+    down.insert("pageId".into(), page_id.map_or(Value::Null, Value::String));
+    down.insert("requestId".into(), Value::String(request_id.into()));
+    down.insert("cmd".into(), Value::String(cmd.into()));
+    down.insert("payload".into(), Value::Object(Map::new()));
+    Value::Object(down)
+}
+
+/// A playable instance's runnable menu. The publication is a client like
+/// any other: it says hello for the pageId, reads with `snapshot`, and a
+/// call is a `run` downlink through `Instance::handle` (fresh menu, latch,
+/// actionability, zero side effects on refusal); the uplink is the result.
+pub(crate) struct PlayableSource {
+    instance: Weak<Instance>,
+    page_id: RefCell<Option<String>>,
+    seq: Cell<u32>,
+}
+
+impl PlayableSource {
+    pub(crate) fn boxed(instance: &Rc<Instance>) -> Box<dyn Source> {
+        Box::new(Self {
+            instance: Rc::downgrade(instance),
+            page_id: RefCell::new(None),
+            seq: Cell::new(0),
+        })
+    }
+
+    fn request_id(&self, what: &str) -> String {
+        let n = self.seq.get().wrapping_add(1);
+        self.seq.set(n);
+        format!("webmcp-{what}-{n}")
+    }
+}
+
+impl Source for PlayableSource {
+    fn begin(&self) -> LocalFuture<'_, bool> {
+        Box::pin(async move {
+            let Some(instance) = self.instance.upgrade() else {
+                return false;
+            };
+            let hello = envelope(None, &self.request_id("hello"), "hello");
+            let response = instance.machine.handle(&hello).await;
+            let Some(OkPayload::Hello { page_id }) = response.uplink.payload else {
+                return false; // retired: nothing to publish
+            };
+            *self.page_id.borrow_mut() = Some(page_id);
+            true
+        })
+    }
+
+    fn read(&self) -> LocalFuture<'_, Read> {
+        Box::pin(async move {
+            let Some(instance) = self.instance.upgrade() else {
+                return Read::Stop;
+            };
+            let page_id = self.page_id.borrow().clone();
+            let down = envelope(page_id, &self.request_id("sync"), "snapshot");
+            let response = instance.machine.handle(&down).await;
+            if instance.machine.phase() == Phase::Retired {
+                return Read::Stop;
+            }
+            match response.uplink.payload {
+                Some(OkPayload::Snapshot { snapshot, .. }) => Read::Tools(plan(&snapshot.menu)),
+                _ => Read::Keep,
+            }
+        })
+    }
+
+    fn call(&self, id: String, input: JsValue) -> LocalFuture<'_, JsValue> {
+        Box::pin(async move {
+            let Some(instance) = self.instance.upgrade() else {
+                return self.withdrawn(&id);
+            };
+            let page_id = self.page_id.borrow().clone().unwrap_or_default();
+            let down = run_envelope(&page_id, &self.request_id("run"), &id, &input);
+            instance.handle(down).await
+        })
+    }
+
+    fn withdrawn(&self, id: &str) -> JsValue {
+        let up = Uplink::err(
+            self.page_id.borrow().clone(),
+            String::new(),
+            ErrorCode::NotInMenu,
+            format!("{id:?}: this WebMCP tool was withdrawn; nothing was run"),
+        );
+        to_js(&up)
+    }
+}
+
+/// What `publishWebMcp()` returns: `{ active, stop() }`.
 #[wasm_bindgen]
 pub struct WebMcpPublication {
     inner: Option<Rc<Publication>>,

@@ -133,3 +133,40 @@ fn diff_keeps_what_is_unchanged() {
     let (remove, add) = diff(&a, a.clone());
     assert!(remove.is_empty() && add.is_empty());
 }
+
+#[test]
+fn surface_capabilities_become_tools_with_their_schemas() {
+    let result: serde_json::Value = serde_json::from_str(
+        r#"{
+          "capabilities": [
+            { "id": "orders.search", "title": "Search orders", "input": { "type": "object", "required": ["q"] } },
+            { "id": "orders.update_note@order", "title": "Update the note", "description": "Per order",
+              "input": { "type": "object", "required": ["record", "note"] } },
+            { "id": "orders.export", "title": "Export", "input": { "type": "object" } },
+            { "id": "orders.bare", "title": "" }
+          ],
+          "unavailable": [
+            { "capability": "orders.export", "reason": "disabled" },
+            { "capability": "orders.update_note@order", "record": "SO-1002", "reason": "locked" }
+          ]
+        }"#,
+    )
+    .unwrap_or_default();
+    let tools = plan_capabilities(&result);
+    let ids: Vec<&str> = tools.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["orders.search", "orders.update_note@order", "orders.bare"],
+        "unavailable as a whole: not published; per record: published"
+    );
+    assert_eq!(tools[0].name, "orders.search");
+    assert_eq!(tools[0].schema, r#"{"required":["q"],"type":"object"}"#);
+    assert_eq!(tools[1].name, sanitised_name("orders.update_note@order"));
+    assert_eq!(
+        tools[1].description,
+        "Update the note: Per order (capability \"orders.update_note@order\")"
+    );
+    assert_eq!(tools[2].description, "Capability \"orders.bare\"");
+    assert_eq!(tools[2].schema, r#"{"type":"object"}"#);
+    assert!(plan_capabilities(&serde_json::Value::Null).is_empty());
+}
