@@ -156,9 +156,20 @@ impl Observation {
 
     /// Whether `text` shows in any status or feedback text.
     pub fn shows_text(&self, text: &str) -> bool {
-        self.status.iter().any(|s| s.contains(text))
-            || self.feedback.iter().any(|f| f.text.contains(text))
+        self.status.iter().any(|s| contains(s, text))
+            || self.feedback.iter().any(|f| contains(&f.text, text))
     }
+}
+
+/// `haystack.contains(needle)` without core's two-way searcher, which costs
+/// about 2 KB of wasm for texts that are capped at 1,000 characters anyway.
+/// A byte match of valid UTF-8 is a character match.
+fn contains(haystack: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || haystack
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
 }
 
 /// The page side of Surface.
