@@ -120,9 +120,10 @@ export class PageLink {
     if (fresh) await this.page.goto(this.url.href);
   }
 
+  /** Closes a launched browser; from an attached one it only detaches (the tab stays). */
   async close() {
-    if (this.ownsBrowser) await this.browser?.close();
-    else await this.page?.unroute(() => true).catch(() => {});
+    if (!this.ownsBrowser) await this.page?.unrouteAll({ behavior: "ignoreErrors" }).catch(() => {});
+    await this.browser?.close().catch(() => {});
   }
 
   /** Keeps the main frame on the configured origin; serves --inject's files. */

@@ -264,3 +264,46 @@ test("Surface tools on a page without a Surface: a clear error", () =>
     assert.equal(res.isError, true);
     assert.match(res.content[0].text, /no Surface answered on "pling.surface"/);
   }, ["--timeout", "500"]));
+
+test("--cdp attaches to a running Chromium, reuses the tab at the URL, and leaves it open", async () => {
+  const { spawn } = await import("node:child_process");
+  const { mkdtemp, readFile, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { chromium } = await import("playwright-core");
+  const { CHROMIUM_ARGS } = await import("./support/browser.mjs");
+  const dir = await mkdtemp(join(tmpdir(), "ipp-cdp-"));
+  const url = server.origin + "/tests/fixtures/mcp.html";
+  const proc = spawn(process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    [...CHROMIUM_ARGS, "--remote-debugging-port=0", `--user-data-dir=${dir}`, url], { stdio: "ignore" });
+  let observer;
+  try {
+    let port;
+    for (let i = 0; i < 200 && !port; i++) {
+      port = await readFile(join(dir, "DevToolsActivePort"), "utf8").then((t) => t.split("\n")[0]).catch(() => null);
+      if (!port) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(port, "Chromium wrote DevToolsActivePort");
+    const endpoint = `http://127.0.0.1:${port}`;
+    observer = await chromium.connectOverCDP(endpoint);
+    const tab = observer.contexts()[0].pages().find((p) => p.url() === url);
+    assert.ok(tab, "the tab the person opened");
+    await tab.waitForFunction(() => window.__IN_PAGE_PLAYABLE_V1__);
+
+    await withClient("/tests/fixtures/mcp.html", async (client) => {
+      assert.equal((await call(client, "page_run", { id: "inc" })).up.ok, true);
+    }, ["--cdp", endpoint]);
+    // The agent acted on the person's own tab, and the server left it open.
+    assert.equal(await tab.getAttribute("#title", "data-e2e-pagetitle"), "count=1");
+    assert.equal(tab.isClosed(), false);
+    assert.equal(observer.contexts()[0].pages().filter((p) => p.url() === url).length, 1, "no second tab");
+  } finally {
+    await observer?.close().catch(() => {});
+    if (proc.exitCode === null) {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill();
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+});
