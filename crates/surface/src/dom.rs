@@ -87,13 +87,43 @@ impl Page for DomPage {
 /// that moment and the click goes through playable's `run`, so it has run's
 /// guarantees: visible, enabled, unambiguous, exactly one click, and no side
 /// effect at all on refusal.
-pub struct DomExecutor {
+pub struct DomExecutor<M = PlayableRun> {
     root: JsValue,
+    menu: M,
+}
+
+/// Runs one menu id under a scope (the page, or one record): playable's
+/// `run_menu_item` over some [`Sense`] and [`Bot`]. [`PlayableRun`] uses
+/// sense's and bot's DOM types directly; the wasm shell passes its own ports
+/// so the module carries one copy of `run`, shared with the playable machine.
+#[allow(async_fn_in_trait)]
+pub trait MenuRun {
+    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)>;
+}
+
+/// [`MenuRun`] over `sense::dom::DomSense` and `bot::DomBot`.
+pub struct PlayableRun;
+
+impl MenuRun for PlayableRun {
+    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)> {
+        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
+        run_menu_item(&menu, &Click, id).await
+    }
 }
 
 impl DomExecutor {
     pub fn new(root: JsValue) -> Self {
-        Self { root }
+        Self {
+            root,
+            menu: PlayableRun,
+        }
+    }
+}
+
+impl<M: MenuRun> DomExecutor<M> {
+    /// The executor over another [`MenuRun`].
+    pub fn with_runner(root: JsValue, menu: M) -> Self {
+        Self { root, menu }
     }
 }
 
@@ -101,7 +131,7 @@ fn unavailable(message: String) -> BusinessError {
     BusinessError::new(BusinessCode::ActionUnavailable, message)
 }
 
-impl Executor for DomExecutor {
+impl<M: MenuRun> Executor for DomExecutor<M> {
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
         let scope = match RowActionId::parse(capability) {
             None => self.root.clone(),
@@ -126,8 +156,7 @@ impl Executor for DomExecutor {
                 }
             }
         };
-        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
-        match run_menu_item(&menu, &Click, capability).await {
+        match self.menu.run(scope, capability).await {
             Ok(()) => Ok(None),
             Err((code, message)) => Err(match refusal_name(code) {
                 Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
 use playable::bridge::{self, WindowBridge};
 use serde_json::Value;
-use surface::dom::{DomExecutor, DomPage};
+use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
     echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
     ProtocolCode, ProtocolError, Registry, RegistrySource, Session, SurfaceConfig,
@@ -80,7 +80,7 @@ pub(crate) struct Inner {
     session: Function,
     confirm: Option<Function>,
     page: DomPage,
-    dom_executor: DomExecutor,
+    dom_executor: DomExecutor<ShellRun>,
     window: Window,
     /// The scan root (a WebMCP publication watches it).
     root: JsValue,
@@ -215,7 +215,7 @@ impl Inner {
 /// The page's `execute(id, args)`, or the built-in DOM executor.
 enum HostExecutor<'a> {
     Js(&'a Function),
-    Dom(&'a DomExecutor),
+    Dom(&'a DomExecutor<ShellRun>),
 }
 
 impl Executor for HostExecutor<'_> {
@@ -363,7 +363,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             session,
             confirm,
             page: DomPage::new(scan.root.clone()),
-            dom_executor: DomExecutor::new(scan.root.clone()),
+            dom_executor: DomExecutor::with_runner(scan.root.clone(), ShellRun),
             root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
@@ -372,4 +372,23 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             webmcp: RefCell::new(None),
         }),
     })
+}
+
+/// The built-in executor's clicks through the same `SensePort`/`BotPort`
+/// types the playable machine uses: one copy of `run` in the module.
+pub(crate) struct ShellRun;
+
+impl MenuRun for ShellRun {
+    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (playable::ErrorCode, String)> {
+        let sense = crate::ports::SensePort {
+            dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
+            js: None,
+            capture: None,
+        };
+        let bot = crate::ports::BotPort {
+            dom: bot::DomBot,
+            js: None,
+        };
+        playable::run_menu_item(&sense, &bot, id).await
+    }
 }
