@@ -338,7 +338,12 @@ fn malformed_data_is_an_error_or_ignored_never_a_panic() {
 #[test]
 fn shows_text_is_a_substring_match_over_status_and_feedback() {
     let obs = observe(vec![
-        row(-1, 0, Some("status"), &[(TEXT, "Order SO-1001: 备注已保存 (2 s)")]),
+        row(
+            -1,
+            0,
+            Some("status"),
+            &[(TEXT, "Order SO-1001: 备注已保存 (2 s)")],
+        ),
         row(-1, 0, Some("feedback"), &[(TEXT, "Payment declined")]),
     ]);
     for yes in ["备注已保存", "SO-1001", "(2 s)", "Order", "declined", ""] {
