@@ -4,11 +4,15 @@
 
 // Runs in the page: posts one down wrapper, resolves with the uplink whose seq
 // matches, or null when none comes (a guard against hanging, not an assertion).
-const BRIDGE_CALL = ({ seq, envelope }) =>
+// The uplink is also kept in sessionStorage (which survives a reload of the
+// tab): after a reload escape the document may go away before evaluate() has
+// returned the reply it did receive.
+const BRIDGE_CALL = ({ key, seq, envelope }) =>
   new Promise((resolve) => {
     const done = (up) => {
       clearTimeout(timer);
       removeEventListener("message", onMessage);
+      if (up) sessionStorage.setItem(key, JSON.stringify(up));
       resolve(up);
     };
     const timer = setTimeout(() => done(null), 10000);
@@ -20,6 +24,25 @@ const BRIDGE_CALL = ({ seq, envelope }) =>
     postMessage({ channel: "in-page-playable", dir: "down", seq, envelope }, location.origin);
   });
 
+const TAKE_KEPT = (key) => {
+  const kept = sessionStorage.getItem(key);
+  sessionStorage.removeItem(key);
+  return kept === null ? null : JSON.parse(kept);
+};
+
+// The reply the old document received before it navigated away, read from the new one.
+async function keptReply(frame, key) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      await frame.waitForLoadState("domcontentloaded");
+      return await frame.evaluate(TAKE_KEPT, key);
+    } catch (error) {
+      if (!/context was destroyed|navigat/i.test(error.message)) throw error;
+    }
+  }
+  return null;
+}
+
 /** @param {import("playwright-core").Frame | import("playwright-core").Page} frame */
 export function bridgeAgent(frame, name = "agent") {
   let seq = 1000;
@@ -27,7 +50,18 @@ export function bridgeAgent(frame, name = "agent") {
   const agent = {
     pageId: null,
     /** Sends a raw envelope (anything) and returns the uplink. */
-    raw: (envelope) => frame.evaluate(BRIDGE_CALL, { seq: ++seq, envelope }),
+    async raw(envelope) {
+      const key = `__agent:${name}:${++seq}`;
+      try {
+        const up = await frame.evaluate(BRIDGE_CALL, { key, seq, envelope });
+        await frame.evaluate(TAKE_KEPT, key);
+        return up;
+      } catch (error) {
+        // The document navigated away (reload escape) before evaluate() returned.
+        if (!/context was destroyed|navigat/i.test(error.message)) throw error;
+        return keptReply(frame, key);
+      }
+    },
     /** hello / snapshot / run / escape with the latched pageId (or an explicit one). */
     async send(cmd, payload = {}, pageId = agent.pageId) {
       const up = await agent.raw({ pageId, requestId: `${name}-${++requests}`, cmd, payload });
