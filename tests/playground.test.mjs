@@ -255,7 +255,8 @@ test("shell: parent and frame ignore each other's messages; a second origin driv
 // exactly the retirement. Everything else below (a new document, a fresh
 // instance, the old pageId gone) is asserted either way.
 function assertReloading(up) {
-  if (up !== null) assert.deepEqual(up.payload, { type: "reload", retired: true });
+  assert.notEqual(up, null, "the escape's reply arrives before the document unloads");
+  assert.deepEqual(up.payload, { type: "reload", retired: true });
 }
 
 test("reload escape really reloads: the old pageId is gone and the new document has a fresh instance", () =>

@@ -24,8 +24,13 @@ impl Outcome {
 mod dom {
     use super::Outcome;
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
     use web_sys::Window;
+
+    #[wasm_bindgen(module = "/src/reload.js")]
+    extern "C" {
+        #[wasm_bindgen(js_name = reloadSoon, catch)]
+        fn reload_soon(win: &Window) -> Result<(), JsValue>;
+    }
 
     /// Reloads a real window.
     pub struct DomBom {
@@ -37,23 +42,17 @@ mod dom {
             Self { window }
         }
 
-        /// Schedules `location.reload()` on the next task, so the reply to the
-        /// agent is delivered before the document unloads. A window whose
-        /// location cannot be read or that cannot schedule (cross-origin,
-        /// closed) is `{ ok: false, retired: false }`: no fake retirement.
+        /// Schedules `location.reload()` so that the reply to the agent is
+        /// delivered before the document unloads (see reload.js). A window
+        /// whose location cannot be read or that cannot schedule
+        /// (cross-origin, closed) is `{ ok: false, retired: false }`: no fake
+        /// retirement.
         pub fn reload(&self) -> Outcome {
-            let location = self.window.location();
-            if location.href().is_err() {
+            if self.window.location().href().is_err() {
                 return Outcome::FAILED;
             }
-            let reload = Closure::once_into_js(move || {
-                let _ = location.reload();
-            });
-            match self
-                .window
-                .set_timeout_with_callback(reload.unchecked_ref())
-            {
-                Ok(_) => Outcome::RELOADING,
+            match reload_soon(&self.window) {
+                Ok(()) => Outcome::RELOADING,
                 Err(_) => Outcome::FAILED,
             }
         }

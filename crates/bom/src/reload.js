@@ -1,0 +1,15 @@
+// Reload only after the reply to the agent is on its way: the uplink (and a
+// bridge reply, which is a posted message) is sent in the microtasks that
+// follow handle(); the timer runs after them, and the MessageChannel message
+// it posts queues behind any posted message already waiting, so the reload
+// starts only once the reply has been delivered.
+export function reloadSoon(win) {
+  win.setTimeout(() => {
+    const channel = new win.MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      win.location.reload();
+    };
+    channel.port2.postMessage(0);
+  }, 0);
+}
