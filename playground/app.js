@@ -52,7 +52,7 @@ export function mountOrdersApp(root) {
     const li = document.createElement("li");
     li.textContent = text;
     activity.prepend(li);
-    while (activity.children.length > 8) activity.lastElementChild.remove();
+    while (activity.children.length > 40) activity.lastElementChild.remove();
   };
 
   const matching = () => {
@@ -190,6 +190,19 @@ export function mountOrdersApp(root) {
     markNote();
   }
   note.addEventListener("input", markNote);
+
+  // Triage: HTML5 drag and drop of the flagged order onto a lane.
+  const card = $("#triage-card");
+  card.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", card.id));
+  for (const lane of root.querySelectorAll(".lane")) {
+    lane.addEventListener("dragover", (event) => event.preventDefault());
+    lane.addEventListener("drop", (event) => {
+      event.preventDefault();
+      if (event.dataTransfer.getData("text/plain") !== card.id) return;
+      lane.append(card);
+      log(`Triage: SO-1001 moved to ${lane.textContent.replace(card.textContent, "").trim()}`);
+    });
+  }
 
   renderList();
   renderDetail();

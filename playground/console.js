@@ -27,9 +27,17 @@ export function mountConsole(host, { playable, installError, where }) {
   const pageId = h("code", { class: "page-id", "data-testid": "page-id" });
   const sendPageId = h("input", { class: "mono", id: "console-page-id", placeholder: "pageId (filled by hello)", spellcheck: "false" });
   const runId = h("input", { class: "mono", id: "console-run-id", placeholder: "menu id, e.g. orders.refresh", spellcheck: "false" });
-  const runValue = h("input", { class: "mono", id: "console-run-value", placeholder: "payload.value (input items)", spellcheck: "false" });
-  // run's payload: the id, plus the value field when an input item needs one.
-  const runPayload = (id) => (runValue.value ? { id, value: runValue.value } : { id });
+  const runValue = h("input", { class: "mono", id: "console-run-value", placeholder: "value (input) · to: start|end (scroll) · drop id (drag)", spellcheck: "false" });
+  // run's payload: the id plus what the item's event takes (issue 6):
+  // input → value, scroll → to (default "end"), drag → to (the drop target's id).
+  let events = new Map(); // menu id → event, from the latest snapshot
+  const eventOf = (id) => events.get(id) || "click";
+  const runPayload = (id, event = eventOf(id)) => {
+    const v = runValue.value;
+    if (event === "scroll") return { id, to: v || "end" };
+    if (event === "drag") return { id, to: v };
+    return v ? { id, value: v } : { id };
+  };
   const withShot = h("input", { type: "checkbox", id: "console-shot", checked: true });
   const menu = h("ul", { class: "menu", "data-testid": "menu" });
   const seen = h("div", { class: "seen" });
@@ -185,6 +193,7 @@ export function mountConsole(host, { playable, installError, where }) {
   }
 
   function showSnapshot({ snapshot, escapes }) {
+    events = new Map(snapshot.menu.map((m) => [m.id, m.event]));
     menu.replaceChildren(
       ...(snapshot.menu.length ? snapshot.menu.map(menuItem) : [h("li", { class: "empty" }, "The page declares nothing right now.")]),
     );
@@ -221,6 +230,8 @@ export function mountConsole(host, { playable, installError, where }) {
       item.island ? "slot of " + item.island : null,
       item.event !== "click" ? "event " + item.event : null,
       item.event === "input" ? "runs with the payload.value field above" : null,
+      item.event === "scroll" ? "scrolls to the field above (start|center|end, default end)" : null,
+      item.event === "drag" ? "drops on the id in the field above" : null,
       !item.enabled ? "disabled" : null,
       !item.visible ? "hidden" : null,
       item.ambiguous ? "ambiguous" : null,
@@ -237,7 +248,7 @@ export function mountConsole(host, { playable, installError, where }) {
           title: refusal ? `Running this is refused with ${refusal}: ${REFUSALS[refusal].why}` : item.desc,
           onclick: () => {
             runId.value = item.id;
-            send("run", item.event === "input" ? runPayload(item.id) : { id: item.id });
+            send("run", item.event === "click" ? { id: item.id } : runPayload(item.id, item.event));
           },
         },
         h("span", { class: "menu-id mono" }, item.id),

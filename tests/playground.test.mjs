@@ -404,3 +404,23 @@ test("Vite (npm run playground's server) serves the app and the shell, and the m
     if (vite.exitCode === null) await new Promise((resolve) => vite.once("exit", resolve));
   }
 });
+
+test("the playground offers an input, a scroll and a drag item, and each runs", () =>
+  withPage("/playground/index.html", async (page) => {
+    const agent = bridgeAgent(page);
+    await agent.hello();
+    const { snapshot } = (await agent.snapshot()).payload;
+    const events = Object.fromEntries(snapshot.menu.map((m) => [m.id, m.event]));
+    assert.equal(events["orders.search"], "input");
+    assert.equal(events["desk.activity"], "scroll");
+    assert.equal(events["triage.card"], "drag");
+    await page.evaluate(() => { for (let i = 0; i < 30; i++) document.getElementById("activity").append(Object.assign(document.createElement("li"), { textContent: "entry " + i })); });
+    const scrolled = await agent.send("run", { id: "desk.activity", to: "end" });
+    assert.equal(outcome(scrolled), "ok");
+    assert.ok(scrolled.payload.scrollTop > 0, "the log scrolled");
+    assert.equal(scrolled.payload.scrollTop, await page.evaluate(() => document.getElementById("activity").scrollTop));
+    const dropped = await agent.send("run", { id: "triage.card", to: "triage.urgent" });
+    assert.deepEqual(dropped.payload, { id: "triage.card", to: "triage.urgent" });
+    assert.equal(await page.evaluate(() => document.getElementById("triage-card").parentElement.id), "triage-urgent");
+    assert.equal(outcome(await agent.send("run", { id: "triage.card", to: "orders.nowhere" })), "NOT_IN_MENU");
+  }));
