@@ -96,7 +96,7 @@ test("callTool clicks through the run path and returns the uplink", () =>
     assert.equal(up.ok, true);
     assert.equal(up.pageId, pageId);
     assert.deepEqual(up.payload, { id: "inc" });
-    assert.match(up.requestId, /^webmcp-run-\d+$/);
+    assert.match(up.requestId, /^webmcp-[0-9a-f]{8}-\d+$/);
     await page.webmcp.callTool("inc", {});
     const slot = await page.webmcp.callTool(PAGER, {});
     assert.deepEqual(slot.payload, { id: "pager:next" }, "a sanitised name runs its own id");

@@ -1,16 +1,17 @@
 //! Downlink parsing and uplink shapes (baseline §1). Parsing takes a
 //! `serde_json::Value` that the boundary has already bounded in size and depth.
+//! Uplinks are written as JSON by hand ([`Uplink::to_json`]): one pass into one
+//! String, and no serde derive code in the module.
 
+use sense::json::{push_bool, push_key, push_str};
 use sense::{Escape, Snapshot};
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Longest usable requestId, in characters.
 pub const REQUEST_ID_MAX_CHARS: usize = 128;
 
 /// `TPlayableErrorCode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     BadRequest,
     UnknownCmd,
@@ -24,6 +25,26 @@ pub enum ErrorCode {
     EscapeNotAllowed,
     DispatchFailed,
     Internal,
+}
+
+impl ErrorCode {
+    /// The wire name, e.g. `"NOT_IN_MENU"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::BadRequest => "BAD_REQUEST",
+            Self::UnknownCmd => "UNKNOWN_CMD",
+            Self::NotLive => "NOT_LIVE",
+            Self::Retired => "RETIRED",
+            Self::PageMismatch => "PAGE_MISMATCH",
+            Self::NotInMenu => "NOT_IN_MENU",
+            Self::Ambiguous => "AMBIGUOUS",
+            Self::NotActionable => "NOT_ACTIONABLE",
+            Self::UnsupportedEvent => "UNSUPPORTED_EVENT",
+            Self::EscapeNotAllowed => "ESCAPE_NOT_ALLOWED",
+            Self::DispatchFailed => "DISPATCH_FAILED",
+            Self::Internal => "INTERNAL",
+        }
+    }
 }
 
 /// The four commands, with their command-specific payload still raw: payload
@@ -57,59 +78,99 @@ pub struct Downlink {
     pub payload: Map<String, Value>,
 }
 
-/// Ok payloads per command.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+/// Ok payloads per command (JSON field names in the comments).
+#[derive(Debug, Clone, PartialEq)]
 pub enum OkPayload {
-    Hello {
-        #[serde(rename = "pageId")]
-        page_id: String,
-    },
+    /// `{ pageId }`
+    Hello { page_id: String },
+    /// `{ snapshot, escapes }`
     Snapshot {
         snapshot: Snapshot,
         escapes: Vec<Escape>,
     },
+    /// `{ id, scrollLeft, scrollTop }`
     RunScroll {
         id: String,
-        #[serde(rename = "scrollLeft")]
         scroll_left: i64,
-        #[serde(rename = "scrollTop")]
         scroll_top: i64,
     },
-    RunInput {
-        id: String,
-        value: Value,
-    },
-    RunDrag {
-        id: String,
-        to: String,
-    },
-    Run {
-        id: String,
-    },
-    Escape {
-        #[serde(rename = "type")]
-        kind: String,
-        retired: bool,
-    },
+    /// `{ id, value }`
+    RunInput { id: String, value: Value },
+    /// `{ id, to }`
+    RunDrag { id: String, to: String },
+    /// `{ id }`
+    Run { id: String },
+    /// `{ type, retired }`
+    Escape { kind: String, retired: bool },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+impl OkPayload {
+    pub fn write_json(&self, out: &mut String) {
+        out.push('{');
+        match self {
+            Self::Hello { page_id } => {
+                out.push_str("\"pageId\":");
+                push_str(out, page_id);
+            }
+            Self::Snapshot { snapshot, escapes } => {
+                out.push_str("\"snapshot\":");
+                snapshot.write_json(out);
+                push_key(out, "escapes");
+                Escape::list_json(escapes, out);
+            }
+            Self::RunScroll {
+                id,
+                scroll_left,
+                scroll_top,
+            } => {
+                out.push_str("\"id\":");
+                push_str(out, id);
+                push_key(out, "scrollLeft");
+                out.push_str(&scroll_left.to_string());
+                push_key(out, "scrollTop");
+                out.push_str(&scroll_top.to_string());
+            }
+            Self::RunInput { id, value } => {
+                out.push_str("\"id\":");
+                push_str(out, id);
+                push_key(out, "value");
+                // Values come from serde_json and always print.
+                out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()));
+            }
+            Self::RunDrag { id, to } => {
+                out.push_str("\"id\":");
+                push_str(out, id);
+                push_key(out, "to");
+                push_str(out, to);
+            }
+            Self::Run { id } => {
+                out.push_str("\"id\":");
+                push_str(out, id);
+            }
+            Self::Escape { kind, retired } => {
+                out.push_str("\"type\":");
+                push_str(out, kind);
+                push_key(out, "retired");
+                push_bool(out, *retired);
+            }
+        }
+        out.push('}');
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
 }
 
 /// `IPlayableUplink`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Uplink {
     pub page_id: Option<String>,
     pub request_id: String,
     pub ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<OkPayload>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,
 }
 
@@ -144,6 +205,34 @@ impl Uplink {
 
     pub fn code(&self) -> Option<ErrorCode> {
         self.error.as_ref().map(|e| e.code)
+    }
+
+    /// `{ pageId, requestId, ok, payload? , error? }` as JSON, in that order.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(128);
+        out.push_str("{\"pageId\":");
+        match &self.page_id {
+            Some(id) => push_str(&mut out, id),
+            None => out.push_str("null"),
+        }
+        push_key(&mut out, "requestId");
+        push_str(&mut out, &self.request_id);
+        push_key(&mut out, "ok");
+        push_bool(&mut out, self.ok);
+        if let Some(payload) = &self.payload {
+            push_key(&mut out, "payload");
+            payload.write_json(&mut out);
+        }
+        if let Some(error) = &self.error {
+            push_key(&mut out, "error");
+            out.push_str("{\"code\":\"");
+            out.push_str(error.code.as_str());
+            out.push_str("\",\"message\":");
+            push_str(&mut out, &error.message);
+            out.push('}');
+        }
+        out.push('}');
+        out
     }
 }
 
@@ -266,5 +355,96 @@ pub fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, Str
             "payload.{key} must be a boolean, got {}",
             type_name(other)
         )),
+    }
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parsed(up: &Uplink) -> Value {
+        serde_json::from_str(&up.to_json()).expect("uplink JSON parses")
+    }
+
+    #[test]
+    fn uplinks_print_the_contract_shapes() {
+        let err = Uplink::err(None, "r\"1".into(), ErrorCode::NotInMenu, "no \"x\"\n");
+        assert_eq!(
+            parsed(&err),
+            json!({ "pageId": null, "requestId": "r\"1", "ok": false,
+                    "error": { "code": "NOT_IN_MENU", "message": "no \"x\"\n" } })
+        );
+        let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r".into(), p))["payload"].clone();
+        assert_eq!(
+            ok(OkPayload::Hello {
+                page_id: "p".into()
+            }),
+            json!({ "pageId": "p" })
+        );
+        assert_eq!(ok(OkPayload::Run { id: "a".into() }), json!({ "id": "a" }));
+        assert_eq!(
+            ok(OkPayload::RunScroll {
+                id: "a".into(),
+                scroll_left: -3,
+                scroll_top: 40
+            }),
+            json!({ "id": "a", "scrollLeft": -3, "scrollTop": 40 })
+        );
+        assert_eq!(
+            ok(OkPayload::RunInput {
+                id: "a".into(),
+                value: json!(["x", 1.5, true])
+            }),
+            json!({ "id": "a", "value": ["x", 1.5, true] })
+        );
+        assert_eq!(
+            ok(OkPayload::RunDrag {
+                id: "a".into(),
+                to: "b".into()
+            }),
+            json!({ "id": "a", "to": "b" })
+        );
+        assert_eq!(
+            ok(OkPayload::Escape {
+                kind: "reload".into(),
+                retired: true
+            }),
+            json!({ "type": "reload", "retired": true })
+        );
+        let snap = ok(OkPayload::Snapshot {
+            snapshot: Snapshot::default(),
+            escapes: sense::derive_escapes(&Snapshot::default()),
+        });
+        assert_eq!(snap["snapshot"]["menu"], json!([]));
+        assert_eq!(
+            snap["escapes"],
+            json!([{ "type": "reload", "allowed": true }])
+        );
+    }
+
+    #[test]
+    fn every_code_has_its_wire_name() {
+        use ErrorCode::*;
+        let all = [
+            BadRequest,
+            UnknownCmd,
+            NotLive,
+            Retired,
+            PageMismatch,
+            NotInMenu,
+            Ambiguous,
+            NotActionable,
+            UnsupportedEvent,
+            EscapeNotAllowed,
+            DispatchFailed,
+            Internal,
+        ];
+        let names: Vec<_> = all.iter().map(|c| c.as_str()).collect();
+        assert_eq!(
+            names.join(","),
+            "BAD_REQUEST,UNKNOWN_CMD,NOT_LIVE,RETIRED,PAGE_MISMATCH,NOT_IN_MENU,AMBIGUOUS,\
+             NOT_ACTIONABLE,UNSUPPORTED_EVENT,ESCAPE_NOT_ALLOWED,DISPATCH_FAILED,INTERNAL"
+        );
     }
 }

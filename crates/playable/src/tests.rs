@@ -149,7 +149,7 @@ pub fn machine(menu: Vec<MenuItem>) -> Fake {
 }
 
 pub fn send(m: &Fake, v: Value) -> Value {
-    serde_json::to_value(block_on(m.handle(&v)).uplink).unwrap()
+    serde_json::from_str(&block_on(m.handle(&v)).uplink.to_json()).unwrap()
 }
 
 pub fn down(page_id: Value, cmd: &str, payload: Value) -> Value {

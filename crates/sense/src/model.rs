@@ -40,13 +40,9 @@ impl RawNode<'_> {
     }
 }
 
-use serde::Serialize;
-
 /// `ISnapshot` (baseline §2). JSON in and out by hand (`json.rs`): serde's
-/// derives cost more wasm than the whole snapshot builder. (`Serialize` stays
-/// until the uplink is written by hand too.)
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// derives cost more wasm than the whole snapshot builder.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Snapshot {
     pub page_title: Option<String>,
     pub menu: Vec<MenuItem>,
@@ -57,7 +53,7 @@ pub struct Snapshot {
 }
 
 /// `IMenuItem`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct MenuItem {
     pub id: String,
     pub event: String,
@@ -65,43 +61,38 @@ pub struct MenuItem {
     pub desc: String,
     pub enabled: bool,
     pub visible: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Slots only.
     pub island: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    /// Listed once when several elements claim the id; `true` only in JSON.
     pub ambiguous: bool,
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Island {
     pub id: String,
     pub slots: Vec<IslandSlot>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct IslandSlot {
     pub name: String,
     pub id: String,
     pub resolved: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Generic {
-    #[serde(rename = "ref")]
+    /// `ref` in JSON.
     pub reference: String,
     pub role: String,
     pub name: String,
 }
 
 /// `IEscape`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Escape {
-    #[serde(rename = "type")]
+    /// `type` in JSON.
     pub kind: String,
     pub allowed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }

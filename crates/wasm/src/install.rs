@@ -12,7 +12,7 @@ use web_sys::Window;
 
 use crate::options::{self, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
-use crate::webmcp::{PlayableSource, Publication, WebMcpPublication};
+use crate::webmcp::{Owner, Publication, WebMcpPublication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -46,14 +46,11 @@ fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsVal
 pub(crate) fn to_js(up: &Uplink) -> JsValue {
     // One string crossing and a native JSON.parse: cheaper than building the
     // object field by field across the boundary.
-    serde_json::to_string(up)
-        .ok()
-        .and_then(|s| js_sys::JSON::parse(&s).ok())
-        .unwrap_or_else(|| {
-            let o = Object::new();
-            let _ = Reflect::set(&o, &"ok".into(), &JsValue::FALSE);
-            o.into()
-        })
+    js_sys::JSON::parse(&up.to_json()).ok().unwrap_or_else(|| {
+        let o = Object::new();
+        let _ = Reflect::set(&o, &"ok".into(), &JsValue::FALSE);
+        o.into()
+    })
 }
 
 impl Instance {
@@ -175,14 +172,11 @@ impl Playable {
         if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
             return WebMcpPublication::new(Some(Rc::clone(live)));
         }
-        *slot = match self.inner.machine.phase() {
-            playable::Phase::Retired => None,
-            _ => Publication::start(
-                &self.inner.window,
-                self.inner.root.clone(),
-                PlayableSource::boxed(&self.inner),
-            ),
-        };
+        *slot = Publication::start(
+            &self.inner.window,
+            self.inner.root.clone(),
+            Owner::Playable(Rc::downgrade(&self.inner)),
+        );
         WebMcpPublication::new(slot.clone())
     }
 }

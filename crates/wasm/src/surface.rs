@@ -19,7 +19,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::Window;
 
 use crate::options;
-use crate::webmcp::{Publication, SurfaceSource, WebMcpPublication};
+use crate::webmcp::{Owner, Publication, WebMcpPublication};
 
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
@@ -297,7 +297,7 @@ impl Surface {
         *slot = Publication::start(
             &self.inner.window,
             self.inner.root.clone(),
-            SurfaceSource::boxed(&self.inner),
+            Owner::Surface(Rc::downgrade(&self.inner)),
         );
         WebMcpPublication::new(slot.clone())
     }

@@ -17,8 +17,41 @@ export function modelContext(win) {
   }
 }
 
+/**
+ * Brings a publication's registered tools (`tools`: name → { key, withdraw })
+ * in line with the plan Rust made (JSON: [[name, id, description, schema], …]):
+ * withdraws what went away or changed, then registers what is new, so a
+ * replaced tool can take its name again.
+ */
+export function publish(mc, tools, planJson, run) {
+  let plan;
+  try {
+    plan = JSON.parse(planJson);
+  } catch {
+    return;
+  }
+  const wanted = new Map(plan.map((t) => [t[0], t.join("\0")]));
+  for (const [name, entry] of tools) {
+    if (wanted.get(name) !== entry.key) {
+      entry.withdraw();
+      tools.delete(name);
+    }
+  }
+  for (const [name, id, description, schema] of plan) {
+    if (!tools.has(name)) {
+      tools.set(name, { key: wanted.get(name), withdraw: register(mc, name, description, schema, id, run) });
+    }
+  }
+}
+
+/** Withdraws every tool of a publication. */
+export function withdrawAll(tools) {
+  for (const entry of tools.values()) entry.withdraw();
+  tools.clear();
+}
+
 /** Registers one tool; returns a function that withdraws it. */
-export function register(mc, name, description, schema, id, run) {
+function register(mc, name, description, schema, id, run) {
   const ctrl = new AbortController();
   const warn = (e) => {
     if (!ctrl.signal.aborted) console.warn("in-page-playable: WebMCP did not register tool " + JSON.stringify(name) + ": " + (e && e.message));
@@ -35,18 +68,49 @@ export function register(mc, name, description, schema, id, run) {
   return () => ctrl.abort();
 }
 
-/** The run downlink for a tool call: the tool's arguments plus its menu id. */
-export function runEnvelope(pageId, requestId, id, input) {
-  const payload = {};
-  try {
-    if (input && typeof input === "object" && !Array.isArray(input)) {
-      for (const k of Object.keys(input)) if (k !== "__proto__") payload[k] = input[k];
+/**
+ * The request a publication sends through handle(): for a playable instance
+ * a hello, snapshot or run downlink (a run's payload is the tool's arguments
+ * plus its menu id); for a Surface a describe (all capabilities, one record)
+ * or an invoke.
+ */
+export function request(surface, requestId, pageId, cmd, id, input) {
+  if (surface) {
+    const r = { protocol: "pling.surface/0.1", id: requestId, method: cmd };
+    if (cmd === "describe") r.input = { capabilities: "all", limit: 1 };
+    else {
+      r.capability = id;
+      r.input = plainObject(input) ? input : {};
     }
-  } catch {
-    // unreadable arguments: run with the id alone, the page decides
+    return r;
   }
-  payload.id = id;
-  return { pageId, requestId, cmd: "run", payload };
+  const payload = {};
+  if (cmd === "run") {
+    try {
+      if (plainObject(input)) for (const k of Object.keys(input)) if (k !== "__proto__") payload[k] = input[k];
+    } catch {
+      // unreadable arguments: run with the id alone, the page decides
+    }
+    payload.id = id;
+  }
+  return { pageId: cmd === "hello" ? null : pageId, requestId, cmd, payload };
+}
+
+function plainObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The pageId a hello uplink carries, or undefined. */
+export function helloPageId(up) {
+  return up && up.ok === true && up.payload && typeof up.payload.pageId === "string" ? up.payload.pageId : undefined;
+}
+
+/** The answer to a call that raced stop(): nothing was run. */
+export function withdrawn(surface, pageId, id) {
+  const message = JSON.stringify(id) + ": this WebMCP tool was withdrawn; nothing was run";
+  return surface
+    ? { protocol: "pling.surface/0.1", id: "", ok: false, error: { code: "CAPABILITY_NOT_EXPOSED", message } }
+    : { pageId: pageId ?? null, requestId: "", ok: false, error: { code: "NOT_IN_MENU", message } };
 }
 
 /**
@@ -80,14 +144,3 @@ export function watch(root, ms, onChange) {
   };
 }
 
-/** A Surface request for a publication: describe (all capabilities, one record) or invoke. */
-export function surfaceRequest(id, method, capability, input) {
-  const request = { protocol: "pling.surface/0.1", id, method };
-  if (method === "describe") {
-    request.input = { capabilities: "all", limit: 1 };
-  } else {
-    request.capability = capability;
-    request.input = input && typeof input === "object" && !Array.isArray(input) ? input : {};
-  }
-  return request;
-}

@@ -1,8 +1,9 @@
 //! WebMCP publication (`playable.publishWebMcp()`, `surface.publishWebMcp()`):
 //! which menu items or Surface capabilities become tools, under which names,
-//! with which description and input schema. This part is pure and tested
-//! natively; the browser glue (registration, the MutationObserver, running a
-//! tool through `handle`) is `webmcp/publication.rs`.
+//! with which description and input schema, planned from the JSON the page
+//! answers (a snapshot uplink, a describe response). This part is pure and
+//! tested natively; the browser glue (registration, the MutationObserver,
+//! sending requests through `handle`) is `webmcp/publication.rs`.
 //!
 //! Naming (documented in docs/mcp.md):
 //! - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
@@ -15,7 +16,6 @@
 //! - should a name still be taken (a declared id equal to another's sanitised
 //!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
 
-use sense::MenuItem;
 use serde_json::Value;
 
 /// Chromium's tool-name limit.
@@ -105,22 +105,41 @@ fn describe(title: &str, desc: &str, what: &str, id: &str, name: &str, fallback:
     text
 }
 
-/// A menu item's tool description.
-pub fn description(item: &MenuItem, name: &str) -> String {
-    let fallback = format!("Menu item {:?} ({})", item.id, item.event);
+fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn true_at(v: &Value, key: &str) -> bool {
+    v.get(key) == Some(&Value::Bool(true))
+}
+
+fn list_at<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// A menu item's (`IMenuItem` JSON) tool description.
+pub fn description(item: &Value, name: &str) -> String {
+    let id = str_at(item, "id");
+    let fallback = format!("Menu item {id:?} ({})", str_at(item, "event"));
     describe(
-        &item.title,
-        &item.desc,
+        str_at(item, "title"),
+        str_at(item, "desc"),
         "menu item",
-        &item.id,
+        id,
         name,
         fallback,
     )
 }
 
 /// Runnable now: enabled, visible, claimed by one element, with a known event.
-pub fn runnable(item: &MenuItem) -> bool {
-    item.enabled && item.visible && !item.ambiguous && input_schema(&item.event).is_some()
+pub fn runnable(item: &Value) -> bool {
+    true_at(item, "enabled")
+        && true_at(item, "visible")
+        && !true_at(item, "ambiguous")
+        && !str_at(item, "id").is_empty()
+        && input_schema(str_at(item, "event")).is_some()
 }
 
 fn with_suffix(base: &str, n: usize) -> String {
@@ -133,49 +152,48 @@ fn with_suffix(base: &str, n: usize) -> String {
 /// Unique tool names for `ids`, in order (see the module docs).
 pub fn assign_names(ids: &[&str]) -> Vec<String> {
     // Ids that are valid names keep them (a repeat falls through to the
-    // sanitised form). Sanitised names come second, so they never take a
-    // declared id's name.
-    let mut names: Vec<Option<String>> = Vec::with_capacity(ids.len());
+    // sanitised form); "" marks a name still to find. Sanitised names come
+    // second, so they never take a declared id's name.
+    let mut names: Vec<String> = Vec::with_capacity(ids.len());
     for id in ids {
-        let keep = is_tool_name(id) && !names.iter().flatten().any(|n| n == id);
-        names.push(keep.then(|| id.to_string()));
+        let keep = is_tool_name(id) && !names.iter().any(|n| n == id);
+        names.push(if keep { id.to_string() } else { String::new() });
     }
     for (i, id) in ids.iter().enumerate() {
-        if names.get(i).is_some_and(Option::is_some) {
+        if names.get(i).is_some_and(|n| !n.is_empty()) {
             continue;
         }
         let base = sanitised_name(id);
         let mut name = base.clone();
         let mut n = 2;
-        while names.iter().flatten().any(|taken| *taken == name) {
+        while names.contains(&name) {
             name = with_suffix(&base, n);
             n += 1;
         }
         if let Some(slot) = names.get_mut(i) {
-            *slot = Some(name);
+            *slot = name;
         }
     }
-    names.into_iter().flatten().collect()
+    names
 }
 
-/// The tools the menu should publish, in document order, with unique names.
-pub fn plan(menu: &[MenuItem]) -> Vec<ToolSpec> {
-    let items: Vec<&MenuItem> = menu.iter().filter(|m| runnable(m)).collect();
-    let ids: Vec<&str> = items.iter().map(|m| m.id.as_str()).collect();
+/// The tools a snapshot's menu (`ISnapshot.menu` JSON) should publish, in
+/// document order, with unique names.
+pub fn plan(menu: &[Value]) -> Vec<ToolSpec> {
+    let items: Vec<&Value> = menu.iter().filter(|m| runnable(m)).collect();
+    let ids: Vec<&str> = items.iter().map(|m| str_at(m, "id")).collect();
     items
         .iter()
         .zip(assign_names(&ids))
         .map(|(item, name)| ToolSpec {
             description: description(item, &name),
-            schema: input_schema(&item.event).unwrap_or_default().to_string(),
+            schema: input_schema(str_at(item, "event"))
+                .unwrap_or_default()
+                .to_string(),
             name,
-            id: item.id.clone(),
+            id: str_at(item, "id").to_string(),
         })
         .collect()
-}
-
-fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
 /// The tools a Surface describe result should publish: its capabilities
@@ -184,19 +202,12 @@ fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
 /// their availability depends on `input.record`. Each schema is the one the
 /// Surface enforces.
 pub fn plan_capabilities(result: &Value) -> Vec<ToolSpec> {
-    let empty = Vec::new();
-    let unavailable: Vec<&str> = result
-        .get("unavailable")
-        .and_then(Value::as_array)
-        .unwrap_or(&empty)
+    let unavailable: Vec<&str> = list_at(result, "unavailable")
         .iter()
         .filter(|u| u.get("record").is_none())
         .map(|u| str_at(u, "capability"))
         .collect();
-    let caps: Vec<&Value> = result
-        .get("capabilities")
-        .and_then(Value::as_array)
-        .unwrap_or(&empty)
+    let caps: Vec<&Value> = list_at(result, "capabilities")
         .iter()
         .filter(|c| {
             let id = str_at(c, "id");
@@ -229,28 +240,33 @@ pub fn plan_capabilities(result: &Value) -> Vec<ToolSpec> {
         .collect()
 }
 
-/// What to change so `registered` becomes `wanted`: the indices (into
-/// `registered`) to unregister, and the specs to register. A tool whose id,
-/// event or description changed is replaced under the same rule.
-pub fn diff(registered: &[ToolSpec], wanted: Vec<ToolSpec>) -> (Vec<usize>, Vec<ToolSpec>) {
-    let remove = (0..registered.len())
-        .filter(|&i| registered.get(i).is_some_and(|r| !wanted.contains(r)))
+/// What a publication does with the page's answer to its read: the tools to
+/// publish, or `None` to keep what is published (no usable answer this
+/// time). `response` is a snapshot uplink, or a Surface describe response.
+pub fn plan_response(surface: bool, response: &Value) -> Option<Vec<ToolSpec>> {
+    let ok = true_at(response, "ok");
+    if surface {
+        // No session (or an expired or revoked one): nothing is usable.
+        let result = response.get("result").filter(|_| ok);
+        return Some(result.map(plan_capabilities).unwrap_or_default());
+    }
+    let snapshot = response.get("payload")?.get("snapshot").filter(|_| ok)?;
+    Some(plan(list_at(snapshot, "menu")))
+}
+
+/// The plan as the JS side takes it: `[[name, id, description, schema], …]`.
+pub fn plan_json(tools: &[ToolSpec]) -> String {
+    let rows: Vec<[&str; 4]> = tools
+        .iter()
+        .map(|t| [&*t.name, &*t.id, &*t.description, &*t.schema])
         .collect();
-    let add = wanted
-        .into_iter()
-        .filter(|w| !registered.contains(w))
-        .collect();
-    (remove, add)
+    serde_json::to_string(&rows).unwrap_or_default()
 }
 
 #[cfg(target_arch = "wasm32")]
 mod publication;
 #[cfg(target_arch = "wasm32")]
-mod surface;
-#[cfg(target_arch = "wasm32")]
-pub(crate) use publication::{PlayableSource, Publication, WebMcpPublication};
-#[cfg(target_arch = "wasm32")]
-pub(crate) use surface::SurfaceSource;
+pub(crate) use publication::{Owner, Publication, WebMcpPublication};
 
 #[cfg(test)]
 mod tests;

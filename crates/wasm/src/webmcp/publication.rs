@@ -1,22 +1,22 @@
-//! A live WebMCP publication: registers the tools a [`Source`] plans,
-//! re-plans when the DOM under its root changes (and after every call), and
-//! hands each tool call to the source, which sends it through the same
-//! `handle` as any other client. Two sources exist: a playable instance's
-//! menu (`PlayableSource`) and a Surface's capabilities (`SurfaceSource`).
+//! A live WebMCP publication. Its owner is a playable instance (tools = the
+//! runnable menu) or a Surface (tools = the usable capabilities). It is a
+//! client like any other: every read and every tool call is a request sent
+//! through the owner's own `handle` — hello, snapshot and run downlinks, or
+//! describe and invoke requests — so the menu is read afresh, the latch,
+//! actionability and Surface's checks all hold, and a refusal changes
+//! nothing. The answer is the tool's result. Re-reads follow DOM changes
+//! under the root and every call; retirement and `stop()` withdraw all.
 
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::{Rc, Weak};
 
 use js_sys::{Function, Promise};
-use playable::{ErrorCode, OkPayload, Phase, Uplink};
-use serde_json::{Map, Value};
+use playable::Phase;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::{diff, plan, ToolSpec};
-use crate::install::{to_js, Instance};
+use super::{plan_json, plan_response};
+use crate::install::Instance;
 
 /// At most this long between a DOM change and the tools reflecting it
 /// (plus the time one read takes).
@@ -26,16 +26,20 @@ const RESYNC_MS: u32 = 50;
 extern "C" {
     #[wasm_bindgen(js_name = modelContext)]
     fn model_context(window: &JsValue) -> JsValue;
-    fn register(
-        context: &JsValue,
-        name: &str,
-        description: &str,
-        schema: &str,
+    fn publish(context: &JsValue, tools: &js_sys::Map, plan: &str, run: &Function);
+    #[wasm_bindgen(js_name = withdrawAll)]
+    fn withdraw_all(tools: &js_sys::Map);
+    fn request(
+        surface: bool,
+        request_id: &str,
+        page_id: Option<String>,
+        cmd: &str,
         id: &str,
-        run: &Function,
-    ) -> Function;
-    #[wasm_bindgen(js_name = runEnvelope)]
-    fn run_envelope(page_id: &str, request_id: &str, id: &str, input: &JsValue) -> JsValue;
+        input: &JsValue,
+    ) -> JsValue;
+    #[wasm_bindgen(js_name = helloPageId)]
+    fn hello_page_id(uplink: &JsValue) -> Option<String>;
+    fn withdrawn(surface: bool, page_id: Option<String>, id: &str) -> JsValue;
 
     type Watcher;
     fn watch(root: &JsValue, ms: u32, on_change: &Function) -> Watcher;
@@ -45,37 +49,48 @@ extern "C" {
     fn stop(this: &Watcher);
 }
 
-pub(crate) type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
-
-/// What a read found.
-pub(crate) enum Read {
-    /// Publish exactly these.
-    Tools(Vec<ToolSpec>),
-    /// Could not read this time; keep what is published.
-    Keep,
-    /// The owner is gone or retired: withdraw everything for good.
-    Stop,
+/// Whose tools these are.
+pub(crate) enum Owner {
+    Playable(Weak<Instance>),
+    Surface(Weak<crate::surface::Inner>),
 }
 
-/// What a publication publishes and how a call runs.
-pub(crate) trait Source {
-    /// Once, before the first read (playable: hello). `false` stops.
-    fn begin(&self) -> LocalFuture<'_, bool>;
-    fn read(&self) -> LocalFuture<'_, Read>;
-    /// Runs tool `id` with the agent's input; the result goes to the agent.
-    fn call(&self, id: String, input: JsValue) -> LocalFuture<'_, JsValue>;
-    /// The answer to a call that raced `stop()`: nothing is run.
-    fn withdrawn(&self, id: &str) -> JsValue;
+impl Owner {
+    fn surface(&self) -> bool {
+        matches!(self, Owner::Surface(_))
+    }
+
+    /// Sends one request through the owner's `handle`; `None` when it is gone.
+    async fn handle(&self, request: JsValue) -> Option<JsValue> {
+        match self {
+            Owner::Playable(instance) => Some(instance.upgrade()?.handle(request).await),
+            Owner::Surface(surface) => Some(surface.upgrade()?.handle(request).await),
+        }
+    }
+
+    fn retired(&self) -> bool {
+        match self {
+            Owner::Playable(instance) => instance
+                .upgrade()
+                .is_none_or(|i| i.machine.phase() == Phase::Retired),
+            Owner::Surface(surface) => surface.upgrade().is_none(),
+        }
+    }
 }
 
 type RunFn = Closure<dyn Fn(String, JsValue) -> Promise>;
 
 pub(crate) struct Publication {
-    source: Box<dyn Source>,
+    owner: Owner,
     context: JsValue,
     root: JsValue,
-    /// What is registered now, with the function that withdraws each.
-    tools: RefCell<Vec<(ToolSpec, Function)>>,
+    /// Request ids never repeat (Surface refuses a replayed id): a random
+    /// prefix per publication, then a counter.
+    prefix: String,
+    seq: Cell<u32>,
+    page_id: RefCell<Option<String>>,
+    /// What is registered now (name → { key, withdraw }, kept by webmcp.js).
+    tools: js_sys::Map,
     watcher: RefCell<Option<Watcher>>,
     run: RunFn,
     on_change: Closure<dyn Fn()>,
@@ -86,23 +101,23 @@ pub(crate) struct Publication {
 
 impl Publication {
     /// Starts publishing; `None` where WebMCP is absent in `window`.
-    pub(crate) fn start(
-        window: &JsValue,
-        root: JsValue,
-        source: Box<dyn Source>,
-    ) -> Option<Rc<Self>> {
+    pub(crate) fn start(window: &JsValue, root: JsValue, owner: Owner) -> Option<Rc<Self>> {
         let context = model_context(window);
-        if context.is_null() {
+        if context.is_null() || owner.retired() {
             return None;
         }
+        let nonce = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
         let publication = Rc::new_cyclic(|me: &Weak<Self>| {
             let run_me = me.clone();
             let sync_me = me.clone();
             Self {
-                source,
+                owner,
                 context,
                 root,
-                tools: RefCell::new(Vec::new()),
+                prefix: format!("webmcp-{nonce:08x}-"),
+                seq: Cell::new(0),
+                page_id: RefCell::new(None),
+                tools: js_sys::Map::new(),
                 watcher: RefCell::new(None),
                 run: Closure::new(move |id: String, input: JsValue| {
                     let me = run_me.clone();
@@ -134,24 +149,37 @@ impl Publication {
         if let Some(watcher) = self.watcher.borrow_mut().take() {
             watcher.stop();
         }
-        for (_, withdraw) in self.tools.borrow_mut().drain(..) {
-            let _ = withdraw.call0(&JsValue::NULL);
-        }
+        withdraw_all(&self.tools);
     }
 
+    /// The request for `cmd` with a fresh request id.
+    fn request(&self, cmd: &str, id: &str, input: &JsValue) -> JsValue {
+        let n = self.seq.get().wrapping_add(1);
+        self.seq.set(n);
+        let page_id = self.page_id.borrow().clone();
+        let request_id = format!("{}{n}", self.prefix);
+        request(self.owner.surface(), &request_id, page_id, cmd, id, input)
+    }
+
+    /// A playable publication says hello first (it needs the pageId); then
+    /// it watches the root and publishes the first plan.
     async fn begin(self: Rc<Self>) {
-        if !self.source.begin().await {
-            return self.stop();
+        if !self.owner.surface() {
+            let hello = self.request("hello", "", &JsValue::UNDEFINED);
+            let page_id = match self.owner.handle(hello).await {
+                Some(up) => hello_page_id(&up),
+                None => None,
+            };
+            if page_id.is_none() {
+                return self.stop(); // retired: nothing to publish
+            }
+            *self.page_id.borrow_mut() = page_id;
         }
         if self.stopped() {
             return;
         }
-        let watcher = watch(
-            &self.root,
-            RESYNC_MS,
-            self.on_change.as_ref().unchecked_ref(),
-        );
-        *self.watcher.borrow_mut() = Some(watcher);
+        let on_change: &Function = self.on_change.as_ref().unchecked_ref();
+        *self.watcher.borrow_mut() = Some(watch(&self.root, RESYNC_MS, on_change));
         self.sync().await;
     }
 
@@ -173,17 +201,30 @@ impl Publication {
         }
         loop {
             self.again.set(false);
-            let read = self.source.read().await;
+            let cmd = if self.owner.surface() {
+                "describe"
+            } else {
+                "snapshot"
+            };
+            let response = self
+                .owner
+                .handle(self.request(cmd, "", &JsValue::UNDEFINED))
+                .await;
             if self.stopped() {
                 break;
             }
-            match read {
-                Read::Tools(wanted) => self.apply(wanted),
-                Read::Keep => {}
-                Read::Stop => {
-                    self.stop();
-                    break;
-                }
+            let Some(response) = response.filter(|_| !self.owner.retired()) else {
+                self.stop();
+                break;
+            };
+            let json = js_sys::JSON::stringify(&response)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            let response = serde_json::from_str(&json).unwrap_or_default();
+            if let Some(wanted) = plan_response(self.owner.surface(), &response) {
+                let run: &Function = self.run.as_ref().unchecked_ref();
+                publish(&self.context, &self.tools, &plan_json(&wanted), run);
             }
             if !self.again.get() {
                 break;
@@ -191,136 +232,25 @@ impl Publication {
         }
         self.syncing.set(false);
     }
-
-    fn apply(&self, wanted: Vec<ToolSpec>) {
-        let mut tools = self.tools.borrow_mut();
-        let specs: Vec<ToolSpec> = tools.iter().map(|(spec, _)| spec.clone()).collect();
-        let (remove, add) = diff(&specs, wanted);
-        // Withdraw first so a replaced tool can take its name again.
-        for i in remove.into_iter().rev() {
-            if i < tools.len() {
-                let (_, withdraw) = tools.remove(i);
-                let _ = withdraw.call0(&JsValue::NULL);
-            }
-        }
-        for spec in add {
-            let withdraw = register(
-                &self.context,
-                &spec.name,
-                &spec.description,
-                &spec.schema,
-                &spec.id,
-                self.run.as_ref().unchecked_ref(),
-            );
-            tools.push((spec, withdraw));
-        }
-    }
 }
 
-/// One tool call, handed to the source; its answer is the result.
+/// One tool call: a run (or invoke) through the owner's `handle`.
 async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
     let Some(publication) = me.upgrade() else {
-        return JsValue::NULL;
+        return withdrawn(false, None, &id);
     };
-    if publication.stopped() {
-        return publication.source.withdrawn(&id);
-    }
-    let up = publication.source.call(id, input).await;
+    let surface = publication.owner.surface();
+    let answer = if publication.stopped() {
+        None
+    } else {
+        let cmd = if surface { "invoke" } else { "run" };
+        let request = publication.request(cmd, &id, &input);
+        publication.owner.handle(request).await
+    };
     // The page may have changed in ways no mutation shows (an item hidden
-    // by CSS alone): re-read after every call.
+    // by a stylesheet rule alone): re-read after every call.
     publication.schedule();
-    up
-}
-
-fn envelope(page_id: Option<String>, request_id: &str, cmd: &str) -> Value {
-    let mut down = Map::new();
-    down.insert("pageId".into(), page_id.map_or(Value::Null, Value::String));
-    down.insert("requestId".into(), Value::String(request_id.into()));
-    down.insert("cmd".into(), Value::String(cmd.into()));
-    down.insert("payload".into(), Value::Object(Map::new()));
-    Value::Object(down)
-}
-
-/// A playable instance's runnable menu. The publication is a client like
-/// any other: it says hello for the pageId, reads with `snapshot`, and a
-/// call is a `run` downlink through `Instance::handle` (fresh menu, latch,
-/// actionability, zero side effects on refusal); the uplink is the result.
-pub(crate) struct PlayableSource {
-    instance: Weak<Instance>,
-    page_id: RefCell<Option<String>>,
-    seq: Cell<u32>,
-}
-
-impl PlayableSource {
-    pub(crate) fn boxed(instance: &Rc<Instance>) -> Box<dyn Source> {
-        Box::new(Self {
-            instance: Rc::downgrade(instance),
-            page_id: RefCell::new(None),
-            seq: Cell::new(0),
-        })
-    }
-
-    fn request_id(&self, what: &str) -> String {
-        let n = self.seq.get().wrapping_add(1);
-        self.seq.set(n);
-        format!("webmcp-{what}-{n}")
-    }
-}
-
-impl Source for PlayableSource {
-    fn begin(&self) -> LocalFuture<'_, bool> {
-        Box::pin(async move {
-            let Some(instance) = self.instance.upgrade() else {
-                return false;
-            };
-            let hello = envelope(None, &self.request_id("hello"), "hello");
-            let response = instance.machine.handle(&hello).await;
-            let Some(OkPayload::Hello { page_id }) = response.uplink.payload else {
-                return false; // retired: nothing to publish
-            };
-            *self.page_id.borrow_mut() = Some(page_id);
-            true
-        })
-    }
-
-    fn read(&self) -> LocalFuture<'_, Read> {
-        Box::pin(async move {
-            let Some(instance) = self.instance.upgrade() else {
-                return Read::Stop;
-            };
-            let page_id = self.page_id.borrow().clone();
-            let down = envelope(page_id, &self.request_id("sync"), "snapshot");
-            let response = instance.machine.handle(&down).await;
-            if instance.machine.phase() == Phase::Retired {
-                return Read::Stop;
-            }
-            match response.uplink.payload {
-                Some(OkPayload::Snapshot { snapshot, .. }) => Read::Tools(plan(&snapshot.menu)),
-                _ => Read::Keep,
-            }
-        })
-    }
-
-    fn call(&self, id: String, input: JsValue) -> LocalFuture<'_, JsValue> {
-        Box::pin(async move {
-            let Some(instance) = self.instance.upgrade() else {
-                return self.withdrawn(&id);
-            };
-            let page_id = self.page_id.borrow().clone().unwrap_or_default();
-            let down = run_envelope(&page_id, &self.request_id("run"), &id, &input);
-            instance.handle(down).await
-        })
-    }
-
-    fn withdrawn(&self, id: &str) -> JsValue {
-        let up = Uplink::err(
-            self.page_id.borrow().clone(),
-            String::new(),
-            ErrorCode::NotInMenu,
-            format!("{id:?}: this WebMCP tool was withdrawn; nothing was run"),
-        );
-        to_js(&up)
-    }
+    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.borrow().clone(), &id))
 }
 
 /// What `publishWebMcp()` returns: `{ active, stop() }`.

@@ -1,19 +1,11 @@
 use super::*;
+use serde_json::json;
 
-fn item(id: &str) -> MenuItem {
-    MenuItem {
-        id: id.into(),
-        event: "click".into(),
-        title: String::new(),
-        desc: String::new(),
-        enabled: true,
-        visible: true,
-        island: None,
-        ambiguous: false,
-    }
+fn item(id: &str) -> Value {
+    json!({ "id": id, "event": "click", "title": "", "desc": "", "enabled": true, "visible": true })
 }
 
-fn names(menu: &[MenuItem]) -> Vec<String> {
+fn names(menu: &[Value]) -> Vec<String> {
     plan(menu).into_iter().map(|t| t.name).collect()
 }
 
@@ -63,15 +55,15 @@ fn a_name_already_taken_gets_a_counter() {
 #[test]
 fn only_runnable_items_are_published() {
     let mut off = item("off");
-    off.enabled = false;
+    off["enabled"] = json!(false);
     let mut hidden = item("hidden");
-    hidden.visible = false;
+    hidden["visible"] = json!(false);
     let mut dup = item("dup");
-    dup.ambiguous = true;
+    dup["ambiguous"] = json!(true);
     let mut hover = item("hover");
-    hover.event = "hover".into();
+    hover["event"] = json!("hover");
     let mut field = item("field");
-    field.event = "input".into();
+    field["event"] = json!("input");
     let menu = [item("a"), off, hidden, dup, hover, field];
     assert_eq!(names(&menu), ["a", "field"]);
 }
@@ -96,21 +88,21 @@ fn every_known_event_has_an_object_schema() {
 #[test]
 fn descriptions_come_from_title_and_desc() {
     let mut save = item("btn-save");
-    save.title = "Save".into();
-    save.desc = "Save the current list".into();
+    save["title"] = json!("Save");
+    save["desc"] = json!("Save the current list");
     assert_eq!(
         description(&save, "btn-save"),
         "Save: Save the current list"
     );
-    save.desc.clear();
+    save["desc"] = json!("");
     assert_eq!(description(&save, "btn-save"), "Save");
-    save.title.clear();
+    save["title"] = json!("");
     assert_eq!(
         description(&save, "btn-save"),
         "Menu item \"btn-save\" (click)"
     );
     let mut slot = item("pager:next");
-    slot.title = "Next page".into();
+    slot["title"] = json!("Next page");
     let name = sanitised_name("pager:next");
     assert_eq!(
         description(&slot, &name),
@@ -119,19 +111,15 @@ fn descriptions_come_from_title_and_desc() {
 }
 
 #[test]
-fn diff_keeps_what_is_unchanged() {
-    let a = plan(&[item("a"), item("b")]);
-    let mut retitled = item("b");
-    retitled.title = "B".into();
-    let b = plan(&[item("a"), retitled, item("c")]);
-    let (remove, add) = diff(&a, b);
-    assert_eq!(remove, [1]);
-    assert_eq!(
-        add.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-        ["b", "c"]
-    );
-    let (remove, add) = diff(&a, a.clone());
-    assert!(remove.is_empty() && add.is_empty());
+fn the_plan_goes_to_js_as_rows() {
+    let mut save = item("btn-save");
+    save["title"] = json!("Say \"hi\"");
+    let rows: Value = serde_json::from_str(&plan_json(&plan(&[save]))).unwrap_or_default();
+    assert_eq!(rows[0][0], "btn-save");
+    assert_eq!(rows[0][1], "btn-save");
+    assert_eq!(rows[0][2], "Say \"hi\"");
+    assert_eq!(rows[0][3], input_schema("click").unwrap_or_default());
+    assert_eq!(plan_json(&[]), "[]");
 }
 
 #[test]
@@ -169,4 +157,19 @@ fn surface_capabilities_become_tools_with_their_schemas() {
     assert_eq!(tools[2].description, "Capability \"orders.bare\"");
     assert_eq!(tools[2].schema, r#"{"type":"object"}"#);
     assert!(plan_capabilities(&serde_json::Value::Null).is_empty());
+}
+
+#[test]
+fn responses_decide_what_stays_published() {
+    let snapshot = json!({ "ok": true, "payload": { "snapshot": { "menu": [item("a")] } } });
+    assert_eq!(plan_response(false, &snapshot).map(|t| t.len()), Some(1));
+    // A refused read (e.g. RETIRED, PAGE_MISMATCH) keeps what is published.
+    let refused = json!({ "ok": false, "error": { "code": "INTERNAL", "message": "" } });
+    assert_eq!(plan_response(false, &refused), None);
+    // No Surface session: nothing is usable.
+    let expired = json!({ "ok": false, "error": { "code": "SESSION_EXPIRED", "message": "" } });
+    assert_eq!(plan_response(true, &expired), Some(Vec::new()));
+    let described =
+        json!({ "ok": true, "result": { "capabilities": [{ "id": "x", "title": "X" }] } });
+    assert_eq!(plan_response(true, &described).map(|t| t.len()), Some(1));
 }
