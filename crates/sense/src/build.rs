@@ -67,6 +67,35 @@ impl Hasher for Fnv {
     }
 }
 
+/// Island id → slot specs, sorted once per build: a page with a thousand
+/// islands would otherwise pay a linear search of the table per island.
+struct SlotIndex<'s> {
+    sorted: Vec<(&'s str, usize)>,
+    slots: &'s IslandSlots,
+}
+
+impl<'s> SlotIndex<'s> {
+    fn new(slots: &'s IslandSlots) -> Self {
+        let mut sorted: Vec<(&str, usize)> = slots
+            .islands
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (id.as_str(), i))
+            .collect();
+        // Ties keep the host's order: the first entry for an id wins, as in `slots_of`.
+        sorted.sort_unstable();
+        Self { sorted, slots }
+    }
+
+    fn get(&self, island: &str) -> &'s [(String, SlotSpec)] {
+        let at = self.sorted.partition_point(|(id, _)| *id < island);
+        match self.sorted.get(at) {
+            Some(&(id, i)) if id == island => self.slots.islands[i].1.as_slice(),
+            _ => &[],
+        }
+    }
+}
+
 /// Builds the snapshot. Never panics, whatever the nodes say (indices out of
 /// range are ignored).
 pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
@@ -74,6 +103,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     let mut targets: Vec<Option<usize>> = Vec::new();
     // id → menu position, to detect a second claim.
     let mut seen: HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+    let slot_index = SlotIndex::new(slots);
     // Nodes that are resolved slot elements: not generic refs.
     let mut slot_nodes: Vec<bool> = vec![false; nodes.len()];
 
@@ -140,7 +170,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                 let inside = nodes
                     .get(index + 1..node.end.min(nodes.len()))
                     .unwrap_or(&[]);
-                for (name, spec) in slots.slots_of(id) {
+                for (name, spec) in slot_index.get(id) {
                     let slot_id = format!("{id}:{name}");
                     let mut matches = inside
                         .iter()

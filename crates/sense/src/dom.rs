@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Uint32Array};
+use js_sys::{Array, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::{build, wire, IslandSlots, Snapshot};
@@ -76,10 +76,9 @@ impl DomSense {
                     .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
             )
         })?;
-        let text = out
-            .get(0)
-            .as_string()
-            .ok_or_else(|| "sense: gatherer returned no data".to_string())?;
+        let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
+        let text = String::from_utf8(bytes)
+            .map_err(|_| "sense: gatherer returned text that is not UTF-8".to_string())?;
         let ints = out.get(1).unchecked_into::<Uint32Array>().to_vec();
         let nodes = wire::decode(&text, &ints)?;
         let built = build(&nodes, &self.slots);
@@ -94,6 +93,7 @@ impl DomSense {
                 (ids.len(), *t)
             })
             .collect();
+        // An Array, or the query's NodeList: both index the same way.
         let els: Array = out.get(2).unchecked_into();
         *self.last.borrow_mut() = Some(Targets { ids, items, els });
         Ok(built.snapshot)

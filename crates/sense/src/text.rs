@@ -7,6 +7,9 @@ pub const DESC_MAX_CHARS: usize = 1000;
 
 /// Collapses runs of whitespace, trims, and keeps at most `max` characters.
 pub fn cap_chars(s: &str, max: usize) -> String {
+    if already_capped(s, max) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len().min(max.saturating_mul(4)));
     let mut count = 0;
     let mut pending_space = false;
@@ -30,6 +33,26 @@ pub fn cap_chars(s: &str, max: usize) -> String {
         count += 1;
     }
     out
+}
+
+/// Most page text is short ASCII with single spaces: copied as is.
+fn already_capped(s: &str, max: usize) -> bool {
+    let bytes = s.as_bytes();
+    if bytes.len() > max {
+        return false;
+    }
+    let mut after_space = true; // no leading space
+    for &b in bytes {
+        if b >= 0x80 || (9..=13).contains(&b) {
+            return false;
+        }
+        let space = b == b' ';
+        if space && after_space {
+            return false;
+        }
+        after_space = space;
+    }
+    bytes.is_empty() || !after_space
 }
 
 #[cfg(test)]

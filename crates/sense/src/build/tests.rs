@@ -320,3 +320,28 @@ mod props {
         }
     }
 }
+
+#[test]
+fn many_islands_find_their_own_slots() {
+    let mut table = serde_json::Map::new();
+    for i in (0..40).rev() {
+        table.insert(
+            format!("i{i}"),
+            json!({ "x": { "ariaLabel": format!("X{i}") } }),
+        );
+    }
+    let slots = IslandSlots::from_json(&serde_json::Value::Object(table)).unwrap();
+    let ids: Vec<String> = (0..40).map(|i| format!("i{i}")).collect();
+    let labels: Vec<String> = (0..40).map(|i| format!("X{i}")).collect();
+    let mut nodes = Vec::new();
+    for i in 0..40 {
+        nodes.push(island(&ids[i], 2 * i, 1));
+        nodes.push(button(&labels[i], EV));
+    }
+    let b = build(&nodes, &slots);
+    assert_eq!(b.snapshot.menu.len(), 40);
+    for i in 0..40 {
+        assert_eq!(b.target_of(&format!("i{i}:x")), Some(2 * i + 1));
+    }
+    assert!(b.snapshot.islands.iter().all(|i| i.slots[0].resolved));
+}
