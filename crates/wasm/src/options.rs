@@ -38,7 +38,9 @@ fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
         return Ok(IslandSlots::default());
     }
     if !value.is_object() {
-        return Err("options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }".into());
+        return Err(
+            "options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }".into(),
+        );
     }
     let mut islands = Vec::new();
     for entry in Object::entries(value.unchecked_ref()).iter() {
@@ -46,7 +48,9 @@ fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
         let island = entry.get(0).as_string().unwrap_or_default();
         let slots = entry.get(1);
         if !slots.is_object() {
-            return Err(format!("islandSlots[{island:?}] must be an object of slots"));
+            return Err(format!(
+                "islandSlots[{island:?}] must be an object of slots"
+            ));
         }
         let mut list: Vec<(String, SlotSpec)> = Vec::new();
         for slot in Object::entries(slots.unchecked_ref()).iter() {
@@ -85,7 +89,10 @@ fn parse_origins(value: &JsValue) -> Result<Vec<String>, String> {
 }
 
 fn node_type(v: &JsValue) -> Option<u32> {
-    Reflect::get(v, &"nodeType".into()).ok()?.as_f64().map(|n| n as u32)
+    Reflect::get(v, &"nodeType".into())
+        .ok()?
+        .as_f64()
+        .map(|n| n as u32)
 }
 
 /// The window a root belongs to: a Document's defaultView, else the owner
