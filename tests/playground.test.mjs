@@ -374,14 +374,15 @@ test("Vite (npm run playground's server) serves the app and the shell, and the m
   const port = await freePort();
   const vite = spawn(process.execPath, [REPO + "node_modules/vite/bin/vite.js", "--config", "playground/vite.config.js", "--strictPort"], {
     cwd: REPO,
-    env: { ...process.env, PORT: String(port) },
+    // CI=true makes Vite colour its output even into a pipe; the URL is matched as plain text.
+    env: { ...process.env, PORT: String(port), NO_COLOR: "1", FORCE_COLOR: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   try {
     await new Promise((resolve, reject) => {
       const onData = (chunk) => {
-        output += chunk;
+        output += String(chunk).replace(/\x1b\[[0-9;]*m/g, "");
         if (output.includes(`127.0.0.1:${port}`)) resolve();
       };
       vite.stdout.on("data", onData);
