@@ -8,6 +8,7 @@
 //   npm run bench                  # everything
 //   npm run bench -- --quick       # fewer samples, 1k and 10k only (smoke)
 //   npm run bench -- --profile     # also CPU-profile snapshot and floor (bench/tmp/*.cpuprofile)
+//   npm run bench -- --report      # only rewrite docs/benchmarks.md from bench/results.json
 import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
 import { cpus, totalmem, platform, release } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -252,4 +253,9 @@ async function main() {
   }
 }
 
-await main();
+if (args.has("--report")) {
+  writeReport(JSON.parse(readFileSync("bench/results.json", "utf8")), "docs/benchmarks.md");
+  log("rewrote docs/benchmarks.md from bench/results.json");
+} else {
+  await main();
+}
