@@ -188,3 +188,38 @@ test("shadow DOM: open roots are scanned and runnable, closed roots stay invisib
     assert.equal(r.closed, "NOT_IN_MENU");
     assert.deepEqual(r.log, ["shadow-btn:click"]);
   }));
+
+test("actionability right before dispatch: detached or disabled since the read refuses, clicks nothing", () =>
+  withEvents(async (page) => {
+    const r = await page.evaluate(async () => {
+      // A sense port whose read still lists the items as enabled and visible,
+      // while the elements changed: the bot's own check must catch it.
+      const detached = document.createElement("button");
+      const disabled = document.createElement("button");
+      disabled.textContent = "Disabled now";
+      disabled.disabled = true;
+      document.body.prepend(disabled);
+      const item = (id) => ({ id, event: "click", title: id, desc: "", enabled: true, visible: true });
+      const targets = { detached, disabled };
+      let clicks = 0;
+      for (const el of [detached, disabled]) el.addEventListener("click", () => clicks++);
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({
+        ports: {
+          sense: {
+            snapshot: () => ({ pageTitle: null, menu: [item("detached"), item("disabled")], islands: [], generics: [], dirty: [], noReload: false }),
+            resolve: (id) => targets[id],
+          },
+        },
+      });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const run = async (id) => {
+        const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id } });
+        return up.ok ? "OK" : up.error.code + ": " + up.error.message;
+      };
+      return { detached: await run("detached"), disabled: await run("disabled"), clicks };
+    });
+    assert.match(r.detached, /^NOT_ACTIONABLE: .*detached/);
+    assert.match(r.disabled, /^NOT_ACTIONABLE: .*disabled/);
+    assert.equal(r.clicks, 0);
+  }));
