@@ -28,6 +28,8 @@ const HELPERS = () => {
   });
   window.__post = (msg, target = window) => target.postMessage(msg, "*");
   window.__settle = () => new Promise((r) => setTimeout(r, 250));
+  // Waits for n replies (up to 5 s) before settling, so a slow machine does not lose an expected one.
+  window.__until = async (n) => { for (let t = 0; t < 100 && __ups.filter((u) => "ok" in Object(u.data.envelope)).length < n; t++) await new Promise((r) => setTimeout(r, 50)); await __settle(); };
   window.__hello = (seq) => ({ channel: "in-page-playable", dir: "down", seq, envelope: { pageId: null, requestId: "b" + seq, cmd: "hello", payload: {} } });
 };
 
@@ -41,11 +43,11 @@ test("a same-window, allowed-origin downlink is answered with the seq echoed", (
       p.attachWindowBridge();
       window.postMessage = (msg, target) => { if (msg && msg.dir === "up") sent.push(target); return orig(msg, target); };
       __post(__hello(7));
-      await __settle();
+      await __until(1);
       window.postMessage = orig;
       const pageId = __ups[0]?.data.envelope.payload.pageId;
       __post({ channel: "in-page-playable", dir: "down", seq: 8, envelope: { pageId, requestId: "run", cmd: "run", payload: { id: "btn-save" } } });
-      await __settle();
+      await __until(2);
       return { ups: __ups.map((u) => u.data), targets: sent, clicks: window.__clicks, origin: location.origin };
     }, HELPERS.toString());
     assert.equal(r.ups.length, 2);
@@ -65,7 +67,7 @@ test("a well-formed wrapper around a bad envelope gets BAD_REQUEST with its seq"
       window.P.installPlayable({ allowedOrigins: [location.origin] }).attachWindowBridge();
       __post({ channel: "in-page-playable", dir: "down", seq: 3, envelope: null });
       __post({ channel: "in-page-playable", dir: "down", seq: 4 });
-      await __settle();
+      await __until(2);
       return __ups.map((u) => [u.data.seq, u.data.envelope.ok, u.data.envelope.error?.code]);
     }, HELPERS.toString());
     assert.deepEqual(ups, [[3, false, "BAD_REQUEST"], [4, false, "BAD_REQUEST"]]);
@@ -129,7 +131,7 @@ test("attachWindowBridge: clear errors without origins or with *, and attaching 
       p.attachWindowBridge();
       p.attachWindowBridge();
       __post(__hello(1));
-      await __settle();
+      await __until(1);
       const twice = __ups.length;
       window.P.detachWindowBridgeForTests();
       __post(__hello(2));
