@@ -168,16 +168,12 @@ impl Playable {
     /// A second call while publishing returns the same publication.
     #[wasm_bindgen(js_name = publishWebMcp)]
     pub fn publish_web_mcp(&self) -> WebMcpPublication {
-        let mut slot = self.inner.webmcp.borrow_mut();
-        if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
-            return WebMcpPublication::new(Some(Rc::clone(live)));
-        }
-        *slot = Publication::start(
+        WebMcpPublication::publish(
+            &self.inner.webmcp,
             &self.inner.window,
             self.inner.root.clone(),
             Owner::Playable(Rc::downgrade(&self.inner)),
-        );
-        WebMcpPublication::new(slot.clone())
+        )
     }
 }
 

@@ -290,16 +290,12 @@ impl Surface {
     /// same publication. See docs/mcp.md.
     #[wasm_bindgen(js_name = publishWebMcp)]
     pub fn publish_web_mcp(&self) -> WebMcpPublication {
-        let mut slot = self.inner.webmcp.borrow_mut();
-        if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
-            return WebMcpPublication::new(Some(Rc::clone(live)));
-        }
-        *slot = Publication::start(
+        WebMcpPublication::publish(
+            &self.inner.webmcp,
             &self.inner.window,
             self.inner.root.clone(),
             Owner::Surface(Rc::downgrade(&self.inner)),
-        );
-        WebMcpPublication::new(slot.clone())
+        )
     }
 }
 

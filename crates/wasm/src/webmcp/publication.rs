@@ -263,6 +263,22 @@ impl WebMcpPublication {
     pub(crate) fn new(inner: Option<Rc<Publication>>) -> Self {
         Self { inner }
     }
+
+    /// `publishWebMcp()` for an owner that keeps its publication in `slot`:
+    /// a second call while publishing returns the same publication.
+    pub(crate) fn publish(
+        slot: &RefCell<Option<Rc<Publication>>>,
+        window: &JsValue,
+        root: JsValue,
+        owner: Owner,
+    ) -> Self {
+        let mut slot = slot.borrow_mut();
+        if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
+            return Self::new(Some(Rc::clone(live)));
+        }
+        *slot = Publication::start(window, root, owner);
+        Self::new(slot.clone())
+    }
 }
 
 #[wasm_bindgen]
