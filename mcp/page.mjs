@@ -40,7 +40,11 @@ export class LinkError extends Error {
 
 // Runs in the page: waits for an instance (when a marker is given), posts the
 // down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
-function exchange({ channel, marker, seq, envelope, timeoutMs }) {
+// `repeatMs` (only for requests that are safe to repeat) posts the same
+// wrapper again until one is answered: a channel with no marker (Surface) may
+// attach its listener after the page's load event, when a module's top-level
+// await settles, and a message posted before that is simply not heard.
+function exchange({ channel, marker, seq, envelope, timeoutMs, repeatMs = 0 }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const post = () => {
@@ -48,7 +52,18 @@ function exchange({ channel, marker, seq, envelope, timeoutMs }) {
         if (Date.now() - started > timeoutMs) return resolve({ missing: true });
         return setTimeout(post, 25);
       }
+      // Repeats back off (repeatMs, 2×, 4×, …) so a slow answer is not buried under copies.
+      let again = 0;
+      let wait = repeatMs;
+      const send = () => {
+        window.postMessage({ channel, dir: "down", seq, envelope }, location.origin);
+        if (wait > 0) {
+          again = setTimeout(send, wait);
+          wait *= 2;
+        }
+      };
       const timer = setTimeout(() => {
+        clearTimeout(again);
         window.removeEventListener("message", onMessage);
         resolve({ timeout: true });
       }, Math.max(1, timeoutMs - (Date.now() - started)));
@@ -56,11 +71,12 @@ function exchange({ channel, marker, seq, envelope, timeoutMs }) {
         const data = event.data;
         if (event.source !== window || !data || data.channel !== channel || data.dir !== "up" || data.seq !== seq) return;
         clearTimeout(timer);
+        clearTimeout(again);
         window.removeEventListener("message", onMessage);
         resolve({ envelope: data.envelope });
       }
       window.addEventListener("message", onMessage);
-      window.postMessage({ channel, dir: "down", seq, envelope }, location.origin);
+      send();
     };
     post();
   });
@@ -97,6 +113,8 @@ export class PageLink {
     this.blocked = null;
     /** Count of main-frame loads: tells when a reload has replaced the document. */
     this.loads = 0;
+    /** The value of `loads` when this document's Surface last answered (null: not yet). */
+    this.surfaceHeardAt = null;
   }
 
   async open() {
@@ -167,7 +185,16 @@ export class PageLink {
    */
   async sendSurface(request) {
     try {
-      return await this.#send(request, SURFACE_CHANNEL, null);
+      // A describe is a read: safe to post again until the Surface hears it.
+      // An invoke is posted exactly once, so first make sure this document's
+      // Surface is listening, with a describe probe when it has not answered yet.
+      if (request.method !== "describe" && this.surfaceHeardAt !== this.loads) {
+        await this.#send({ protocol: request.protocol, id: `${request.id}-probe`, method: "describe", input: {} }, SURFACE_CHANNEL, null, true);
+      }
+      const loads = this.loads;
+      const response = await this.#send(request, SURFACE_CHANNEL, null, request.method === "describe");
+      this.surfaceHeardAt = loads;
+      return response;
     } catch (e) {
       if (!(e instanceof LinkError) || !/did not answer/.test(e.message)) throw e;
       throw new LinkError(
@@ -177,14 +204,14 @@ export class PageLink {
     }
   }
 
-  async #send(envelope, channel, marker) {
+  async #send(envelope, channel, marker, repeat = false) {
     const page = this.page;
     if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
     const here = new URL(page.url());
     if (here.origin !== this.origin) {
       throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
     }
-    const args = { channel, marker, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs };
+    const args = { channel, marker, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs, repeatMs: repeat ? 50 : 0 };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, marker: MARKER });

@@ -258,6 +258,22 @@ test("Surface: describe and invoke over the pling.surface bridge", () =>
     assert.notEqual(invoked.response.id, invalid.response.id, "request ids never repeat");
   }));
 
+test("Surface: a Surface that attaches late still hears the first request, and an invoke runs once", async () => {
+  const surface = async (client, name, args) => JSON.parse((await client.callTool({ name, arguments: args })).content[0].text);
+  // The first request is an invoke: the server probes with a describe until the Surface listens, then posts it once.
+  await withClient("/tests/fixtures/mcp.html?surface&late=600", async (client) => {
+    const invoked = await surface(client, "surface_invoke", { capability: "inc" });
+    assert.equal(invoked.ok, true);
+    assert.equal(invoked.result.error, undefined);
+    assert.equal((await snapshot(client)).pageTitle, "count=1", "clicked exactly once");
+  });
+  await withClient("/tests/fixtures/mcp.html?surface&late=600", async (client) => {
+    const described = await surface(client, "surface_describe", {});
+    assert.equal(described.ok, true);
+    assert.deepEqual(described.result.capabilities.map((c) => c.id), ["inc", "named"]);
+  });
+});
+
 test("Surface tools on a page without a Surface: a clear error", () =>
   withClient("/tests/fixtures/mcp.html", async (client) => {
     const res = await client.callTool({ name: "surface_describe", arguments: {} });
