@@ -1,11 +1,11 @@
 //! Downlink parsing and uplink shapes (baseline §1). Parsing takes a
-//! `serde_json::Value` that the boundary has already bounded in size and depth.
+//! `json::Value` that the boundary has already bounded in size and depth.
 //! Uplinks are written as JSON by hand ([`Uplink::to_json`]): one pass into one
 //! String, and no serde derive code in the module.
 
+use json::{Map, Value};
 use sense::json::{push_bool, push_key, push_str};
 use sense::{Escape, Snapshot};
-use serde_json::{Map, Value};
 
 /// Longest usable requestId, in characters.
 pub const REQUEST_ID_MAX_CHARS: usize = 128;
@@ -134,8 +134,8 @@ impl OkPayload {
                 out.push_str("\"id\":");
                 push_str(out, id);
                 push_key(out, "value");
-                // Values come from serde_json and always print.
-                out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()));
+                // Values come from json and always print.
+                out.push_str(&json::to_string(value).unwrap_or_else(|_| "null".into()));
             }
             Self::RunDrag { id, to } => {
                 out.push_str("\"id\":");
@@ -361,10 +361,10 @@ pub fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, Str
 #[cfg(test)]
 mod json_tests {
     use super::*;
-    use serde_json::json;
+    use json::json;
 
     fn parsed(up: &Uplink) -> Value {
-        serde_json::from_str(&up.to_json()).expect("uplink JSON parses")
+        json::from_str(&up.to_json()).expect("uplink JSON parses")
     }
 
     #[test]

@@ -4,8 +4,8 @@
 
 use std::cell::RefCell;
 
+use json::Value;
 use sense::derive_escapes;
-use serde_json::Value;
 
 use crate::envelope::{
     parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,

@@ -2,8 +2,8 @@
 //! dispatch. Every refusal returns before the bot acts (zero side effects).
 //! Surface's built-in executor runs capabilities through this too.
 
+use json::{Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
-use serde_json::{Map, Value};
 
 use crate::envelope::{type_name, ErrorCode, OkPayload};
 use crate::machine::read_menu;
@@ -239,7 +239,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use json::json;
 
     fn p(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()

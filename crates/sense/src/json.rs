@@ -1,13 +1,13 @@
 //! The snapshot's JSON, written and read by hand. Writing goes straight into
 //! one `String` (no intermediate `Value`, no serde derives: those cost more
-//! wasm than the builder itself); reading takes a `serde_json::Value` that a
+//! wasm than the builder itself); reading takes a `json::Value` that a
 //! JS port returned.
 
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 use crate::model::{Escape, Generic, Island, IslandSlot, MenuItem, Snapshot};
 
-/// Appends `s` as a JSON string literal (the same escapes as serde_json).
+/// Appends `s` as a JSON string literal (the same escapes as json).
 pub fn push_str(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
@@ -269,7 +269,7 @@ fn list<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use json::json;
 
     #[test]
     fn strings_escape_like_serde_json() {
@@ -282,7 +282,7 @@ mod tests {
         ] {
             let mut out = String::new();
             push_str(&mut out, s);
-            assert_eq!(out, serde_json::to_string(s).unwrap());
+            assert_eq!(out, json::to_string(s).unwrap());
         }
     }
 
@@ -328,7 +328,7 @@ mod tests {
     #[test]
     fn snapshot_json_has_the_contract_shape_and_reads_back() {
         let s = sample();
-        let v: Value = serde_json::from_str(&s.to_json()).unwrap();
+        let v: Value = json::from_str(&s.to_json()).unwrap();
         assert_eq!(
             v,
             json!({

@@ -42,7 +42,7 @@ impl IslandSlots {
     }
 
     /// Reads the table from JSON (tests and JSON configs; key order is the map's).
-    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
+    pub fn from_json(value: &json::Value) -> Result<Self, String> {
         let obj = value
             .as_object()
             .ok_or_else(|| "islandSlots must be an object".to_string())?;

@@ -7,7 +7,7 @@
 
 use crate::json::{object, text};
 use crate::schema::{self, SchemaError};
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 /// Default `expect.within` in milliseconds.
 pub const DEFAULT_EXPECT_WITHIN_MS: f64 = 2000.0;
@@ -76,14 +76,14 @@ impl CapabilityDeclaration {
             _ => Map::new(),
         };
         schema
-            .entry("type")
+            .entry("type".to_owned())
             .or_insert_with(|| Value::from("object"));
         if self.row_action().is_some() {
             let props = schema
-                .entry("properties")
+                .entry("properties".to_owned())
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(props) = props {
-                props.entry("record").or_insert_with(|| {
+                props.entry("record".to_owned()).or_insert_with(|| {
                     object([
                         ("type", text("string")),
                         ("description", text("id of the target record")),
@@ -91,7 +91,7 @@ impl CapabilityDeclaration {
                 });
             }
             let required = schema
-                .entry("required")
+                .entry("required".to_owned())
                 .or_insert_with(|| Value::Array(Vec::new()));
             if let Value::Array(names) = required {
                 if !names.iter().any(|n| n == "record") {

@@ -7,7 +7,7 @@ use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_
 use crate::session::Session;
 use crate::surface::SurfaceConfig;
 use crate::PROTOCOL;
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 /// registry ∩ expose ∩ scope, in registry order.
 pub(crate) fn visible_capabilities<'r>(

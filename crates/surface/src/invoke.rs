@@ -11,7 +11,7 @@ use crate::page::{Observation, Page};
 use crate::schema;
 use crate::session::Session;
 use crate::surface::{Host, SurfaceConfig};
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 pub(crate) async fn invoke<R, P, E, C, K>(
     config: &SurfaceConfig,

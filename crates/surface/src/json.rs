@@ -1,8 +1,8 @@
-//! Tiny JSON builders. `serde_json::json!` converts every field through
+//! Tiny JSON builders. `json::json!` converts every field through
 //! `Serialize`, monomorphised per field type; building `Value`s directly
 //! keeps that machinery out of the wasm module.
 
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 /// `{ k: v, … }` in the given order (keys end up sorted by `Map` anyway).
 pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
@@ -32,7 +32,7 @@ pub(crate) fn number_text(f: f64) -> String {
         // Exact: a whole f64 within ±2^53 converts to i64 without rounding.
         (f as i64).to_string()
     } else {
-        serde_json::Number::from_f64(f).map_or_else(|| "NaN".to_string(), |n| n.to_string())
+        json::Number::from_f64(f).map_or_else(|| "NaN".to_string(), |n| n.to_string())
     }
 }
 

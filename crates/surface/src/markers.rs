@@ -14,8 +14,8 @@
 
 use crate::declaration::RowActionId;
 use crate::page::{ActionState, Feedback, Observation, Record, Region};
+use json::Value;
 use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
-use serde_json::Value;
 
 /// `flags` bit: the element is visible (measured for regions).
 pub const FLAG_VISIBLE: u64 = 1;
@@ -64,7 +64,7 @@ impl<'a> Row<'a> {
 
 /// Builds the observation from the gatherer's JSON.
 pub fn read_observation(json: &str) -> Result<Observation, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("bad marker data: {e}"))?;
+    let value: Value = json::from_str(json).map_err(|e| format!("bad marker data: {e}"))?;
     let parts = value.as_array().map(Vec::as_slice).unwrap_or_default();
     let [serial, href, title, rows] = parts else {
         return Err("bad marker data: expected [serial, href, title, rows]".into());

@@ -6,7 +6,7 @@
 //! here is pure, so tests drive it with an in-memory page.
 
 use crate::json::{object, text};
-use serde_json::{Map, Value};
+use json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// A `data-e2e-kind="region"` element.

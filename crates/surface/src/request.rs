@@ -3,7 +3,7 @@
 use crate::codes::ProtocolError;
 use crate::schema::as_count;
 use crate::PROTOCOL;
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 /// Longest request id accepted (ids are remembered for replay detection).
 pub const MAX_REQUEST_ID_CHARS: usize = 256;

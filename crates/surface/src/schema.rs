@@ -17,7 +17,7 @@
 //! Nesting is bounded by [`MAX_SCHEMA_DEPTH`]; nothing here panics, whatever
 //! the schema or value.
 
-use serde_json::{Map, Number, Value};
+use json::{Map, Number, Value};
 use std::fmt;
 
 mod check;

@@ -6,7 +6,7 @@
 
 use crate::codes::{ProtocolCode, ProtocolError};
 use crate::json::number_text;
-use serde_json::Value;
+use json::Value;
 use std::collections::VecDeque;
 
 /// Request ids remembered per session for replay detection. Older ids fall

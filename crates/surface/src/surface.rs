@@ -10,7 +10,7 @@ use crate::page::Page;
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
-use serde_json::Value;
+use json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt;

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use serde_json::{json, Value};
+use json::{json, Value};
 use std::collections::BTreeMap;
 use surface::{Observation, Record, Registry, Session, SurfaceConfig, MAX_TRACKED_SESSIONS};
 
@@ -269,7 +269,7 @@ fn ten_thousand_records_window_of_eight_stays_small() {
         r["result"]["recordWindow"],
         json!({ "offset": 0, "limit": 8, "total": 10000 })
     );
-    let bytes = serde_json::to_string(&r).expect("serializes").len();
+    let bytes = json::to_string(&r).expect("serializes").len();
     println!("describe over 10,000 records with recordLimit 8: {bytes} bytes of JSON");
     assert!(bytes < 3000, "{bytes} bytes");
 }

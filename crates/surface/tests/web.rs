@@ -2,7 +2,7 @@
 //! the marker reader, the MutationObserver wait, the built-in executor.
 #![cfg(target_arch = "wasm32")]
 
-use serde_json::json;
+use json::json;
 use surface::dom::{DomExecutor, DomPage};
 use surface::{Executor, Page};
 use wasm_bindgen::JsValue;

@@ -69,8 +69,7 @@ impl Instance {
         let projected = project(&down);
         let json = projected.get(0).as_string().unwrap_or_default();
         let problem = projected.get(1).as_string();
-        let value: serde_json::Value =
-            serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
         if let Some(problem) = problem {
             let request_id = match playable::parse_downlink(&value) {
                 Ok(d) => d.request_id,
@@ -281,7 +280,7 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    serde_json::from_str(&json)
+    json::from_str(&json)
         .map_err(|e| e.to_string())
         .and_then(|v| sense::json::escape_inputs(&v))
         .map_err(|e| {

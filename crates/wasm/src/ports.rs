@@ -68,7 +68,7 @@ impl Sense for SensePort {
             .ok_or_else(|| {
                 "ports.sense.snapshot() returned something that is not JSON".to_string()
             })?;
-        serde_json::from_str(&json)
+        json::from_str(&json)
             .map_err(|e| e.to_string())
             .and_then(|v| Snapshot::from_value(&v))
             .map_err(|e| format!("ports.sense.snapshot() returned no valid ISnapshot: {e}"))

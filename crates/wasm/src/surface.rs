@@ -6,8 +6,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use json::Value;
 use playable::bridge::{self, WindowBridge};
-use serde_json::Value;
 use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
     echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
@@ -38,13 +38,13 @@ fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
         return Err(problem);
     }
-    serde_json::from_str(&out.get(0).as_string().unwrap_or_default())
+    json::from_str(&out.get(0).as_string().unwrap_or_default())
         .map_err(|e| format!("not JSON: {e}"))
 }
 
 /// A value crossing back to JS: one string and a native JSON.parse.
 fn to_js(value: &Value) -> JsValue {
-    serde_json::to_string(value)
+    json::to_string(value)
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or(JsValue::NULL)
@@ -151,14 +151,14 @@ impl Inner {
             &"capability".into(),
         );
         let projected = project_with(&request, &scalars, "input");
-        let value: Value = serde_json::from_str(&projected.get(0).as_string().unwrap_or_default())
+        let value: Value = json::from_str(&projected.get(0).as_string().unwrap_or_default())
             .unwrap_or(Value::Null);
         if let Some(problem) = projected.get(1).as_string() {
             let error = ProtocolError::new(
                 ProtocolCode::InvalidRequest,
                 format!("the request must be plain JSON: {problem}"),
             );
-            let mut response = serde_json::Map::new();
+            let mut response = json::Map::new();
             response.insert("protocol".into(), PROTOCOL.into());
             response.insert("id".into(), echo_id(&value).into());
             response.insert("ok".into(), false.into());

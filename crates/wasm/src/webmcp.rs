@@ -16,7 +16,7 @@
 //! - should a name still be taken (a declared id equal to another's sanitised
 //!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
 
-use serde_json::Value;
+use json::Value;
 
 /// Chromium's tool-name limit.
 pub const NAME_MAX: usize = 128;
@@ -260,7 +260,7 @@ pub fn plan_json(tools: &[ToolSpec]) -> String {
         .iter()
         .map(|t| [&*t.name, &*t.id, &*t.description, &*t.schema])
         .collect();
-    serde_json::to_string(&rows).unwrap_or_default()
+    json::to_string(&rows).unwrap_or_default()
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use json::json;
 
 /// `[parent, flags, kind, id, field, record, title, state, active,
 /// unavailable, level, pagetitle, text]`

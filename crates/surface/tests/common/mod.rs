@@ -1,7 +1,7 @@
 //! In-memory twins of the host hooks, and the seed's "orders" page.
 #![allow(dead_code)]
 
-use serde_json::{json, Value};
+use json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::future::Future;

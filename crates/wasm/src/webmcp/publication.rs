@@ -221,7 +221,7 @@ impl Publication {
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-            let response = serde_json::from_str(&json).unwrap_or_default();
+            let response = json::from_str(&json).unwrap_or_default();
             if let Some(wanted) = plan_response(self.owner.surface(), &response) {
                 let run: &Function = self.run.as_ref().unchecked_ref();
                 publish(&self.context, &self.tools, &plan_json(&wanted), run);

@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use json::json;
 
 fn item(id: &str) -> Value {
     json!({ "id": id, "event": "click", "title": "", "desc": "", "enabled": true, "visible": true })
@@ -72,16 +72,15 @@ fn only_runnable_items_are_published() {
 fn every_known_event_has_an_object_schema() {
     for event in ["click", "input", "scroll", "drag"] {
         let schema = input_schema(event).unwrap_or_default();
-        let v: serde_json::Value = serde_json::from_str(schema).unwrap_or_default();
+        let v: json::Value = json::from_str(schema).unwrap_or_default();
         assert_eq!(v["type"], "object", "{event}");
         assert_eq!(v["additionalProperties"], false, "{event}");
     }
     assert_eq!(input_schema("hover"), None);
-    let input: serde_json::Value =
-        serde_json::from_str(input_schema("input").unwrap_or("")).unwrap_or_default();
+    let input: json::Value =
+        json::from_str(input_schema("input").unwrap_or("")).unwrap_or_default();
     assert_eq!(input["required"][0], "value");
-    let drag: serde_json::Value =
-        serde_json::from_str(input_schema("drag").unwrap_or("")).unwrap_or_default();
+    let drag: json::Value = json::from_str(input_schema("drag").unwrap_or("")).unwrap_or_default();
     assert_eq!(drag["required"][0], "to");
 }
 
@@ -114,7 +113,7 @@ fn descriptions_come_from_title_and_desc() {
 fn the_plan_goes_to_js_as_rows() {
     let mut save = item("btn-save");
     save["title"] = json!("Say \"hi\"");
-    let rows: Value = serde_json::from_str(&plan_json(&plan(&[save]))).unwrap_or_default();
+    let rows: Value = json::from_str(&plan_json(&plan(&[save]))).unwrap_or_default();
     assert_eq!(rows[0][0], "btn-save");
     assert_eq!(rows[0][1], "btn-save");
     assert_eq!(rows[0][2], "Say \"hi\"");
@@ -124,7 +123,7 @@ fn the_plan_goes_to_js_as_rows() {
 
 #[test]
 fn surface_capabilities_become_tools_with_their_schemas() {
-    let result: serde_json::Value = serde_json::from_str(
+    let result: json::Value = json::from_str(
         r#"{
           "capabilities": [
             { "id": "orders.search", "title": "Search orders", "input": { "type": "object", "required": ["q"] } },
@@ -156,7 +155,7 @@ fn surface_capabilities_become_tools_with_their_schemas() {
     );
     assert_eq!(tools[2].description, "Capability \"orders.bare\"");
     assert_eq!(tools[2].schema, r#"{"type":"object"}"#);
-    assert!(plan_capabilities(&serde_json::Value::Null).is_empty());
+    assert!(plan_capabilities(&json::Value::Null).is_empty());
 }
 
 #[test]

@@ -1,0 +1,163 @@
+//! `Value` → compact JSON text, byte for byte as serde_json writes it.
+
+use crate::value::{Map, Number, Value, N};
+use std::fmt;
+
+/// Types `to_string` writes.
+pub trait WriteJson {
+    fn write_json(&self, out: &mut String);
+}
+
+/// Compact JSON text. Never fails (the `Result` keeps serde_json's signature).
+pub fn to_string<T: WriteJson + ?Sized>(value: &T) -> Result<String, fmt::Error> {
+    let mut out = String::new();
+    value.write_json(&mut out);
+    Ok(out)
+}
+
+impl<T: WriteJson + ?Sized> WriteJson for &T {
+    fn write_json(&self, out: &mut String) {
+        (**self).write_json(out)
+    }
+}
+
+impl WriteJson for Value {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(true) => out.push_str("true"),
+            Value::Bool(false) => out.push_str("false"),
+            Value::Number(n) => n.write_json(out),
+            Value::String(s) => s.write_json(out),
+            Value::Array(items) => items.write_json(out),
+            Value::Object(map) => map.write_json(out),
+        }
+    }
+}
+
+impl WriteJson for Map<String, Value> {
+    fn write_json(&self, out: &mut String) {
+        out.push('{');
+        for (i, (key, value)) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            key.write_json(out);
+            out.push(':');
+            value.write_json(out);
+        }
+        out.push('}');
+    }
+}
+
+impl<T: WriteJson> WriteJson for [T] {
+    fn write_json(&self, out: &mut String) {
+        out.push('[');
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            item.write_json(out);
+        }
+        out.push(']');
+    }
+}
+
+impl<T: WriteJson> WriteJson for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        self[..].write_json(out)
+    }
+}
+
+impl<T: WriteJson, const LEN: usize> WriteJson for [T; LEN] {
+    fn write_json(&self, out: &mut String) {
+        self[..].write_json(out)
+    }
+}
+
+impl WriteJson for Number {
+    fn write_json(&self, out: &mut String) {
+        match self.0 {
+            N::PosInt(v) => push_u64(out, v),
+            N::NegInt(v) => {
+                out.push('-');
+                push_u64(out, v.unsigned_abs());
+            }
+            // The shortest text that reads back as the same f64 (serde_json uses zmij too).
+            N::Float(f) => out.push_str(zmij::Buffer::new().format_finite(f)),
+        }
+    }
+}
+
+fn push_u64(out: &mut String, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
+impl WriteJson for str {
+    /// Escapes `"`, `\` and the control characters; everything else as is.
+    fn write_json(&self, out: &mut String) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        out.reserve(self.len() + 2);
+        out.push('"');
+        let mut start = 0;
+        for (i, b) in self.bytes().enumerate() {
+            let escaped = match b {
+                b'"' => "\\\"",
+                b'\\' => "\\\\",
+                b'\n' => "\\n",
+                b'\r' => "\\r",
+                b'\t' => "\\t",
+                0x08 => "\\b",
+                0x0c => "\\f",
+                0..=0x1f => "",
+                _ => continue,
+            };
+            out.push_str(&self[start..i]);
+            if escaped.is_empty() {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 15)]));
+            } else {
+                out.push_str(escaped);
+            }
+            start = i + 1;
+        }
+        out.push_str(&self[start..]);
+        out.push('"');
+    }
+}
+
+impl WriteJson for String {
+    fn write_json(&self, out: &mut String) {
+        self[..].write_json(out)
+    }
+}
+
+impl fmt::Display for Value {
+    /// Compact JSON, as serde_json's `Display`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        f.write_str(&out)
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        f.write_str(&out)
+    }
+}
