@@ -12,6 +12,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # -Cpanic=immediate-abort are unstable; RUSTC_BOOTSTRAP=1 allows them on the
 # machine's stable toolchain for this one command only. A target dir of its
 # own keeps the cache of the ordinary (test) builds valid.
+if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+  echo "build: the rust-src component is missing (the shipped module rebuilds std):" >&2
+  echo "       run 'npm run setup', or 'rustup component add rust-src'" >&2
+  exit 1
+fi
 RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
   cargo build --release --target wasm32-unknown-unknown -p in-page-playable-wasm \
   -Z build-std=std,panic_abort --target-dir target/shipped

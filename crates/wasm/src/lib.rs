@@ -15,3 +15,11 @@ mod webmcp;
 
 #[cfg(target_arch = "wasm32")]
 pub use install::*;
+
+// Talc instead of the default dlmalloc: about 3 KB less code and faster on
+// wasm32 (talc's own WebAssembly benchmarks). Realloc-in-place is disabled to
+// save more bytes; growing a buffer then copies, which the module's few
+// large strings tolerate.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
