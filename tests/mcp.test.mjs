@@ -10,6 +10,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startServer } from "./support/server.mjs";
 
 const BIN = fileURLToPath(new URL("../mcp/bin.mjs", import.meta.url));
+/** Fetched once by every document that loads the package: counts (re)loads. */
+const WASM = "/www/pkg/in_page_playable_bg.wasm";
 let server;
 before(async () => {
   server = await startServer();
@@ -154,8 +156,9 @@ for (const [query, code] of [["", "NOT_LIVE"], ["?autohello", "PAGE_MISMATCH"]])
   test(`a page replaced behind the server's back (${code}): refused once, nothing replayed, re-latched`, () =>
     withClient("/tests/fixtures/mcp.html" + query, async (client) => {
       const first = (await call(client, "page_hello")).up.payload.pageId;
+      const loads = server.hits(WASM);
       assert.equal((await call(client, "page_run", { id: "reload-me" })).up.ok, true);
-      await new Promise((r) => setTimeout(r, 700)); // the page reloads itself
+      await server.waitForHits(WASM, loads + 1); // the page reloads itself: the new document fetches the module
       const stale = await call(client, "page_run", { id: "inc" });
       assert.equal(stale.up.ok, false);
       assert.equal(stale.up.error.code, code);
@@ -171,8 +174,9 @@ for (const [query, code] of [["", "NOT_LIVE"], ["?autohello", "PAGE_MISMATCH"]])
 test("a snapshot after the page was replaced just works (reading is safe to repeat)", () =>
   withClient("/tests/fixtures/mcp.html?autohello", async (client) => {
     const first = (await call(client, "page_hello")).up.payload.pageId;
+    const loads = server.hits(WASM);
     await call(client, "page_run", { id: "reload-me" });
-    await new Promise((r) => setTimeout(r, 700));
+    await server.waitForHits(WASM, loads + 1);
     const snap = await call(client, "page_snapshot");
     assert.equal(snap.up.ok, true);
     assert.notEqual(snap.up.pageId, first);
@@ -182,9 +186,16 @@ test("the page cannot take the server to another origin", () =>
   withClient("/tests/fixtures/mcp.html", async (client) => {
     const run = await call(client, "page_run", { id: "away" });
     assert.equal(run.up.ok, true, "the click itself happened");
-    await new Promise((r) => setTimeout(r, 300));
-    const snap = await call(client, "page_snapshot");
-    assert.match([...run.notes, ...snap.notes].join(" "), /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html.*navigation was stopped/);
+    // The note comes with the first result after the navigation was stopped: read until it does.
+    const notes = [...run.notes];
+    let snap;
+    for (let i = 0; i < 50; i++) {
+      snap = await call(client, "page_snapshot");
+      notes.push(...snap.notes);
+      if (notes.some((n) => /tried to navigate/.test(n))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(notes.join(" "), /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html.*navigation was stopped/);
     assert.equal(snap.up.ok, true, "still on the configured page");
     assert.equal(snap.up.payload.snapshot.pageTitle, "count=0");
   }));

@@ -154,15 +154,15 @@ test("a tool whose element was removed answers an error and clicks nothing", () 
 
 test("a refused run has zero side effects and the uplink says why", () =>
   withPage(async (page) => {
-    await publish(page);
-    await until(page, (n) => n.includes("reset"), "reset published");
-    // Disabled by CSSOM alone (no DOM mutation): the tool is still listed, the run refuses.
+    // The style element exists before publishing, so no DOM change is pending later.
     await page.evaluate(() => {
       const style = document.createElement("style");
       document.head.append(style);
       window.__sheet = style.sheet;
     });
-    await new Promise((r) => setTimeout(r, 150));
+    await publish(page);
+    await until(page, (n) => n.includes("reset"), "reset published");
+    // Hidden by CSSOM alone (no DOM mutation): the tool is still listed, the run refuses.
     await page.evaluate(() => window.__sheet.insertRule('[data-e2e-id="reset"] { display: none }'));
     const up = await page.webmcp.callTool("reset", {});
     assert.equal(up.ok, false);

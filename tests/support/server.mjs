@@ -23,8 +23,10 @@ const POLICIES = {
 };
 
 export async function startServer(port = 0) {
+  const hits = new Map(); // pathname → requests served, so tests can wait for a reload instead of sleeping
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
+    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
     if (!path.startsWith(ROOT)) {
       res.writeHead(403).end();
@@ -42,5 +44,19 @@ export async function startServer(port = 0) {
   });
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: actual } = server.address();
-  return { origin: `http://127.0.0.1:${actual}`, close: () => new Promise((r) => server.close(r)) };
+  const count = (pathname) => hits.get(pathname) ?? 0;
+  return {
+    origin: `http://127.0.0.1:${actual}`,
+    close: () => new Promise((r) => server.close(r)),
+    /** How many requests for `pathname` were served so far. */
+    hits: count,
+    /** Resolves once `pathname` has been requested at least `n` times; rejects after `timeoutMs`. */
+    async waitForHits(pathname, n, timeoutMs = 10000) {
+      const deadline = Date.now() + timeoutMs;
+      while (count(pathname) < n) {
+        if (Date.now() > deadline) throw new Error(`${pathname} was requested ${count(pathname)} times, not ${n}, within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
 }
