@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Release wasm → wasm-bindgen (ES module for browsers, no bundler) → wasm-opt
-# → minified JS glue and snippets. Output: www/pkg/ (not committed).
+# → the JS glue and snippets bundled into one minified file. Output: www/pkg/ (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -26,5 +26,5 @@ wasm-bindgen --target web --out-dir www/pkg --out-name in_page_playable \
 node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-reference-types --enable-multivalue \
   --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --strip-debug --strip-producers \
   www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm
-node scripts/minify.mjs
+node scripts/bundle.mjs
 node scripts/size.mjs

@@ -2,7 +2,7 @@
 // scripts/size.mjs prints it (gzip level 9, per file, summed). Deterministic:
 // it reads the built files, no timing.
 //
-// The budget is 60 KB = 60,000 bytes and is NOT met yet (114,593 B with
+// The budget is 60 KB = 60,000 bytes and is NOT met yet (113,532 B with
 // Surface and WebMCP linked in; see docs/benchmarks.md and bench/notes.md for
 // where the bytes go and the plan). Until it is, the budget check runs as a
 // `todo` — node's runner prints its failure without failing the suite — and a
@@ -16,7 +16,7 @@ import { moduleFiles, measure } from "../scripts/size.mjs";
 
 const BUDGET_GZIP_BYTES = 60_000;
 /** Lower this as the module shrinks; never raise it without a reason in the commit. */
-const CEILING_GZIP_BYTES = 118_000;
+const CEILING_GZIP_BYTES = 116_000;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

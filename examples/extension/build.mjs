@@ -9,7 +9,7 @@ const www = fileURLToPath(new URL("../../www/", import.meta.url));
 const out = here + "playable/";
 
 // Exactly the package's published files (package.json "files").
-const FILES = ["index.js", "pkg/in_page_playable.js", "pkg/in_page_playable_bg.wasm", "pkg/snippets"];
+const FILES = ["index.js", "pkg/in_page_playable.js", "pkg/in_page_playable_bg.wasm"];
 
 for (const file of FILES) {
   try {
