@@ -10,15 +10,7 @@ let other;
 before(async () => { other = await startServer(); });
 after(async () => { await other?.close(); });
 
-async function withPage(fn) {
-  const page = await ctx.open();
-  try {
-    await fn(page);
-    assert.deepEqual(page.errors, []);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (fn) => ctx.withPage(undefined, fn);
 
 // In-page helpers: post a wrapper and collect the "up" replies seen for 250 ms.
 const HELPERS = () => {

@@ -21,15 +21,7 @@ before(async () => {
 });
 after(async () => { await rm(REACT_OUT, { recursive: true, force: true }); });
 
-async function withEvents(fn, path = "/tests/fixtures/events.html") {
-  const page = await ctx.open(path);
-  try {
-    await fn(page);
-    assert.deepEqual(page.errors, [], "no uncaught page errors");
-  } finally {
-    await page.close();
-  }
-}
+const withEvents = (fn, path = "/tests/fixtures/events.html") => ctx.withPage(path, fn);
 
 // In the page: install, hello, then run each [payload] in order; returns codes/payloads and the log.
 async function runs(page, payloads) {

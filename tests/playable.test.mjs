@@ -6,15 +6,7 @@ import { useBrowser } from "./support/harness.mjs";
 
 const ctx = useBrowser();
 
-async function withPage(fn, path) {
-  const page = await ctx.open(path);
-  try {
-    await fn(page);
-    assert.deepEqual(page.errors, [], "no uncaught page errors");
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (fn, path) => ctx.withPage(path, fn);
 
 // Runs `body(p, send, pageId)` in the page after install + hello.
 function live(body, arg) {

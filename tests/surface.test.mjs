@@ -13,15 +13,7 @@ let other;
 before(async () => { other = await startServer(); });
 after(async () => { await other?.close(); });
 
-async function withPage(fn, path = FIXTURE) {
-  const page = await ctx.open(path);
-  try {
-    await fn(page);
-    assert.deepEqual(page.errors, []);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (fn, path = FIXTURE) => ctx.withPage(path, fn);
 
 /** Runs `body` (a function source) in the page with a fresh default surface as `s`. */
 const inPage = (page, body, arg) =>

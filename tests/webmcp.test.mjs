@@ -19,15 +19,7 @@ function fnv1a(s) {
 const PAGER = "pager_next-" + fnv1a("pager:next");
 const SAVE = "save_draft-" + fnv1a("save draft");
 
-async function withPage(fn, path = FIXTURE) {
-  const page = await ctx.open(path);
-  try {
-    await fn(page);
-    assert.deepEqual(page.errors, []);
-  } finally {
-    await page.close();
-  }
-}
+const withPage = (fn, path = FIXTURE) => ctx.withPage(path, fn);
 
 /** Installs (optionally with extra options) and publishes; returns the pageId. */
 function publish(page, extra = {}) {

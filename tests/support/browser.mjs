@@ -1,16 +1,9 @@
 // Launches Debian's Chromium through playwright-core (never a downloaded browser).
 import { chromium } from "playwright-core";
+// One flag list for the suites and the MCP server (which ships it in the package).
+import { CHROMIUM_ARGS as BASE_ARGS } from "../../mcp/page.mjs";
 
-export const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export const CHROMIUM_ARGS = ["--headless=new", ...BASE_ARGS];
 
 export async function launch(extra = {}) {
   return chromium.launch({

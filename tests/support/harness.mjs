@@ -1,6 +1,7 @@
 // Shared setup for the browser suites: one static server and one Chromium per
 // test file, a fresh page per test with the package imported as `window.P`.
 import { after, before } from "node:test";
+import assert from "node:assert/strict";
 import { startServer } from "./server.mjs";
 import { launch } from "./browser.mjs";
 
@@ -26,6 +27,16 @@ export function useBrowser(extra = {}) {
     });
     page.errors = errors;
     return page;
+  };
+  /** Opens `path`, runs `fn(page)`, asserts no uncaught page errors, closes the page. */
+  ctx.withPage = async (path, fn) => {
+    const page = await ctx.open(path);
+    try {
+      await fn(page);
+      assert.deepEqual(page.errors, [], "no uncaught page errors");
+    } finally {
+      await page.close();
+    }
   };
   return ctx;
 }
