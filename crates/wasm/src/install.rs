@@ -105,26 +105,14 @@ impl Instance {
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
-        bridge::check_origins(&self.allowed_origins)?;
-        if self.bridge.borrow().is_some() {
-            return Ok(()); // attaching twice does not double-reply
-        }
-        let weak = Rc::downgrade(self);
-        let listener = WindowBridge::attach(
-            self.window.clone(),
-            self.allowed_origins.clone(),
-            move |delivery| {
-                let Some(instance) = weak.upgrade() else {
-                    return;
-                };
-                wasm_bindgen_futures::spawn_local(async move {
-                    let up = instance.handle(delivery.envelope).await;
-                    bridge::reply(&instance.window, &delivery.origin, &delivery.seq, &up);
-                });
-            },
-        );
-        *self.bridge.borrow_mut() = Some(listener);
-        Ok(())
+        crate::serve::serve(
+            &self.bridge,
+            bridge::CHANNEL,
+            &self.window,
+            &self.allowed_origins,
+            Rc::downgrade(self),
+            |instance: Rc<Self>, down| async move { instance.handle(down).await },
+        )
     }
 }
 

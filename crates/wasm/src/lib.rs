@@ -8,6 +8,8 @@ mod options;
 #[cfg(target_arch = "wasm32")]
 mod ports;
 #[cfg(target_arch = "wasm32")]
+mod serve;
+#[cfg(target_arch = "wasm32")]
 mod surface;
 // Pure planning is compiled natively too, for its unit tests.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]

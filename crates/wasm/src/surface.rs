@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
 use json::Value;
-use playable::bridge::{self, WindowBridge};
+use playable::bridge::WindowBridge;
 use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
     echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
@@ -182,33 +182,14 @@ impl Inner {
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
-        bridge::check_origins(&self.allowed_origins)?;
-        if self.bridge.borrow().is_some() {
-            return Ok(()); // attaching twice does not double-reply
-        }
-        let weak = Rc::downgrade(self);
-        let listener = WindowBridge::attach_on(
+        crate::serve::serve(
+            &self.bridge,
             CHANNEL,
-            self.window.clone(),
-            self.allowed_origins.clone(),
-            move |delivery| {
-                let Some(inner) = weak.upgrade() else {
-                    return;
-                };
-                wasm_bindgen_futures::spawn_local(async move {
-                    let response = inner.handle(delivery.envelope).await;
-                    bridge::reply_on(
-                        CHANNEL,
-                        &inner.window,
-                        &delivery.origin,
-                        &delivery.seq,
-                        &response,
-                    );
-                });
-            },
-        );
-        *self.bridge.borrow_mut() = Some(listener);
-        Ok(())
+            &self.window,
+            &self.allowed_origins,
+            Rc::downgrade(self),
+            |inner: Rc<Self>, request| async move { inner.handle(request).await },
+        )
     }
 }
 

@@ -1,0 +1,49 @@
+//! Serving one owner (the playable instance, or a Surface) on its window
+//! bridge channel: the origin check, attach-once, and a reply per delivery.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::{Rc, Weak};
+
+use playable::bridge::{self, WindowBridge};
+use wasm_bindgen::JsValue;
+use web_sys::Window;
+
+/// Attaches `slot`'s bridge on `channel` unless one is attached already
+/// (attaching twice must not double-reply). Each accepted downlink goes to
+/// `handle(owner, envelope)`; its answer is posted back to the sender's
+/// origin with the same seq. The listener holds the owner weakly, so a
+/// dropped owner simply stops answering.
+pub(crate) fn serve<T, F, Fut>(
+    slot: &RefCell<Option<WindowBridge>>,
+    channel: &'static str,
+    window: &Window,
+    origins: &[String],
+    owner: Weak<T>,
+    handle: F,
+) -> Result<(), String>
+where
+    T: 'static,
+    F: Fn(Rc<T>, JsValue) -> Fut + 'static,
+    Fut: Future<Output = JsValue> + 'static,
+{
+    bridge::check_origins(origins)?;
+    if slot.borrow().is_some() {
+        return Ok(());
+    }
+    let reply_to = window.clone();
+    let listener =
+        WindowBridge::attach_on(channel, window.clone(), origins.to_vec(), move |delivery| {
+            let Some(owner) = owner.upgrade() else {
+                return;
+            };
+            let answer = handle(owner, delivery.envelope);
+            let window = reply_to.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let up = answer.await;
+                bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
+            });
+        });
+    *slot.borrow_mut() = Some(listener);
+    Ok(())
+}
