@@ -12,12 +12,14 @@
 //! duplicate keys keep the last value, nesting is limited to 127 levels.
 
 mod macros;
+mod map;
 mod parse;
 mod value;
 mod write;
 
+pub use map::Map;
 pub use parse::{from_str, Error};
-pub use value::{Index, Map, Number, ToValue, Value};
+pub use value::{Index, Number, ToValue, Value};
 pub use write::{to_string, WriteJson};
 
 #[cfg(test)]

@@ -227,3 +227,31 @@ proptest! {
         prop_assert_eq!(from_str(&text).ok(), reference(&text));
     }
 }
+
+#[test]
+fn map_keeps_keys_sorted_and_behaves_like_btreemap() {
+    use std::collections::BTreeMap;
+    let keys = ["m", "a", "z", "a", "q", "", "m"];
+    let mut ours: Map<String, usize> = Map::new();
+    let mut reference = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        assert_eq!(
+            ours.insert(k.to_string(), i),
+            reference.insert(k.to_string(), i)
+        );
+    }
+    let a: Vec<_> = ours.iter().collect();
+    let b: Vec<_> = reference.iter().collect();
+    assert_eq!(a, b, "sorted iteration, last write wins");
+    assert_eq!(ours.remove("q"), reference.remove("q"));
+    assert_eq!(ours.remove("q"), None);
+    assert_eq!(ours.get("z"), Some(&2));
+    assert!(!ours.contains_key("q"));
+    *ours.entry("b".into()).or_insert(7) += 1;
+    *ours.entry("b".into()).or_insert(100) += 1;
+    assert_eq!(ours["b"], 9);
+    assert_eq!(
+        ours.keys().cloned().collect::<Vec<_>>(),
+        ["", "a", "b", "m", "z"]
+    );
+}

@@ -1,11 +1,9 @@
 //! `Value`, `Number`, `Map` and the conversions and comparisons tests and
 //! code rely on (the same as serde_json's).
 
-use std::collections::BTreeMap;
 use std::ops;
 
-/// A JSON object: keys in sorted order, as serde_json without `preserve_order`.
-pub type Map<K, V> = BTreeMap<K, V>;
+pub use crate::map::Map;
 
 /// Any JSON value.
 #[derive(Clone, Debug, Default, PartialEq)]

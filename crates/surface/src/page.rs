@@ -7,7 +7,6 @@
 
 use crate::json::{object, text};
 use json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// A `data-e2e-kind="region"` element.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +24,7 @@ pub struct Record {
     /// `data-e2e-record`, e.g. `order`; row actions `name@kind` target it.
     pub kind: String,
     /// `data-e2e-field` name → trimmed, length-capped text.
-    pub fields: BTreeMap<String, String>,
+    pub fields: json::Map<String, String>,
     /// `data-e2e-state`.
     pub state: Option<String>,
     /// Id of the nearest enclosing region, if any.

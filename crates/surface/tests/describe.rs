@@ -4,7 +4,6 @@ mod common;
 
 use common::*;
 use json::{json, Value};
-use std::collections::BTreeMap;
 use surface::{Observation, Record, Registry, Session, SurfaceConfig, MAX_TRACKED_SESSIONS};
 
 fn ids(list: &Value) -> Vec<&str> {
@@ -244,7 +243,7 @@ fn ten_thousand_records_window_of_eight_stays_small() {
         .map(|i| Record {
             id: format!("SO-{i:05}"),
             kind: "order".into(),
-            fields: BTreeMap::from([("customer".to_string(), format!("客户 {i}"))]),
+            fields: json::Map::from([("customer".to_string(), format!("客户 {i}"))]),
             state: None,
             region: None,
         })

@@ -3,7 +3,6 @@
 
 use json::{json, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
@@ -192,7 +191,7 @@ fn record(id: &str, customer: &str, state: &str, region: &str) -> Record {
     Record {
         id: id.into(),
         kind: "order".into(),
-        fields: BTreeMap::from([
+        fields: json::Map::from([
             ("customer".to_string(), customer.to_string()),
             ("note".to_string(), String::new()),
         ]),
