@@ -67,31 +67,33 @@ impl Hasher for Fnv {
     }
 }
 
-/// Island id → slot specs, sorted once per build: a page with a thousand
-/// islands would otherwise pay a linear search of the table per island.
+/// Island id → slot specs, indexed once per build: a page with a thousand
+/// islands would otherwise pay a linear search of the table per island. The
+/// same map type as `build`'s `seen`, so the module carries one hash map (a
+/// sort would bring its own ~2.5 KB of wasm).
+type Index<'a> = HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fnv>>;
+
 struct SlotIndex<'s> {
-    sorted: Vec<(&'s str, usize)>,
+    by_id: Index<'s>,
     slots: &'s IslandSlots,
 }
 
 impl<'s> SlotIndex<'s> {
     fn new(slots: &'s IslandSlots) -> Self {
-        let mut sorted: Vec<(&str, usize)> = slots
-            .islands
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _))| (id.as_str(), i))
-            .collect();
-        // Ties keep the host's order: the first entry for an id wins, as in `slots_of`.
-        sorted.sort_unstable();
-        Self { sorted, slots }
+        let mut by_id = Index::default();
+        for (i, (id, _)) in slots.islands.iter().enumerate() {
+            // The first entry for an id wins, as in `slots_of`.
+            if by_id.get(id.as_str()).is_none() {
+                by_id.insert(Cow::Borrowed(id.as_str()), i);
+            }
+        }
+        Self { by_id, slots }
     }
 
     fn get(&self, island: &str) -> &'s [(String, SlotSpec)] {
-        let at = self.sorted.partition_point(|(id, _)| *id < island);
-        match self.sorted.get(at) {
-            Some(&(id, i)) if id == island => self.slots.islands[i].1.as_slice(),
-            _ => &[],
+        match self.by_id.get(island) {
+            Some(&i) => self.slots.islands[i].1.as_slice(),
+            None => &[],
         }
     }
 }
@@ -102,7 +104,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     let mut snap = Snapshot::default();
     let mut targets: Vec<Option<usize>> = Vec::new();
     // id → menu position, to detect a second claim.
-    let mut seen: HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut seen = Index::default();
     let slot_index = SlotIndex::new(slots);
     // Nodes that are resolved slot elements: not generic refs.
     let mut slot_nodes: Vec<bool> = vec![false; nodes.len()];
@@ -112,7 +114,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                      key: Cow<'a, str>,
                      item: MenuItem,
                      target: Option<usize>| {
-        if let Some(&pos) = seen.get(&key) {
+        if let Some(&pos) = seen.get(key.as_ref()) {
             if let Some(m) = snap.menu.get_mut(pos) {
                 m.ambiguous = true;
             }

@@ -261,7 +261,15 @@ fn list<T>(
     match o.get(key) {
         None if !required => Ok(Vec::new()),
         None => Err(missing(key)),
-        Some(Value::Array(items)) => items.iter().map(each).collect(),
+        Some(Value::Array(items)) => {
+            // A loop, not `collect::<Result<_>>()`: that adapter costs a
+            // few hundred bytes of wasm per element type.
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                out.push(each(item)?);
+            }
+            Ok(out)
+        }
         Some(_) => Err(format!("`{key}` must be an array")),
     }
 }
