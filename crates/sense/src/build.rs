@@ -83,7 +83,7 @@ impl<'s> SlotIndex<'s> {
         let mut by_id = Index::default();
         for (i, (id, _)) in slots.islands.iter().enumerate() {
             // The first entry for an id wins, as in `slots_of`.
-            if by_id.get(id.as_str()).is_none() {
+            if !by_id.contains_key(id.as_str()) {
                 by_id.insert(Cow::Borrowed(id.as_str()), i);
             }
         }
