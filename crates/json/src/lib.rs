@@ -20,7 +20,7 @@ mod write;
 pub use map::Map;
 pub use parse::{from_str, Error};
 pub use value::{Index, Number, ToValue, Value};
-pub use write::{to_string, WriteJson};
+pub use write::{quote, to_string, WriteJson};
 
 #[cfg(test)]
 mod tests;

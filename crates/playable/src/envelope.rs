@@ -316,7 +316,10 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
         return Err(Refusal {
             request_id: request_id.to_string(),
             code: ErrorCode::UnknownCmd,
-            message: format!("unknown cmd {shown:?}: expected hello, snapshot, run or escape"),
+            message: format!(
+                "unknown cmd {}: expected hello, snapshot, run or escape",
+                json::quote(&shown)
+            ),
         });
     };
     Ok(Downlink {

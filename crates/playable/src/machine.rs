@@ -140,8 +140,8 @@ where
             return Err((
                 ErrorCode::PageMismatch,
                 format!(
-                    "pageId {:?} is not this page's current pageId; say hello again",
-                    down.page_id.as_deref().unwrap_or("null")
+                    "pageId {} is not this page's current pageId; say hello again",
+                    json::quote(down.page_id.as_deref().unwrap_or("null"))
                 ),
             ));
         }
@@ -200,7 +200,10 @@ where
             let shown: String = kind.chars().take(40).collect();
             return Err((
                 ErrorCode::EscapeNotAllowed,
-                format!("escape type {shown:?} is not offered; only \"reload\" exists"),
+                format!(
+                    "escape type {} is not offered; only \"reload\" exists",
+                    json::quote(&shown)
+                ),
             ));
         }
         let snapshot = self.read().await?;

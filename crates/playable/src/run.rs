@@ -2,7 +2,7 @@
 //! dispatch. Every refusal returns before the bot acts (zero side effects).
 //! Surface's built-in executor runs capabilities through this too.
 
-use json::{Map, Value};
+use json::{quote, Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
 
 use crate::envelope::{type_name, ErrorCode, OkPayload};
@@ -25,6 +25,7 @@ fn bad(message: String) -> Failure {
 
 /// Parses the payload for `event`. Unknown events are `UNSUPPORTED_EVENT`.
 pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan, Failure> {
+    let qid = quote(id);
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
         "input" => {
@@ -39,7 +40,7 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
                 ),
                 other => {
                     return Err(bad(format!(
-                        "{id:?} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
+                        "{qid} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
                         type_name(other)
                     )))
                 }
@@ -77,26 +78,26 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
             };
             if to.is_none() && by.is_none() {
                 return Err(bad(format!(
-                    "{id:?} is a scroll item: give payload.to (\"start\" | \"center\" | \"end\") or payload.by ({{ x, y }})"
+                    "{qid} is a scroll item: give payload.to (\"start\" | \"center\" | \"end\") or payload.by ({{ x, y }})"
                 )));
             }
             Ok(Plan::Ready(Action::Scroll { to, by }))
         }
         "drag" => match payload.get("to") {
             Some(Value::String(to)) if to == id => {
-                Err(bad(format!("{id:?} cannot be dragged onto itself")))
+                Err(bad(format!("{qid} cannot be dragged onto itself")))
             }
             Some(Value::String(to)) => Ok(Plan::Drag { to: to.clone() }),
             other => Err(bad(format!(
-                "{id:?} is a drag item: payload.to must be the drop target's menu id, got {}",
+                "{qid} is a drag item: payload.to must be the drop target's menu id, got {}",
                 type_name(other)
             ))),
         },
         other => Err((
             ErrorCode::UnsupportedEvent,
             format!(
-                "{id:?} declares event {:?}, which this version cannot dispatch",
-                shorten(other)
+                "{qid} declares event {}, which this version cannot dispatch",
+                quote(&shorten(other))
             ),
         )),
     }
@@ -108,49 +109,48 @@ fn shorten(s: &str) -> String {
 
 fn shown(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("{:?}", shorten(s)),
+        Value::String(s) => quote(&shorten(s)),
         other => type_name(Some(other)).to_string(),
     }
 }
 
 /// The menu item `id` names, if it is runnable at all.
 fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a MenuItem, Failure> {
+    let qid = quote(id);
     let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
         return Err((
             ErrorCode::NotInMenu,
-            format!("{role}{id:?} is not in the current menu"),
+            format!("{role}{qid} is not in the current menu"),
         ));
     };
     if item.ambiguous {
         return Err((
             ErrorCode::Ambiguous,
-            format!("{role}{id:?} is claimed by more than one element; nothing was dispatched"),
+            format!("{role}{qid} is claimed by more than one element; nothing was dispatched"),
         ));
     }
     if !item.enabled {
-        return Err((
-            ErrorCode::NotActionable,
-            format!("{role}{id:?} is disabled"),
-        ));
+        return Err((ErrorCode::NotActionable, format!("{role}{qid} is disabled")));
     }
     if !item.visible {
         return Err((
             ErrorCode::NotActionable,
-            format!("{role}{id:?} is not visible"),
+            format!("{role}{qid} is not visible"),
         ));
     }
     Ok(item)
 }
 
 async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
+    let qid = quote(id);
     sense
         .resolve(id)
         .await
-        .map_err(|e| (ErrorCode::Internal, format!("resolving {id:?} failed: {e}")))?
+        .map_err(|e| (ErrorCode::Internal, format!("resolving {qid} failed: {e}")))?
         .ok_or_else(|| {
             (
                 ErrorCode::NotActionable,
-                format!("{id:?} has no element to act on (detached)"),
+                format!("{qid} has no element to act on (detached)"),
             )
         })
 }
@@ -175,7 +175,10 @@ where
     if is_generic_ref(id) {
         return Err((
             ErrorCode::NotInMenu,
-            format!("{id:?} is a generic ref: visible to agents, never runnable"),
+            format!(
+                "{} is a generic ref: visible to agents, never runnable",
+                quote(id)
+            ),
         ));
     }
     let snapshot = read_menu(sense).await?;
@@ -197,13 +200,13 @@ where
         }
     };
     bot.check(&element, &action).await.map_err(|r| match r {
-        Refusal::BadRequest(why) => (ErrorCode::BadRequest, format!("{id:?}: {why}")),
-        Refusal::NotActionable(why) => (ErrorCode::NotActionable, format!("{id:?}: {why}")),
+        Refusal::BadRequest(why) => (ErrorCode::BadRequest, format!("{}: {why}", quote(id))),
+        Refusal::NotActionable(why) => (ErrorCode::NotActionable, format!("{}: {why}", quote(id))),
     })?;
     let report = bot
         .dispatch(&element, &action)
         .await
-        .map_err(|e| (ErrorCode::DispatchFailed, format!("{id:?}: {e}")))?;
+        .map_err(|e| (ErrorCode::DispatchFailed, format!("{}: {e}", quote(id))))?;
     let id = id.to_string();
     Ok(match (action, report) {
         (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {

@@ -36,7 +36,9 @@ impl IslandSlots {
             (Some(label), None, None) => Ok(SlotSpec::AriaLabel(label)),
             (None, Some(role), Some(name)) => Ok(SlotSpec::RoleName { role, name }),
             _ => Err(format!(
-                "islandSlots[{island:?}][{slot:?}] must be {{ ariaLabel: string }} or {{ role: string, name: string }}"
+                "islandSlots[{}][{}] must be {{ ariaLabel: string }} or {{ role: string, name: string }}",
+                json::quote(island),
+                json::quote(slot)
             )),
         }
     }
@@ -50,7 +52,7 @@ impl IslandSlots {
         for (island, slots) in obj {
             let slots = slots
                 .as_object()
-                .ok_or_else(|| format!("islandSlots[{island:?}] must be an object"))?;
+                .ok_or_else(|| format!("islandSlots[{}] must be an object", json::quote(island)))?;
             let mut list = Vec::new();
             for (slot, spec) in slots {
                 let field = |k: &str| spec.get(k).and_then(|v| v.as_str()).map(str::to_string);
