@@ -1,8 +1,6 @@
 //! Pure menu construction from gathered node facts (baseline §2).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::model::{Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 use crate::slots::{IslandSlots, SlotSpec};
@@ -44,35 +42,70 @@ fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
     }
 }
 
-/// FNV-1a: ids are short and page-chosen; the map only detects duplicates
-/// within one read, so flooding it costs the page its own snapshot time.
-/// (std's SipHash and RandomState cost wasm size for nothing here.)
+/// String → position, for the duplicate-id check and the island-slot table.
+/// Open addressing with linear probing and FNV-1a: ids are short and
+/// page-chosen, and the index lives for one read, so flooding it costs the
+/// page only its own snapshot time. Hand-written because std's `HashMap`
+/// (hashbrown, SipHash) brought ~3 KB of wasm for two lookups.
 #[derive(Default)]
-struct Fnv(u64);
+struct Index<'a> {
+    entries: Vec<(Cow<'a, str>, usize)>,
+    /// Entry position + 1 per bucket (0: empty); length a power of two.
+    buckets: Vec<u32>,
+}
 
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
+fn fnv(s: &str) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in s.as_bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
     }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    h as usize
+}
+
+impl<'a> Index<'a> {
+    /// The bucket holding `key`, or the empty one where it would go.
+    fn bucket(&self, key: &str) -> usize {
+        let mask = self.buckets.len() - 1;
+        let mut at = fnv(key) & mask;
+        loop {
+            match self.buckets[at] {
+                0 => return at,
+                n if self.entries[n as usize - 1].0 == key => return at,
+                _ => at = (at + 1) & mask,
+            }
         }
-        self.0 = h;
+    }
+
+    fn get(&self, key: &str) -> Option<usize> {
+        if self.buckets.is_empty() {
+            return None;
+        }
+        match self.buckets[self.bucket(key)] {
+            0 => None,
+            n => Some(self.entries[n as usize - 1].1),
+        }
+    }
+
+    /// Adds `key` unless present (the first value for a key wins).
+    fn insert(&mut self, key: Cow<'a, str>, value: usize) {
+        if self.entries.len() * 2 >= self.buckets.len() {
+            // Keep the load under one half: probes stay short.
+            self.buckets = vec![0; (self.buckets.len() * 2).max(16)];
+            for i in 0..self.entries.len() {
+                let at = self.bucket(&self.entries[i].0);
+                self.buckets[at] = i as u32 + 1;
+            }
+        }
+        let at = self.bucket(&key);
+        if self.buckets[at] == 0 {
+            self.entries.push((key, value));
+            self.buckets[at] = self.entries.len() as u32;
+        }
     }
 }
 
 /// Island id → slot specs, indexed once per build: a page with a thousand
-/// islands would otherwise pay a linear search of the table per island. The
-/// same map type as `build`'s `seen`, so the module carries one hash map (a
-/// sort would bring its own ~2.5 KB of wasm).
-type Index<'a> = HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fnv>>;
-
+/// islands would otherwise pay a linear search of the table per island.
 struct SlotIndex<'s> {
     by_id: Index<'s>,
     slots: &'s IslandSlots,
@@ -83,16 +116,14 @@ impl<'s> SlotIndex<'s> {
         let mut by_id = Index::default();
         for (i, (id, _)) in slots.islands.iter().enumerate() {
             // The first entry for an id wins, as in `slots_of`.
-            if !by_id.contains_key(id.as_str()) {
-                by_id.insert(Cow::Borrowed(id.as_str()), i);
-            }
+            by_id.insert(Cow::Borrowed(id.as_str()), i);
         }
         Self { by_id, slots }
     }
 
     fn get(&self, island: &str) -> &'s [(String, SlotSpec)] {
         match self.by_id.get(island) {
-            Some(&i) => self.slots.islands[i].1.as_slice(),
+            Some(i) => self.slots.islands[i].1.as_slice(),
             None => &[],
         }
     }
@@ -114,7 +145,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                      key: Cow<'a, str>,
                      item: MenuItem,
                      target: Option<usize>| {
-        if let Some(&pos) = seen.get(key.as_ref()) {
+        if let Some(pos) = seen.get(&key) {
             if let Some(m) = snap.menu.get_mut(pos) {
                 m.ambiguous = true;
             }

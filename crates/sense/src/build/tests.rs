@@ -345,3 +345,23 @@ fn many_islands_find_their_own_slots() {
     }
     assert!(b.snapshot.islands.iter().all(|i| i.slots[0].resolved));
 }
+
+#[test]
+fn index_finds_every_key_through_growth_and_keeps_the_first_value() {
+    let keys: Vec<String> = (0..1000).map(|i| format!("id-{i}")).collect();
+    let mut index = Index::default();
+    assert_eq!(index.get("id-0"), None, "an empty index finds nothing");
+    for (i, k) in keys.iter().enumerate() {
+        index.insert(Cow::Borrowed(k.as_str()), i);
+        index.insert(Cow::Owned(k.clone()), i + 5000);
+    }
+    for (i, k) in keys.iter().enumerate() {
+        assert_eq!(index.get(k), Some(i), "{k}: first value wins");
+    }
+    assert_eq!(index.get("id-1000"), None);
+    assert_eq!(index.get(""), None);
+    assert!(
+        index.buckets.len() >= 2 * keys.len(),
+        "load stays under one half"
+    );
+}
