@@ -8,7 +8,9 @@
 //! fifth of the shipped module. This crate keeps serde_json's names (`Value`,
 //! `Map`, `Number`, `from_str`, `to_string`, `json!`) and its semantics where
 //! they are observable: objects iterate in key order, integers stay exact
-//! (`u64`/`i64`), floats print as the shortest text that reads back the same,
+//! (`u64`/`i64`), floats print as the shortest text that reads back the same
+//! and read exactly as serde_json reads them up to exponents of ±22 (beyond,
+//! within a few ulps: `parse::scale` keeps no 2.5 KB table of powers),
 //! duplicate keys keep the last value, nesting is limited to 127 levels.
 
 mod macros;
