@@ -92,9 +92,45 @@ impl WriteJson for Number {
                 out.push('-');
                 push_u64(out, v.unsigned_abs());
             }
-            // The shortest text that reads back as the same f64 (serde_json uses zmij too).
-            N::Float(f) => out.push_str(zmij::Buffer::new().format_finite(f)),
+            N::Float(f) => push_f64(out, f),
         }
+    }
+}
+
+/// The shortest text that reads back as the same f64, as serde_json writes
+/// it (zmij, the crate serde_json uses).
+#[cfg(not(target_arch = "wasm32"))]
+fn push_f64(out: &mut String, f: f64) {
+    out.push_str(zmij::Buffer::new().format_finite(f))
+}
+
+/// In the browser: the engine's shortest round-trip text (ECMAScript
+/// Number::toString), in serde_json's spelling where it is cheap to match
+/// (`-0.0`, `2.0`, `1e21`). Where the two choose differently between plain
+/// and exponent notation (e.g. 1e16), both read back as the same f64, which
+/// is all a JSON reader sees.
+#[cfg(target_arch = "wasm32")]
+fn push_f64(out: &mut String, f: f64) {
+    #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function n(x) { return '' + x; }")]
+    extern "C" {
+        fn n(x: f64) -> String;
+    }
+    if f == 0.0 {
+        out.push_str(if f.is_sign_negative() { "-0.0" } else { "0.0" });
+        return;
+    }
+    // ASCII digits, `-`, `.`, `e`, and `+` only after `e`.
+    let mut integer = true;
+    for b in n(f).bytes() {
+        match b {
+            b'+' => continue,
+            b'.' | b'e' => integer = false,
+            _ => {}
+        }
+        out.push(b as char);
+    }
+    if integer {
+        out.push_str(".0");
     }
 }
 
