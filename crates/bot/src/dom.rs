@@ -108,7 +108,7 @@ impl DomBot {
                 let names: Vec<String> = missing.iter().filter_map(|v| v.as_string()).collect();
                 return Err(Refusal::BadRequest(format!(
                     "no option with value {}",
-                    names.join(", ")
+                    sense::join(names.iter().map(String::as_str), ", ")
                 )));
             }
         }

@@ -247,7 +247,7 @@ pub struct Refusal {
 
 fn usable_request_id(v: Option<&Value>) -> Option<&str> {
     let s = v?.as_str()?;
-    let n = s.chars().count();
+    let n = sense::char_count(s);
     (1..=REQUEST_ID_MAX_CHARS).contains(&n).then_some(s)
 }
 
@@ -285,7 +285,7 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
             let got = obj.get("requestId");
             let why = match got.and_then(Value::as_str) {
                 Some("") => "an empty string".to_string(),
-                Some(s) => format!("{} characters long", s.chars().count()),
+                Some(s) => format!("{} characters long", sense::char_count(s)),
                 None => type_name(got).to_string(),
             };
             return Err(bad(
@@ -312,13 +312,13 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
         ));
     };
     let Some(command) = Command::parse(cmd) else {
-        let shown: String = cmd.chars().take(40).collect();
+        let shown = sense::prefix_chars(cmd, 40);
         return Err(Refusal {
             request_id: request_id.to_string(),
             code: ErrorCode::UnknownCmd,
             message: format!(
                 "unknown cmd {}: expected hello, snapshot, run or escape",
-                json::quote(&shown)
+                json::quote(shown)
             ),
         });
     };

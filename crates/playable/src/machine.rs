@@ -197,12 +197,12 @@ where
             .map_err(bad)?
             .unwrap_or_default();
         if kind != "reload" {
-            let shown: String = kind.chars().take(40).collect();
+            let shown = sense::prefix_chars(kind, 40);
             return Err((
                 ErrorCode::EscapeNotAllowed,
                 format!(
                     "escape type {} is not offered; only \"reload\" exists",
-                    json::quote(&shown)
+                    json::quote(shown)
                 ),
             ));
         }

@@ -97,19 +97,19 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
             ErrorCode::UnsupportedEvent,
             format!(
                 "{qid} declares event {}, which this version cannot dispatch",
-                quote(&shorten(other))
+                quote(shorten(other))
             ),
         )),
     }
 }
 
-fn shorten(s: &str) -> String {
-    s.chars().take(40).collect()
+fn shorten(s: &str) -> &str {
+    sense::prefix_chars(s, 40)
 }
 
 fn shown(v: &Value) -> String {
     match v {
-        Value::String(s) => quote(&shorten(s)),
+        Value::String(s) => quote(shorten(s)),
         other => type_name(Some(other)).to_string(),
     }
 }

@@ -22,7 +22,7 @@ pub mod dom;
 pub use build::{build, is_generic_ref, Built};
 pub use model::{Escape, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 pub use slots::{IslandSlots, SlotSpec};
-pub use text::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+pub use text::{cap_chars, char_count, join, prefix_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
 
 /// `deriveEscapes`: reload is allowed iff nothing forbids it and nothing is dirty
 /// (an agent never throws away unsaved work).
@@ -32,16 +32,14 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
     } else if !snapshot.dirty.is_empty() {
         Some(format!(
             "unsaved work would be lost (dirty: {})",
-            snapshot
-                .dirty
-                .iter()
-                .map(|d| if d.is_empty() {
+            join(
+                snapshot.dirty.iter().map(|d| if d.is_empty() {
                     "(unnamed)"
                 } else {
                     d.as_str()
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+                }),
+                ", "
+            )
         ))
     } else {
         None

@@ -35,6 +35,34 @@ pub fn cap_chars(s: &str, max: usize) -> String {
     out
 }
 
+/// The number of characters (Unicode scalar values) in `s`. A byte loop:
+/// core's `chars().count()` is a fast, large (~0.6 KB of wasm) routine,
+/// and the strings counted here are ids and short values.
+pub fn char_count(s: &str) -> usize {
+    s.bytes().filter(|&b| (b as i8) >= -0x40).count()
+}
+
+/// The first `max` characters of `s` (all of it when shorter).
+pub fn prefix_chars(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => &s[..end],
+        None => s,
+    }
+}
+
+/// `items` joined with `sep` (one small loop instead of `[T]::join`'s
+/// generic copies).
+pub fn join<'a>(items: impl IntoIterator<Item = &'a str>, sep: &str) -> String {
+    let mut out = String::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(item);
+    }
+    out
+}
+
 /// Most page text is short ASCII with single spaces: copied as is.
 fn already_capped(s: &str, max: usize) -> bool {
     let bytes = s.as_bytes();
@@ -58,6 +86,25 @@ fn already_capped(s: &str, max: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_cutting_and_joining_follow_std() {
+        for s in [
+            "",
+            "abc",
+            "é✓😀x",
+            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}",
+        ] {
+            assert_eq!(char_count(s), s.chars().count(), "{s}");
+            for n in 0..7 {
+                let std: String = s.chars().take(n).collect();
+                assert_eq!(prefix_chars(s, n), std, "{s} {n}");
+            }
+        }
+        assert_eq!(join(["a", "b", "c"], ", "), ["a", "b", "c"].join(", "));
+        assert_eq!(join([], ", "), "");
+        assert_eq!(join(["x"], "; "), "x");
+    }
 
     #[test]
     fn collapses_trims_and_caps() {
