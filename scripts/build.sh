@@ -23,8 +23,14 @@ RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
 rm -rf www/pkg
 wasm-bindgen --target web --out-dir www/pkg --out-name in_page_playable \
   target/shipped/wasm32-unknown-unknown/release/in_page_playable.wasm
+# After -Oz, every import and export gets a one- or two-letter name and every
+# import one module ("a") instead of wasm-bindgen's hashed names and snippet
+# paths (about 2 KB gzip); wasm-opt prints the mapping, and scripts/rename.mjs
+# rewrites the glue to it before it is bundled.
 node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-reference-types --enable-multivalue \
   --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --strip-debug --strip-producers \
-  www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm
+  --minify-imports-and-exports-and-modules \
+  www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm > target/shipped/names.json
+node scripts/rename.mjs target/shipped/names.json www/pkg/in_page_playable_bg.wasm
 node scripts/bundle.mjs
 node scripts/size.mjs
