@@ -31,7 +31,7 @@ node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-reference-types --e
   --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --strip-debug --strip-producers \
   --minify-imports-and-exports-and-modules \
   www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm > target/shipped/names.json
-# Then the glue: trimmed to the paths www/index.js takes, renamed to match.
+# Then the glue: trimmed to the paths www/entry.js takes, renamed to match.
 node scripts/trim.mjs
 node scripts/rename.mjs target/shipped/names.json www/pkg/in_page_playable_bg.wasm
 node scripts/bundle.mjs

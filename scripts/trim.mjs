@@ -1,7 +1,7 @@
 // Trims wasm-bindgen's glue (www/pkg/in_page_playable.js, before
-// scripts/rename.mjs and scripts/bundle.mjs): drops the paths www/index.js
+// scripts/rename.mjs and scripts/bundle.mjs): drops the paths www/entry.js
 // never takes and code every browser that runs this module (reference types,
-// bulk memory) does not need. The glue's exports used by www/index.js, its
+// bulk memory) does not need. The glue's exports used by www/entry.js, its
 // behaviour on load failures and its `import.meta.url` lookup of the .wasm
 // stay. Every rewrite must apply (at least once, or exactly once for whole
 // functions), or the build fails: wasm-bindgen versions change the glue.
@@ -38,13 +38,13 @@ function dropFunction(name, prefix = "function ") {
   js = js.slice(0, at) + js.slice(end + 2);
 }
 
-// initSync: www/index.js initialises asynchronously only.
+// initSync: www/entry.js initialises asynchronously only.
 dropFunction("initSync");
 edit("export list", "export { initSync, __wbg_init as default };", "export { __wbg_init as default };");
 
-// Loading: www/index.js passes { module_or_path: URL }; the bench calls init()
-// bare. Both fetch a URL, so only the Response path stays (the fallback for a
-// server that serves the .wasm without the application/wasm MIME type too).
+// Loading: www/entry.js (and the bench) call init() bare: only the fetch of
+// the .wasm beside the glue stays (and the fallback for a server that serves
+// it without the application/wasm MIME type).
 dropFunction("__wbg_load", "async function ");
 dropFunction("__wbg_init_once", "async function ");
 edit(
@@ -58,10 +58,10 @@ async function __wbg_init(module_or_path) {
     }
     return __wbg_init_promise;
 }`,
-  `async function __wbg_init(options) {
+  `async function __wbg_init() {
     if (wasm === undefined) {
         const imports = __wbg_get_imports();
-        const module = await fetch(options?.module_or_path ?? new URL('in_page_playable_bg.wasm', import.meta.url));
+        const module = await fetch(new URL('in_page_playable_bg.wasm', import.meta.url));
         if (!module.ok) {
             throw new Error(\`failed to fetch Wasm: \${module.status} \${module.statusText} fetching '\${module.url}'\`);
         }
