@@ -8,8 +8,12 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The shipped module rebuilds std with the immediate-abort panic strategy: a
 # panic (a bug; JS inputs are bounded and checked before they reach Rust)
 # traps at once instead of formatting a message nobody sees, which drops the
-# panic and formatting machinery (about 8 KB gzip). -Zbuild-std and
-# -Cpanic=immediate-abort are unstable; RUSTC_BOOTSTRAP=1 allows them on the
+# panic and formatting machinery (about 8 KB gzip). -Zlocation-detail=none
+# drops the file/line/column of those panics, which nothing reads (0.6 KB),
+# and std's optimize_for_size feature picks its smaller implementations of
+# the same behaviour (merge/heap sort, integer formatting, float parsing:
+# 1.8 KB). -Zbuild-std, -Cpanic=immediate-abort and -Zlocation-detail are
+# unstable; RUSTC_BOOTSTRAP=1 allows them on the
 # machine's stable toolchain for this one command only. A target dir of its
 # own keeps the cache of the ordinary (test) builds valid.
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
@@ -17,9 +21,9 @@ if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
   echo "       run 'npm run setup', or 'rustup component add rust-src'" >&2
   exit 1
 fi
-RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
+RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
   cargo build --release --target wasm32-unknown-unknown -p in-page-playable-wasm \
-  -Z build-std=std,panic_abort --target-dir target/shipped
+  -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size --target-dir target/shipped
 rm -rf www/pkg
 wasm-bindgen --target web --out-dir www/pkg --out-name in_page_playable \
   target/shipped/wasm32-unknown-unknown/release/in_page_playable.wasm
