@@ -1,4 +1,5 @@
-// The npm entry's code (www/index.js re-exports it): it initialises the
+// The npm entry's code (www/index.js, one line, re-exports it from the
+// bundle so the shipped entry carries no comment bytes): it initialises the
 // WebAssembly module itself (top-level await), so callers use installPlayable
 // synchronously:
 //
