@@ -40,7 +40,7 @@ node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules $FEATURES \
 # offsets: true here, the first 1 KB is the bottom of the 1 MB stack (wasm-ld
 # puts the stack first), reached only by an overflow. --converge repeats -Oz
 # while it still shrinks the module (about 0.9 KB gzip for both).
-node_modules/.bin/wasm-opt --low-memory-unused -Oz --converge $FEATURES --strip-debug --strip-producers \
+node_modules/.bin/wasm-opt --low-memory-unused -Oz --converge $FEATURES --strip-debug --strip-producers --strip-target-features \
   www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm
 # Then the glue: trimmed to the paths www/entry.js takes, renamed to match.
 node scripts/trim.mjs
