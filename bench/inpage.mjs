@@ -164,7 +164,8 @@ export const IN_PAGE = () => {
     async wasmMemory() {
       const glue = await import("/www/pkg/in_page_playable.js");
       const exports = await glue.default();
-      return exports.memory.buffer.byteLength;
+      // Export names are minified (scripts/build.sh): find the memory by type.
+      return Object.values(exports).find((e) => e instanceof WebAssembly.Memory).buffer.byteLength;
     },
     /**
      * import() of the package in a fresh page (fetch, compile, instantiate:

@@ -8,8 +8,12 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The shipped module rebuilds std with the immediate-abort panic strategy: a
 # panic (a bug; JS inputs are bounded and checked before they reach Rust)
 # traps at once instead of formatting a message nobody sees, which drops the
-# panic and formatting machinery (about 8 KB gzip). -Zbuild-std and
-# -Cpanic=immediate-abort are unstable; RUSTC_BOOTSTRAP=1 allows them on the
+# panic and formatting machinery (about 8 KB gzip). -Zlocation-detail=none
+# drops the file/line/column of those panics, which nothing reads (0.6 KB),
+# and std's optimize_for_size feature picks its smaller implementations of
+# the same behaviour (merge/heap sort, integer formatting, float parsing:
+# 1.8 KB). -Zbuild-std, -Cpanic=immediate-abort and -Zlocation-detail are
+# unstable; RUSTC_BOOTSTRAP=1 allows them on the
 # machine's stable toolchain for this one command only. A target dir of its
 # own keeps the cache of the ordinary (test) builds valid.
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
@@ -17,14 +21,29 @@ if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
   echo "       run 'npm run setup', or 'rustup component add rust-src'" >&2
   exit 1
 fi
-RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
+RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
   cargo build --release --target wasm32-unknown-unknown -p in-page-playable-wasm \
-  -Z build-std=std,panic_abort --target-dir target/shipped
+  -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size --target-dir target/shipped
 rm -rf www/pkg
 wasm-bindgen --target web --out-dir www/pkg --out-name in_page_playable \
   target/shipped/wasm32-unknown-unknown/release/in_page_playable.wasm
-node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-reference-types --enable-multivalue \
-  --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals --strip-debug --strip-producers \
+FEATURES="--enable-bulk-memory --enable-reference-types --enable-multivalue --enable-sign-ext
+  --enable-nontrapping-float-to-int --enable-mutable-globals"
+# Every import and export gets a one- or two-letter name and every import one
+# module ("a") instead of wasm-bindgen's hashed names and snippet paths (about
+# 2 KB gzip). A pass of its own (it prints the mapping on stdout, once), and
+# first: -Oz does a little better on the renamed module. scripts/rename.mjs
+# rewrites the glue to the mapping before it is bundled.
+node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules $FEATURES \
+  www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm > target/shipped/names.json
+# --low-memory-unused lets wasm-opt fold added constants into load/store
+# offsets: true here, the first 1 KB is the bottom of the 1 MB stack (wasm-ld
+# puts the stack first), reached only by an overflow. --converge repeats -Oz
+# while it still shrinks the module (about 0.9 KB gzip for both).
+node_modules/.bin/wasm-opt --low-memory-unused -Oz --converge $FEATURES --strip-debug --strip-producers --strip-target-features \
   www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm
+# Then the glue: trimmed to the paths www/entry.js takes, renamed to match.
+node scripts/trim.mjs
+node scripts/rename.mjs target/shipped/names.json www/pkg/in_page_playable_bg.wasm
 node scripts/bundle.mjs
 node scripts/size.mjs

@@ -113,14 +113,11 @@ export function setValue(el, kind, value) {
     fire(el, "change");
     return;
   }
-  if (kind === "editable") {
-    el.textContent = value;
-    el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
-    return;
-  }
-  nativeSet(el, "value", value);
+  const editable = kind === "editable";
+  if (editable) el.textContent = value;
+  else nativeSet(el, "value", value);
   el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
-  fire(el, "change");
+  if (!editable) fire(el, "change");
 }
 
 function scrolls(el) {
@@ -131,11 +128,9 @@ function scrolls(el) {
 }
 
 function container(el) {
-  if (scrolls(el)) return el;
-  let p = el.parentElement || (el.getRootNode() && el.getRootNode().host) || null;
-  while (p) {
+  // el itself, then its ancestors, through the shadow roots it sits in.
+  for (let p = el; p; p = p.parentElement || (p.getRootNode() && p.getRootNode().host) || null) {
     if (scrolls(p)) return p;
-    p = p.parentElement || (p.getRootNode() && p.getRootNode().host) || null;
   }
   return el.ownerDocument.scrollingElement || el.ownerDocument.documentElement;
 }
@@ -148,10 +143,9 @@ export function scroll(el, to, bx, by) {
   let top = c.scrollTop;
   if (to) {
     if (c === el) {
-      const maxTop = c.scrollHeight - c.clientHeight;
-      const maxLeft = c.scrollWidth - c.clientWidth;
-      top = to === "start" ? 0 : to === "end" ? maxTop : maxTop / 2;
-      left = to === "start" ? 0 : to === "end" ? maxLeft : maxLeft / 2;
+      const at = (max) => (to === "start" ? 0 : to === "end" ? max : max / 2);
+      top = at(c.scrollHeight - c.clientHeight);
+      left = at(c.scrollWidth - c.clientWidth);
     } else {
       const e = el.getBoundingClientRect();
       const isPage = c === el.ownerDocument.scrollingElement || c === el.ownerDocument.documentElement;
