@@ -1,78 +1,100 @@
 //! `invoke`, after the protocol checks passed: registration → input schema
 //! → availability → approval → execution → expectation → evidence.
 //! Every failure here is a business error inside an `ok: true` exchange.
+//!
+//! Only approval, execution and the expectation wait are asynchronous; the
+//! checks before them ([`prepare`]) and the answer after them ([`finish`])
+//! are plain functions, so the host's async driver stays small.
 
 use crate::codes::{BusinessCode, BusinessError};
-use crate::declaration::{CapabilityDeclaration, Risk, RowActionId};
+use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
 use crate::describe::visible_capabilities;
-use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
-use crate::json::{object, strings};
-use crate::page::{Observation, Page};
+use crate::hooks::{ExecOutcome, RegistrySource};
+use crate::json::strings;
+use crate::page::Observation;
 use crate::schema;
 use crate::session::Session;
-use crate::surface::{Host, SurfaceConfig};
+use crate::surface::{Observe, SurfaceConfig};
 use json::{Map, Value};
 
-pub(crate) async fn invoke<R, P, E, C, K>(
-    config: &SurfaceConfig,
-    session: &Session,
-    capability: &str,
-    input: Map<String, Value>,
-    host: &Host<'_, R, P, E, C, K>,
-) -> Value
-where
-    R: RegistrySource,
-    P: Page,
-    E: Executor,
-    C: Confirm,
-    K: Clock,
-{
-    match run(config, session, capability, Value::Object(input), host).await {
-        Ok(result) => result,
-        Err(error) => object([("error", error.to_json())]),
-    }
+/// An invoke that passed every check up to approval.
+pub(crate) struct Pending<'s> {
+    pub(crate) session: &'s Session,
+    pub(crate) capability: String,
+    pub(crate) input: Value,
+    /// High risk: a person must approve through the confirm hook.
+    pub(crate) ask: bool,
+    pub(crate) expect: Option<Expectation>,
+    /// The registry and page read before running, for the `after` evidence.
+    registry: Registry,
+    before: Result<Observation, String>,
 }
 
-async fn run<R, P, E, C, K>(
-    config: &SurfaceConfig,
-    session: &Session,
-    capability: &str,
+/// registration → input schema → availability → "can a person be asked".
+pub(crate) fn prepare<'s>(
+    session: &'s Session,
+    capability: String,
     input: Value,
-    host: &Host<'_, R, P, E, C, K>,
-) -> Result<Value, BusinessError>
-where
-    R: RegistrySource,
-    P: Page,
-    E: Executor,
-    C: Confirm,
-    K: Clock,
-{
-    let registry = host.registry.registry();
-    let decl = registry.get(capability).ok_or_else(|| {
-        BusinessError::new(
+    registry: Registry,
+    observe: Observe,
+    can_ask: bool,
+) -> Result<Pending<'s>, BusinessError> {
+    let Some(decl) = registry.get(&capability) else {
+        return Err(BusinessError::new(
             BusinessCode::ActionNotFound,
             format!(
                 "`{capability}` is not registered on the current page: describe the page again"
             ),
-        )
-    })?;
+        ));
+    };
     check_input(decl, &input)?;
-    let before = host.page.observe();
+    let before = observe();
     check_available(decl, &input, &before)?;
-    if decl.risk == Risk::High {
-        check_approval(decl, &input, host.confirm).await?;
+    let ask = decl.risk == Risk::High;
+    if ask && !can_ask {
+        return Err(BusinessError::new(
+            BusinessCode::PermissionDenied,
+            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report"),
+        ));
     }
-    let value = host.executor.execute(capability, &input).await?;
-    if let Some(expect) = &decl.expect {
-        if !host
-            .page
-            .wait_for_text(&expect.text, expect.within_ms)
-            .await
-        {
+    let expect = decl.expect.clone();
+    Ok(Pending {
+        session,
+        capability,
+        input,
+        ask,
+        expect,
+        registry,
+        before,
+    })
+}
+
+/// The person said no (or could not be asked).
+pub(crate) fn declined(capability: &str) -> BusinessError {
+    BusinessError::new(
+        BusinessCode::PermissionDenied,
+        format!("approval for `{capability}` was declined: stop and report"),
+    )
+}
+
+/// The invoke result from the execution's outcome and whether the expected
+/// text showed (`shown` is ignored without an expectation or on failure).
+pub(crate) fn finish(
+    config: &SurfaceConfig,
+    p: Pending<'_>,
+    outcome: ExecOutcome,
+    shown: bool,
+    registry: &dyn RegistrySource,
+    observe: Observe,
+) -> Result<Value, BusinessError> {
+    let value = outcome?;
+    if let Some(expect) = &p.expect {
+        if !shown {
             return Err(BusinessError::new(
                 BusinessCode::ExpectationFailed,
                 format!(
-                    "`{capability}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
+                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
+                    p.capability,
                     expect.text,
                     crate::json::number_text(expect.within_ms)
                 ),
@@ -83,18 +105,15 @@ where
     if let Some(value) = value {
         result.insert("value".into(), value);
     }
-    if let (Ok(before), Ok(after)) = (&before, host.page.observe()) {
+    if let (Ok(before), Ok(after)) = (&p.before, observe()) {
         if before.document_id == after.document_id {
-            let after_registry = host.registry.registry();
-            let old: Vec<&str> = visible_capabilities(&registry, &config.expose, session)
-                .iter()
-                .map(|d| d.id.as_str())
-                .collect();
+            let after_registry = registry.registry();
+            let old = visible_capabilities(&p.registry, &config.expose, p.session);
             let appeared: Vec<&str> =
-                visible_capabilities(&after_registry, &config.expose, session)
+                visible_capabilities(&after_registry, &config.expose, p.session)
                     .iter()
+                    .filter(|d| !old.iter().any(|o| o.id == d.id))
                     .map(|d| d.id.as_str())
-                    .filter(|id| !old.contains(id))
                     .collect();
             result.insert("after".into(), evidence(config, &appeared, before, &after));
         }
@@ -181,29 +200,6 @@ fn check_available(
                 "`{id}` is disabled for record `{record_id}`"
             )));
         }
-    }
-    Ok(())
-}
-
-/// High risk needs a person's yes through the host's hook; nothing in the
-/// request can stand in for it.
-async fn check_approval<C: Confirm>(
-    decl: &CapabilityDeclaration,
-    input: &Value,
-    confirm: &C,
-) -> Result<(), BusinessError> {
-    let denied = |message: String| BusinessError::new(BusinessCode::PermissionDenied, message);
-    if !confirm.can_ask() {
-        return Err(denied(format!(
-            "`{}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report",
-            decl.id
-        )));
-    }
-    if !confirm.approve(&decl.id, input).await {
-        return Err(denied(format!(
-            "approval for `{}` was declined: stop and report",
-            decl.id
-        )));
     }
     Ok(())
 }

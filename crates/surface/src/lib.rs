@@ -50,7 +50,7 @@ pub use request::{
     MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
 pub use session::{scope_matches, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY};
-pub use surface::{ConfigError, Host, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT};
+pub use surface::{respond, ConfigError, Host, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL: &str = "pling.surface/0.1";

@@ -1,12 +1,12 @@
 //! `Surface`: configuration, per-session memory, and the check pipeline
 //! every request goes through.
 
-use crate::codes::{ProtocolCode, ProtocolError};
+use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
-use crate::invoke;
+use crate::invoke::{self, Pending};
 use crate::json::{object, text};
-use crate::page::Page;
+use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
@@ -132,27 +132,34 @@ struct State {
 }
 
 impl State {
-    /// Runs `f` on the memory of `session_id` (created on first use) and
-    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the least
-    /// recently used session is forgotten.
-    fn with_session<T>(&mut self, session_id: &str, f: impl FnOnce(&mut SessionState) -> T) -> T {
+    /// Takes the memory of `session_id` out (created on first use); hand
+    /// it back with [`State::put`].
+    fn take(&mut self, session_id: &str) -> (String, SessionState) {
         let found = self
             .sessions
             .iter()
             .position(|(id, _)| id == session_id)
             .and_then(|i| self.sessions.remove(i));
-        let (id, mut memory) = match found {
-            Some(entry) => entry,
-            None => {
-                if self.sessions.len() >= MAX_TRACKED_SESSIONS {
-                    self.sessions.pop_front();
-                }
-                (session_id.to_string(), SessionState::default())
-            }
-        };
-        let out = f(&mut memory);
-        self.sessions.push_back((id, memory));
-        out
+        found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()))
+    }
+
+    /// Puts a session's memory back as the most recently used; beyond
+    /// [`MAX_TRACKED_SESSIONS`] the least recently used one is forgotten.
+    fn put(&mut self, entry: (String, SessionState)) {
+        if self.sessions.len() >= MAX_TRACKED_SESSIONS {
+            self.sessions.pop_front();
+        }
+        self.sessions.push_back(entry);
+    }
+}
+
+impl Surface {
+    /// Runs `f` on the memory of `session_id`, then marks it most recently
+    /// used. Not generic, and never held across an await.
+    fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
+        let mut entry = self.state.borrow_mut().take(session_id);
+        f(&mut entry.1);
+        self.state.borrow_mut().put(entry);
     }
 }
 
@@ -178,6 +185,10 @@ impl Surface {
 
     /// Answers one request. Never fails: every outcome is a response
     /// `{ protocol, id, ok, result | error }`.
+    ///
+    /// Only the host's async hooks (approval, execution, the expectation
+    /// wait) are awaited here; every check and every answer is built by
+    /// plain functions ([`Surface::begin`], `invoke::finish`).
     pub async fn handle<R, P, E, C, K>(
         &self,
         request: &Value,
@@ -190,68 +201,95 @@ impl Surface {
         C: Confirm,
         K: Clock,
     {
-        let id = echo_id(request);
-        match self.checked(request, host).await {
-            Ok(result) => object([
-                ("protocol", text(PROTOCOL)),
-                ("id", text(id)),
-                ("ok", Value::Bool(true)),
-                ("result", result),
-            ]),
-            Err(error) => object([
-                ("protocol", text(PROTOCOL)),
-                ("id", text(id)),
-                ("ok", Value::Bool(false)),
-                ("error", error.to_json()),
-            ]),
+        let observe = || host.page.observe();
+        let p = match self.begin(
+            request,
+            host.session,
+            host.clock.now_ms(),
+            host.registry,
+            &observe,
+            host.confirm.can_ask(),
+        ) {
+            Ok(p) => p,
+            Err(response) => return response,
+        };
+        let outcome = if p.ask && !host.confirm.approve(&p.capability, &p.input).await {
+            Err(invoke::declined(&p.capability))
+        } else {
+            host.executor.execute(&p.capability, &p.input).await
+        };
+        let shown = match (&outcome, &p.expect) {
+            (Ok(_), Some(e)) => host.page.wait_for_text(&e.text, e.within_ms).await,
+            _ => true,
+        };
+        let result = invoke::finish(&self.config, p, outcome, shown, host.registry, &observe);
+        respond(request, Ok(business(result)))
+    }
+
+    /// Every check up to the first await: `Ok` is an invoke to run, `Err`
+    /// the finished response (describe, or any refusal).
+    fn begin<'s>(
+        &self,
+        request: &Value,
+        session: Option<&'s Session>,
+        now: f64,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+        can_ask: bool,
+    ) -> Result<Pending<'s>, Value> {
+        match self.checked(request, session, now, registry, observe, can_ask) {
+            Ok(Ok(p)) => Ok(p),
+            Ok(Err(result)) => Err(respond(request, Ok(result))),
+            Err(error) => Err(respond(request, Err(error))),
         }
     }
 
     /// The check order: shape → session → replay → rate (invoke) →
-    /// exposure (invoke) → the method itself.
-    async fn checked<R, P, E, C, K>(
+    /// exposure (invoke) → the method itself. `Ok(Err(result))` is a
+    /// finished exchange (a describe, or a business error).
+    fn checked<'s>(
         &self,
         request: &Value,
-        host: &Host<'_, R, P, E, C, K>,
-    ) -> Result<Value, ProtocolError>
-    where
-        R: RegistrySource,
-        P: Page,
-        E: Executor,
-        C: Confirm,
-        K: Clock,
-    {
+        session: Option<&'s Session>,
+        now: f64,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+        can_ask: bool,
+    ) -> Result<Result<Pending<'s>, Value>, ProtocolError> {
         let request = parse_request(request)?;
-        let now = host.clock.now_ms();
-        let session = check_session(host.session, now)?;
-        self.state
-            .borrow_mut()
-            .with_session(&session.id, |memory| {
-                memory.admit_request_id(request.id())?;
-                if matches!(request, Request::Invoke { .. }) {
-                    memory.admit_invoke(now, self.config.rate_limit)?;
-                }
-                Ok(())
-            })?;
+        let session = check_session(session, now)?;
+        let invoking = matches!(request, Request::Invoke { .. });
+        let mut admitted = Ok(());
+        self.with_session(&session.id, &mut |memory| {
+            admitted = memory
+                .admit_request_id(request.id())
+                .and_then(|()| match invoking {
+                    true => memory.admit_invoke(now, self.config.rate_limit),
+                    false => Ok(()),
+                });
+        });
+        admitted?;
         match request {
             Request::Describe { input, .. } => {
-                let registry = host.registry.registry();
-                let observation = host.page.observe().map_err(|e| {
+                let registry = registry.registry();
+                let observation = observe().map_err(|e| {
                     ProtocolError::new(
                         ProtocolCode::InternalError,
                         format!("the page could not be read: {e}"),
                     )
                 })?;
-                Ok(self.state.borrow_mut().with_session(&session.id, |memory| {
-                    describe::describe(
+                let mut result = Value::Null;
+                self.with_session(&session.id, &mut |memory| {
+                    result = describe::describe(
                         &self.config,
                         session,
                         &registry,
                         &observation,
                         &input,
                         &mut memory.last_capabilities,
-                    )
-                }))
+                    );
+                });
+                Ok(Err(result))
             }
             Request::Invoke {
                 capability, input, ..
@@ -264,7 +302,15 @@ impl Surface {
                         ),
                     ));
                 }
-                Ok(invoke::invoke(&self.config, session, &capability, input, host).await)
+                let prepared = invoke::prepare(
+                    session,
+                    capability,
+                    Value::Object(input),
+                    registry.registry(),
+                    observe,
+                    can_ask,
+                );
+                Ok(prepared.map_err(|e| business(Err(e))))
             }
         }
     }
@@ -273,4 +319,26 @@ impl Surface {
     pub fn is_exposed(&self, session: &Session, capability: &str) -> bool {
         self.config.expose.iter().any(|e| e == capability) && session.allows(capability)
     }
+}
+
+/// How the core reads the page: [`Page::observe`].
+pub(crate) type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
+
+/// `{ protocol, id, ok, result | error }`, echoing the request's id.
+pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
+    let (ok, key, body) = match answer {
+        Ok(result) => (true, "result", result),
+        Err(error) => (false, "error", error.to_json()),
+    };
+    object([
+        ("protocol", text(PROTOCOL)),
+        ("id", text(echo_id(request))),
+        ("ok", Value::Bool(ok)),
+        (key, body),
+    ])
+}
+
+/// An invoke result: the value, or `{ error }` for a business failure.
+fn business(result: Result<Value, BusinessError>) -> Value {
+    result.unwrap_or_else(|e| object([("error", e.to_json())]))
 }

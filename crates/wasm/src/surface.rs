@@ -10,9 +10,8 @@ use json::Value;
 use playable::bridge::WindowBridge;
 use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
-    echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
-    ProtocolCode, ProtocolError, Registry, RegistrySource, Session, SurfaceConfig,
-    MALFORMED_RESULT_CODE, PROTOCOL,
+    exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host, ProtocolCode,
+    ProtocolError, Registry, RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -158,12 +157,7 @@ impl Inner {
                 ProtocolCode::InvalidRequest,
                 format!("the request must be plain JSON: {problem}"),
             );
-            let mut response = json::Map::new();
-            response.insert("protocol".into(), PROTOCOL.into());
-            response.insert("id".into(), echo_id(&value).into());
-            response.insert("ok".into(), false.into());
-            response.insert("error".into(), error.to_json());
-            return to_js(&Value::Object(response));
+            return to_js(&surface::respond(&value, Err(error)));
         }
         let session = self.session().await;
         let executor = match &self.execute {
