@@ -84,7 +84,7 @@ impl CapabilityDeclaration {
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(props) = props {
                 props.entry("record".to_owned()).or_insert_with(|| {
-                    object([
+                    object(&mut [
                         ("type", text("string")),
                         ("description", text("id of the target record")),
                     ])

@@ -1,7 +1,7 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{object, strings, text};
+use crate::json::{object, put, put_some, put_text, strings, text};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
@@ -26,14 +26,12 @@ pub(crate) fn visible_capabilities<'r>(
 /// a client knows a person will be asked.
 pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
     let mut out = Map::new();
-    out.insert("id".into(), Value::from(decl.id.clone()));
-    out.insert("title".into(), Value::from(decl.title.clone()));
-    if let Some(d) = &decl.description {
-        out.insert("description".into(), Value::from(d.clone()));
-    }
-    out.insert("input".into(), decl.effective_schema());
+    put_text(&mut out, "id", &decl.id);
+    put_text(&mut out, "title", &decl.title);
+    put_some(&mut out, "description", decl.description.as_ref());
+    put(&mut out, "input", decl.effective_schema());
     if decl.risk == Risk::High {
-        out.insert("risk".into(), Value::from("high"));
+        put_text(&mut out, "risk", "high");
     }
     Value::Object(out)
 }
@@ -62,48 +60,51 @@ pub(crate) fn describe(
     let print = fingerprint(&Value::Array(capabilities.clone()).to_string());
 
     let mut out = Map::new();
-    out.insert("app".into(), Value::from(config.app.clone()));
-    out.insert("protocol".into(), Value::from(PROTOCOL));
+    put_text(&mut out, "app", &config.app);
+    put_text(&mut out, "protocol", PROTOCOL);
     // "changed" before any full read behaves as "all".
     let unchanged =
         input.capabilities == CapabilityMode::Changed && *last_capabilities == Some(print);
     if unchanged {
-        out.insert("capabilities".into(), Value::Array(Vec::new()));
+        put(&mut out, "capabilities", Value::Array(Vec::new()));
     } else {
-        out.insert("capabilities".into(), Value::Array(capabilities));
+        put(&mut out, "capabilities", Value::Array(capabilities));
         *last_capabilities = Some(print);
     }
     if input.capabilities == CapabilityMode::Changed {
-        out.insert("capabilitiesUnchanged".into(), Value::from(unchanged));
+        put(&mut out, "capabilitiesUnchanged", Value::Bool(unchanged));
     }
     if let Some(page) = observation.page_context() {
-        out.insert("context".into(), object([("page", page)]));
+        put(&mut out, "context", object(&mut [("page", page)]));
     }
     let regions: Vec<Value> = observation
         .regions
         .iter()
         .map(|r| {
-            object([
+            object(&mut [
                 ("id", text(&r.id)),
                 ("title", text(&r.title)),
                 ("active", Value::from(r.active)),
             ])
         })
         .collect();
-    out.insert("regions".into(), Value::Array(regions));
+    put(&mut out, "regions", Value::Array(regions));
 
     let records = select_records(config, observation, &input.records, &mut out);
-    out.insert(
-        "records".into(),
+    put(
+        &mut out,
+        "records",
         Value::Array(records.iter().map(|r| r.to_json()).collect()),
     );
-    out.insert("status".into(), strings(&observation.status));
-    out.insert(
-        "feedback".into(),
+    put(&mut out, "status", strings(&observation.status));
+    put(
+        &mut out,
+        "feedback",
         Value::Array(observation.feedback.iter().map(|f| f.to_json()).collect()),
     );
-    out.insert(
-        "unavailable".into(),
+    put(
+        &mut out,
+        "unavailable",
         Value::Array(unavailable(&visible, observation, &records)),
     );
     Value::Object(out)
@@ -122,9 +123,10 @@ fn select_records<'o>(
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
             let window: Vec<&Record> = all.iter().skip(*offset).take(limit).collect();
-            out.insert(
-                "recordWindow".into(),
-                object([
+            put(
+                out,
+                "recordWindow",
+                object(&mut [
                     ("offset", Value::from(*offset)),
                     ("limit", Value::from(limit)),
                     ("total", Value::from(all.len())),
@@ -142,7 +144,7 @@ fn select_records<'o>(
                     missing.push(Value::from(id.clone()));
                 }
             }
-            out.insert("missing".into(), Value::Array(missing));
+            put(out, "missing", Value::Array(missing));
             found
         }
     }
@@ -164,7 +166,7 @@ fn unavailable(
                         .action(&decl.id, Some(&record.id))
                         .and_then(|a| a.unavailable());
                     if let Some(reason) = reason {
-                        out.push(object([
+                        out.push(object(&mut [
                             ("capability", text(&decl.id)),
                             ("record", text(&record.id)),
                             ("reason", text(reason)),
@@ -177,7 +179,7 @@ fn unavailable(
                     .action(&decl.id, None)
                     .and_then(|a| a.unavailable())
                 {
-                    out.push(object([
+                    out.push(object(&mut [
                         ("capability", text(&decl.id)),
                         ("reason", text(reason)),
                     ]));

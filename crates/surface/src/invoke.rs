@@ -10,7 +10,7 @@ use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
 use crate::describe::visible_capabilities;
 use crate::hooks::{ExecOutcome, RegistrySource};
-use crate::json::strings;
+use crate::json::{put, strings, text};
 use crate::page::Observation;
 use crate::schema;
 use crate::session::Session;
@@ -103,7 +103,7 @@ pub(crate) fn finish(
     }
     let mut result = Map::new();
     if let Some(value) = value {
-        result.insert("value".into(), value);
+        put(&mut result, "value", value);
     }
     if let (Ok(before), Ok(after)) = (&p.before, observe()) {
         if before.document_id == after.document_id {
@@ -115,7 +115,11 @@ pub(crate) fn finish(
                     .filter(|d| !old.iter().any(|o| o.id == d.id))
                     .map(|d| d.id.as_str())
                     .collect();
-            result.insert("after".into(), evidence(config, &appeared, before, &after));
+            put(
+                &mut result,
+                "after",
+                evidence(config, &appeared, before, &after),
+            );
         }
     }
     Ok(Value::Object(result))
@@ -226,11 +230,15 @@ fn evidence(
     let truncated = changed.len() > config.record_limit;
     let records: Vec<Value> = changed.into_iter().take(config.record_limit).collect();
     let mut out = Map::new();
-    out.insert("capabilities".into(), strings(appeared));
-    out.insert("records".into(), Value::Array(records));
+    put(
+        &mut out,
+        "capabilities",
+        Value::Array(appeared.iter().map(|s| text(s)).collect()),
+    );
+    put(&mut out, "records", Value::Array(records));
     if truncated {
-        out.insert("recordsTruncated".into(), Value::from(true));
+        put(&mut out, "recordsTruncated", Value::Bool(true));
     }
-    out.insert("status".into(), strings(&after.status));
+    put(&mut out, "status", strings(&after.status));
     Value::Object(out)
 }

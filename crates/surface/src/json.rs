@@ -4,18 +4,37 @@
 
 use json::{Map, Value};
 
-/// `{ k: v, … }` in the given order (keys end up sorted by `Map` anyway).
-pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+/// `{ k: v, … }` (keys end up sorted by `Map`). Not generic: one copy.
+pub(crate) fn object(entries: &mut [(&str, Value)]) -> Value {
     let mut map = Map::new();
     for (key, value) in entries {
-        map.insert(key.to_string(), value);
+        put(&mut map, key, std::mem::take(value));
     }
     Value::Object(map)
 }
 
+/// `map[key] = value`: one copy of the insert for every field built here.
+#[inline(never)]
+pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
+    map.insert(key.to_string(), value);
+}
+
+/// `map[key] = "s"`.
+#[inline(never)]
+pub(crate) fn put_text(map: &mut Map<String, Value>, key: &str, s: &str) {
+    put(map, key, Value::from(s));
+}
+
+/// `map[key] = "s"` when there is an `s`.
+pub(crate) fn put_some(map: &mut Map<String, Value>, key: &str, s: Option<&String>) {
+    if let Some(s) = s {
+        put_text(map, key, s);
+    }
+}
+
 /// `[s, …]`
-pub(crate) fn strings<S: AsRef<str>>(items: &[S]) -> Value {
-    Value::Array(items.iter().map(|s| Value::from(s.as_ref())).collect())
+pub(crate) fn strings(items: &[String]) -> Value {
+    Value::Array(items.iter().map(|s| text(s)).collect())
 }
 
 /// A string value from a borrowed string.

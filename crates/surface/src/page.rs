@@ -5,7 +5,7 @@
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
 
-use crate::json::{object, text};
+use crate::json::{object, put, put_some, put_text, text};
 use json::{Map, Value};
 
 /// A `data-e2e-kind="region"` element.
@@ -37,18 +37,14 @@ impl Record {
         // Inserted one by one: collecting into a map pulls a sort into wasm.
         let mut fields = Map::new();
         for (name, text) in &self.fields {
-            fields.insert(name.clone(), Value::from(text.clone()));
+            put_text(&mut fields, name, text);
         }
         let mut out = Map::new();
-        out.insert("id".into(), Value::from(self.id.clone()));
-        out.insert("kind".into(), Value::from(self.kind.clone()));
-        out.insert("fields".into(), Value::Object(fields));
-        if let Some(state) = &self.state {
-            out.insert("state".into(), Value::from(state.clone()));
-        }
-        if let Some(region) = &self.region {
-            out.insert("region".into(), Value::from(region.clone()));
-        }
+        put_text(&mut out, "id", &self.id);
+        put_text(&mut out, "kind", &self.kind);
+        put(&mut out, "fields", Value::Object(fields));
+        put_some(&mut out, "state", self.state.as_ref());
+        put_some(&mut out, "region", self.region.as_ref());
         Value::Object(out)
     }
 }
@@ -64,8 +60,8 @@ pub struct Feedback {
 impl Feedback {
     pub fn to_json(&self) -> Value {
         match &self.level {
-            Some(level) => object([("text", text(&self.text)), ("level", text(level))]),
-            None => object([("text", text(&self.text))]),
+            Some(level) => object(&mut [("text", text(&self.text)), ("level", text(level))]),
+            None => object(&mut [("text", text(&self.text))]),
         }
     }
 }
@@ -117,13 +113,10 @@ impl Observation {
     pub fn page_context(&self) -> Option<Value> {
         let mut page = Map::new();
         if let Some(title) = self.page_title.as_deref().filter(|t| !t.is_empty()) {
-            page.insert("title".into(), Value::from(title));
+            put_text(&mut page, "title", title);
         }
         if !self.document_title.is_empty() {
-            page.insert(
-                "documentTitle".into(),
-                Value::from(self.document_title.clone()),
-            );
+            put_text(&mut page, "documentTitle", &self.document_title);
         }
         (!page.is_empty()).then_some(Value::Object(page))
     }

@@ -330,7 +330,7 @@ pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
         Ok(result) => (true, "result", result),
         Err(error) => (false, "error", error.to_json()),
     };
-    object([
+    object(&mut [
         ("protocol", text(PROTOCOL)),
         ("id", text(echo_id(request))),
         ("ok", Value::Bool(ok)),
@@ -340,5 +340,5 @@ pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
 
 /// An invoke result: the value, or `{ error }` for a business failure.
 fn business(result: Result<Value, BusinessError>) -> Value {
-    result.unwrap_or_else(|e| object([("error", e.to_json())]))
+    result.unwrap_or_else(|e| object(&mut [("error", e.to_json())]))
 }
