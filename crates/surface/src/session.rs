@@ -7,7 +7,6 @@
 use crate::codes::{ProtocolCode, ProtocolError};
 use crate::json::number_text;
 use json::Value;
-use std::collections::VecDeque;
 
 /// Request ids remembered per session for replay detection. Older ids fall
 /// out first-in first-out; a client reusing an id more than this many
@@ -155,9 +154,9 @@ pub(crate) struct SessionState {
     /// Request ids, oldest first. A linear scan over at most
     /// [`REPLAY_MEMORY`] short strings is cheap and keeps hashing code out
     /// of the wasm module.
-    seen: VecDeque<String>,
+    seen: Vec<String>,
     /// Times of the invokes admitted in the current window, oldest first.
-    invokes: VecDeque<f64>,
+    invokes: Vec<f64>,
     /// Fingerprint of the capability list last sent in full.
     pub(crate) last_capabilities: Option<u64>,
 }
@@ -172,9 +171,9 @@ impl SessionState {
             ));
         }
         if self.seen.len() >= REPLAY_MEMORY {
-            self.seen.pop_front();
+            self.seen.remove(0);
         }
-        self.seen.push_back(request_id.to_string());
+        self.seen.push(request_id.to_string());
         Ok(())
     }
 
@@ -185,15 +184,15 @@ impl SessionState {
         now_ms: f64,
         limit: RateLimit,
     ) -> Result<(), ProtocolError> {
-        while self
+        let stale = self
             .invokes
-            .front()
-            .is_some_and(|&t| now_ms - t >= limit.per_ms)
-        {
-            self.invokes.pop_front();
-        }
+            .iter()
+            .take_while(|&&t| now_ms - t >= limit.per_ms)
+            .count();
+        self.invokes.copy_within(stale.., 0);
+        self.invokes.truncate(self.invokes.len() - stale);
         if self.invokes.len() >= limit.invokes as usize {
-            let oldest = self.invokes.front().copied().unwrap_or(now_ms);
+            let oldest = self.invokes.first().copied().unwrap_or(now_ms);
             let retry = (oldest + limit.per_ms - now_ms).ceil().max(1.0);
             let mut err = ProtocolError::new(
                 ProtocolCode::RateLimited,
@@ -207,7 +206,7 @@ impl SessionState {
             err.retry_after_ms = Some(retry);
             return Err(err);
         }
-        self.invokes.push_back(now_ms);
+        self.invokes.push(now_ms);
         Ok(())
     }
 }

@@ -12,7 +12,6 @@ use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKE
 use crate::PROTOCOL;
 use json::Value;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::fmt;
 
 /// Default `recordLimit`: the describe window when the request sets no `limit`.
@@ -128,7 +127,7 @@ struct State {
     /// Least recently used first; at most [`MAX_TRACKED_SESSIONS`] entries.
     /// A linear scan over so few beats pulling hashing code into the wasm
     /// module.
-    sessions: VecDeque<(String, SessionState)>,
+    sessions: Vec<(String, SessionState)>,
 }
 
 impl State {
@@ -139,7 +138,7 @@ impl State {
             .sessions
             .iter()
             .position(|(id, _)| id == session_id)
-            .and_then(|i| self.sessions.remove(i));
+            .map(|i| self.sessions.remove(i));
         found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()))
     }
 
@@ -147,9 +146,9 @@ impl State {
     /// [`MAX_TRACKED_SESSIONS`] the least recently used one is forgotten.
     fn put(&mut self, entry: (String, SessionState)) {
         if self.sessions.len() >= MAX_TRACKED_SESSIONS {
-            self.sessions.pop_front();
+            self.sessions.remove(0);
         }
-        self.sessions.push_back(entry);
+        self.sessions.push(entry);
     }
 }
 
