@@ -37,6 +37,16 @@ pub(crate) fn strings(items: &[String]) -> Value {
     Value::Array(items.iter().map(|s| text(s)).collect())
 }
 
+/// `Some` when `value` is an array of strings (one loop for every list
+/// read here, instead of a `collect::<Option<_>>` adapter per site).
+pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for item in value.as_array()? {
+        out.push(item.as_str()?.to_string());
+    }
+    Some(out)
+}
+
 /// A string value from a borrowed string.
 pub(crate) fn text(s: &str) -> Value {
     Value::from(s)

@@ -1,6 +1,7 @@
 //! Request shape: the first check, before anything about the session.
 
 use crate::codes::ProtocolError;
+use crate::json::string_list;
 use crate::schema::as_count;
 use crate::PROTOCOL;
 use json::{Map, Value};
@@ -186,10 +187,7 @@ fn parse_record_ids(record: &Value) -> Result<Vec<String>, ProtocolError> {
                     ids.len()
                 )));
             }
-            ids.iter()
-                .map(|id| id.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(not_ids)
+            string_list(record).ok_or_else(not_ids)
         }
         _ => Err(not_ids()),
     }

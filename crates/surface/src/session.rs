@@ -5,7 +5,7 @@
 //! replay and rate for it.
 
 use crate::codes::{ProtocolCode, ProtocolError};
-use crate::json::number_text;
+use crate::json::{number_text, string_list};
 use json::Value;
 
 /// Request ids remembered per session for replay detection. Older ids fall
@@ -44,12 +44,7 @@ impl Session {
         };
         let scope = match obj.get("scope") {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(entries)) => entries
-                .iter()
-                .map(|e| e.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or("session.scope must be an array of strings")?,
-            Some(_) => return Err("session.scope must be an array of strings".into()),
+            Some(scope) => string_list(scope).ok_or("session.scope must be an array of strings")?,
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,

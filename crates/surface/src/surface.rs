@@ -5,7 +5,7 @@ use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
 use crate::invoke::{self, Pending};
-use crate::json::{object, text};
+use crate::json::{object, string_list, text};
 use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
@@ -52,16 +52,8 @@ impl SurfaceConfig {
         let Some(app) = obj.get("app").and_then(Value::as_str) else {
             return err("`app` must be a string");
         };
-        let expose = match obj.get("expose").and_then(Value::as_array) {
-            Some(ids) => match ids
-                .iter()
-                .map(|id| id.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-            {
-                Some(ids) => ids,
-                None => return err("`expose` must be an array of capability ids"),
-            },
-            None => return err("`expose` must be an array of capability ids"),
+        let Some(expose) = obj.get("expose").and_then(string_list) else {
+            return err("`expose` must be an array of capability ids");
         };
         let mut config = Self::new(app, expose);
         match obj.get("recordLimit") {
