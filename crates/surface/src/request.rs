@@ -85,17 +85,14 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         }
     }
     let id = match obj.get("id") {
-        Some(Value::String(id)) if id.is_empty() => {
-            return Err(ProtocolError::invalid("`id` must not be empty"))
+        Some(Value::String(id)) if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() => {
+            id.clone()
         }
-        Some(Value::String(id)) if id.chars().count() > MAX_REQUEST_ID_CHARS => {
-            return Err(ProtocolError::invalid(format!(
-                "`id` is longer than {MAX_REQUEST_ID_CHARS} characters"
-            )))
+        _ => {
+            return Err(ProtocolError::invalid(
+                "`id` must be a non-empty string of at most 256 characters",
+            ))
         }
-        Some(Value::String(id)) => id.clone(),
-        Some(_) => return Err(ProtocolError::invalid("`id` must be a string")),
-        None => return Err(ProtocolError::invalid("missing request `id`")),
     };
     let method = match obj.get("method") {
         Some(Value::String(m)) if m == "describe" || m == "invoke" => m.as_str(),
@@ -121,11 +118,11 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
     }
     let capability = match obj.get("capability") {
         Some(Value::String(c)) if !c.is_empty() => c.clone(),
-        Some(Value::String(_)) => {
-            return Err(ProtocolError::invalid("`capability` must not be empty"))
+        _ => {
+            return Err(ProtocolError::invalid(
+                "invoke needs `capability`: a non-empty capability id string",
+            ))
         }
-        Some(_) => return Err(ProtocolError::invalid("`capability` must be a string")),
-        None => return Err(ProtocolError::invalid("invoke needs a `capability` id")),
     };
     Ok(Request::Invoke {
         id,
