@@ -5,7 +5,7 @@
 //! enforce completely — unknown risk, unsupported schema keyword — is skipped,
 //! never half-applied). Skipped entries keep their reason for debugging.
 
-use crate::json::{object, text};
+use crate::json::{object, put, put_text, text};
 use crate::schema;
 use json::{Map, Value};
 
@@ -75,27 +75,30 @@ impl CapabilityDeclaration {
             Some(Value::Object(map)) => map.clone(),
             _ => Map::new(),
         };
-        schema
-            .entry("type".to_owned())
-            .or_insert_with(|| Value::from("object"));
+        if !schema.contains_key("type") {
+            put_text(&mut schema, "type", "object");
+        }
         if self.row_action().is_some() {
-            let props = schema
-                .entry("properties".to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(props) = props {
-                props.entry("record".to_owned()).or_insert_with(|| {
-                    object(&mut [
+            if !schema.contains_key("properties") {
+                put(&mut schema, "properties", Value::Object(Map::new()));
+            }
+            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+                if !props.contains_key("record") {
+                    let record = object(&mut [
                         ("type", text("string")),
                         ("description", text("id of the target record")),
-                    ])
-                });
+                    ]);
+                    put(props, "record", record);
+                }
             }
-            let required = schema
-                .entry("required".to_owned())
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(names) = required {
+            if !schema.contains_key("required") {
+                put(&mut schema, "required", Value::Array(Vec::new()));
+            }
+            if let Some(Value::Array(names)) = schema.get_mut("required") {
                 if !names.iter().any(|n| n == "record") {
-                    names.insert(0, Value::from("record"));
+                    let mut with_record = vec![text("record")];
+                    with_record.append(names);
+                    *names = with_record;
                 }
             }
         }
@@ -111,7 +114,9 @@ impl CapabilityDeclaration {
         };
         let bad = |what: &str| Err(refused(&id, what));
         if id.contains('@') && RowActionId::parse(&id).is_none() {
-            return bad("a row action id must be `name@kind` with one `@` and both parts non-empty");
+            return bad(
+                "a row action id must be `name@kind` with one `@` and both parts non-empty",
+            );
         }
         let title = match obj.get("title") {
             Some(Value::String(t)) => t.clone(),

@@ -56,8 +56,8 @@ pub(crate) fn describe(
     last_capabilities: &mut Option<u64>,
 ) -> Value {
     let visible = visible_capabilities(registry, &config.expose, session);
-    let capabilities: Vec<Value> = visible.iter().map(|d| capability_json(d)).collect();
-    let print = fingerprint(&Value::Array(capabilities.clone()).to_string());
+    let capabilities = Value::Array(visible.iter().map(|d| capability_json(d)).collect());
+    let print = fingerprint(&capabilities.to_string());
 
     let mut out = Map::new();
     put_text(&mut out, "app", &config.app);
@@ -68,7 +68,7 @@ pub(crate) fn describe(
     if unchanged {
         put(&mut out, "capabilities", Value::Array(Vec::new()));
     } else {
-        put(&mut out, "capabilities", Value::Array(capabilities));
+        put(&mut out, "capabilities", capabilities);
         *last_capabilities = Some(print);
     }
     if input.capabilities == CapabilityMode::Changed {

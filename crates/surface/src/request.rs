@@ -85,7 +85,9 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         }
     }
     let id = match obj.get("id") {
-        Some(Value::String(id)) if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() => {
+        Some(Value::String(id))
+            if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() =>
+        {
             id.clone()
         }
         _ => {

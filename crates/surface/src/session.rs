@@ -33,31 +33,32 @@ impl Session {
     /// `session()` returns it. `Ok(None)` for null/undefined; `Err` for a
     /// malformed session, which the caller treats as no session (fail closed).
     pub fn from_json(value: &Value) -> Result<Option<Self>, String> {
+        let malformed = || {
+            "a session must be null or { id: non-empty string, scope?: string[], \
+             expiresAt?: number (ms since the epoch), revoked?: boolean }"
+                .to_string()
+        };
         let obj = match value {
             Value::Null => return Ok(None),
             Value::Object(obj) => obj,
-            _ => return Err("the session must be an object or null".into()),
+            _ => return Err(malformed()),
         };
         let id = match obj.get("id") {
             Some(Value::String(id)) if !id.is_empty() => id.clone(),
-            _ => return Err("session.id must be a non-empty string".into()),
+            _ => return Err(malformed()),
         };
         let scope = match obj.get("scope") {
             None | Some(Value::Null) => Vec::new(),
-            Some(scope) => string_list(scope).ok_or("session.scope must be an array of strings")?,
+            Some(scope) => string_list(scope).ok_or_else(malformed)?,
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(
-                v.as_f64()
-                    .filter(|f| !f.is_nan())
-                    .ok_or("session.expiresAt must be a number (ms since the epoch)")?,
-            ),
+            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or_else(malformed)?),
         };
         let revoked = match obj.get("revoked") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err("session.revoked must be a boolean".into()),
+            Some(_) => return Err(malformed()),
         };
         Ok(Some(Self {
             id,
