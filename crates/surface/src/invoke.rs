@@ -17,14 +17,15 @@ use crate::session::Session;
 use crate::surface::{Observe, SurfaceConfig};
 use json::{Map, Value};
 
-/// An invoke that passed every check up to approval.
-pub(crate) struct Pending<'s> {
-    pub(crate) session: &'s Session,
-    pub(crate) capability: String,
-    pub(crate) input: Value,
-    /// High risk: a person must approve through the confirm hook.
-    pub(crate) ask: bool,
-    pub(crate) expect: Option<Expectation>,
+/// An invoke that passed every check up to approval
+/// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
+#[derive(Debug)]
+pub struct Pending<'s> {
+    session: &'s Session,
+    capability: String,
+    input: Value,
+    ask: bool,
+    expect: Option<Expectation>,
     /// The registry and page read before running, for the `after` evidence.
     registry: Registry,
     before: Result<Observation, String>,
@@ -69,12 +70,37 @@ pub(crate) fn prepare<'s>(
     })
 }
 
-/// The person said no (or could not be asked).
-pub(crate) fn declined(capability: &str) -> BusinessError {
-    BusinessError::new(
-        BusinessCode::PermissionDenied,
-        format!("approval for `{capability}` was declined: stop and report"),
-    )
+impl Pending<'_> {
+    /// The capability id to run.
+    pub fn capability(&self) -> &str {
+        &self.capability
+    }
+
+    /// The validated input (including `record` for row actions).
+    pub fn input(&self) -> &Value {
+        &self.input
+    }
+
+    /// High risk: a person must approve through the confirm hook first.
+    pub fn ask(&self) -> bool {
+        self.ask
+    }
+
+    /// The declared text to wait for after a successful run.
+    pub fn expect(&self) -> Option<&Expectation> {
+        self.expect.as_ref()
+    }
+
+    /// The outcome when the person said no.
+    pub fn declined(&self) -> ExecOutcome {
+        Err(BusinessError::new(
+            BusinessCode::PermissionDenied,
+            format!(
+                "approval for `{}` was declined: stop and report",
+                self.capability
+            ),
+        ))
+    }
 }
 
 /// The invoke result from the execution's outcome and whether the expected

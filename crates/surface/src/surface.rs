@@ -3,7 +3,7 @@
 
 use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
-use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
+use crate::hooks::{Clock, Confirm, ExecOutcome, Executor, RegistrySource};
 use crate::invoke::{self, Pending};
 use crate::json::{object, string_list, text};
 use crate::page::{Observation, Page};
@@ -204,22 +204,41 @@ impl Surface {
             Ok(p) => p,
             Err(response) => return response,
         };
-        let outcome = if p.ask && !host.confirm.approve(&p.capability, &p.input).await {
-            Err(invoke::declined(&p.capability))
-        } else {
-            host.executor.execute(&p.capability, &p.input).await
+        let approved = !p.ask() || host.confirm.approve(p.capability(), p.input()).await;
+        let outcome = match approved {
+            true => host.executor.execute(p.capability(), p.input()).await,
+            false => p.declined(),
         };
-        let shown = match (&outcome, &p.expect) {
+        let shown = match (&outcome, p.expect()) {
             (Ok(_), Some(e)) => host.page.wait_for_text(&e.text, e.within_ms).await,
             _ => true,
         };
-        let result = invoke::finish(&self.config, p, outcome, shown, host.registry, &observe);
+        self.finish(request, p, outcome, shown, host.registry, &observe)
+    }
+
+    /// The second half of [`Surface::handle`], after its awaits: the
+    /// response for a [`Pending`] invoke given the execution's outcome and
+    /// whether the expected text showed (ignored without an expectation or
+    /// on failure). `registry` and `observe` are read again for `after`.
+    pub fn finish(
+        &self,
+        request: &Value,
+        p: Pending<'_>,
+        outcome: ExecOutcome,
+        shown: bool,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+    ) -> Value {
+        let result = invoke::finish(&self.config, p, outcome, shown, registry, observe);
         respond(request, Ok(business(result)))
     }
 
-    /// Every check up to the first await: `Ok` is an invoke to run, `Err`
-    /// the finished response (describe, or any refusal).
-    fn begin<'s>(
+    /// The first half of [`Surface::handle`], every check up to its first
+    /// await: `Ok` is an invoke to run (ask for approval when
+    /// [`Pending::ask`], execute, wait for [`Pending::expect`], then
+    /// [`Surface::finish`]); `Err` the finished response (a describe, or any
+    /// refusal). `can_ask`: the host has a confirm hook.
+    pub fn begin<'s>(
         &self,
         request: &Value,
         session: Option<&'s Session>,
@@ -313,7 +332,7 @@ impl Surface {
 }
 
 /// How the core reads the page: [`Page::observe`].
-pub(crate) type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
+pub type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
 
 /// `{ protocol, id, ok, result | error }`, echoing the request's id.
 pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {

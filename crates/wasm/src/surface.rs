@@ -10,8 +10,8 @@ use json::Value;
 use playable::bridge::WindowBridge;
 use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
-    exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host, ProtocolCode,
-    ProtocolError, Registry, RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
+    exec_outcome_from_json, BusinessError, Executor, Page, ProtocolCode, ProtocolError, Registry,
+    RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -159,20 +159,50 @@ impl Inner {
             );
             return to_js(&surface::respond(&value, Err(error)));
         }
+        // `Surface::handle`'s two halves around this shell's own awaits.
         let session = self.session().await;
-        let executor = match &self.execute {
-            Some(f) => HostExecutor::Js(f),
-            None => HostExecutor::Dom(&self.dom_executor),
+        let observe = || self.page.observe();
+        let p = match self.core.begin(
+            &value,
+            session.as_ref(),
+            Date::now(),
+            self,
+            &observe,
+            self.confirm.is_some(),
+        ) {
+            Ok(p) => p,
+            Err(response) => return to_js(&response),
         };
-        let host = Host {
-            registry: self,
-            session: session.as_ref(),
-            page: &self.page,
-            executor: &executor,
-            confirm: &HostConfirm(self.confirm.as_ref()),
-            clock: &Date::now,
+        // Fresh arguments per callback: one hook mutating its input must
+        // not change what the next one sees.
+        let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
+        // The page's `confirm(capabilityId, input)`: only `true` approves.
+        let approved = match (&self.confirm, p.ask()) {
+            (Some(confirm), true) => call(confirm, &args())
+                .await
+                .is_ok_and(|v| v.as_bool() == Some(true)),
+            _ => true,
         };
-        to_js(&self.core.handle(&value, &host).await)
+        let outcome = match (&self.execute, approved) {
+            (_, false) => p.declined(),
+            // The built-in executor: a click through playable's `run`.
+            (None, true) => self.dom_executor.execute(p.capability(), p.input()).await,
+            // The page's `execute(id, args)`.
+            (Some(execute), true) => match call(execute, &args()).await {
+                Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
+                Ok(out) => match parsed(&plain(&out, "result")) {
+                    Err(why) => Err(failed(format!(
+                        "the page's execute returned no plain JSON: {why}"
+                    ))),
+                    Ok(json) => exec_outcome_from_json(&json),
+                },
+            },
+        };
+        let shown = match (&outcome, p.expect()) {
+            (Ok(_), Some(e)) => self.page.wait_for_text(&e.text, e.within_ms).await,
+            _ => true,
+        };
+        to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
@@ -187,47 +217,11 @@ impl Inner {
     }
 }
 
-/// The page's `execute(id, args)`, or the built-in DOM executor.
-enum HostExecutor<'a> {
-    Js(&'a Function),
-    Dom(&'a DomExecutor<ShellRun>),
-}
-
-impl Executor for HostExecutor<'_> {
-    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let f = match self {
-            HostExecutor::Dom(dom) => return dom.execute(capability, args).await,
-            HostExecutor::Js(f) => f,
-        };
-        let failed = |message: String| BusinessError {
-            code: MALFORMED_RESULT_CODE.to_string(),
-            message,
-        };
-        let out = call(f, &Array::of2(&capability.into(), &to_js(args)))
-            .await
-            .map_err(|why| failed(format!("the page's execute threw: {why}")))?;
-        let json = parsed(&plain(&out, "result"))
-            .map_err(|why| failed(format!("the page's execute returned no plain JSON: {why}")))?;
-        exec_outcome_from_json(&json)
-    }
-}
-
-/// The page's `confirm(capabilityId, input)`: only `true` approves.
-struct HostConfirm<'a>(Option<&'a Function>);
-
-impl Confirm for HostConfirm<'_> {
-    fn can_ask(&self) -> bool {
-        self.0.is_some()
-    }
-
-    async fn approve(&self, capability: &str, input: &Value) -> bool {
-        let Some(f) = self.0 else {
-            return false;
-        };
-        let args = Array::of2(&capability.into(), &to_js(input));
-        call(f, &args)
-            .await
-            .is_ok_and(|v| v.as_bool() == Some(true))
+/// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
+fn failed(message: String) -> BusinessError {
+    BusinessError {
+        code: MALFORMED_RESULT_CODE.to_string(),
+        message,
     }
 }
 
