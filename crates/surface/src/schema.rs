@@ -78,6 +78,14 @@ fn nested<T>(
     out
 }
 
+/// The error for a schema nested deeper than [`MAX_SCHEMA_DEPTH`].
+fn too_deep(path: &str) -> SchemaError {
+    fail(
+        path,
+        format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
+    )
+}
+
 /// Validates `value` against `schema`; the error names the failing path,
 /// e.g. `/note: expected string, got number`.
 pub fn validate(schema: &Value, value: &Value) -> Result<(), SchemaError> {
@@ -177,10 +185,7 @@ fn validate_at(
     depth: usize,
 ) -> Result<(), SchemaError> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(fail(
-            path,
-            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
-        ));
+        return Err(too_deep(path));
     }
     let keywords = match schema {
         Value::Bool(true) => return Ok(()),
