@@ -16,6 +16,10 @@ pub const MAX_RECORD_LIMIT: usize = 100;
 /// Most ids one `record: [...]` read may name.
 pub const MAX_RECORD_IDS: usize = MAX_RECORD_LIMIT;
 
+// The messages spell these out (no formatting code for constants).
+const _: () = assert!(MAX_REQUEST_ID_CHARS == 256 && MAX_RECORD_IDS == 100);
+const _: () = assert!(matches!(PROTOCOL.as_bytes(), b"pling.surface/0.1"));
+
 /// Which records a describe returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordSelection {
@@ -79,9 +83,9 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
             )))
         }
         _ => {
-            return Err(ProtocolError::invalid(format!(
-                "`protocol` must be the string `{PROTOCOL}`"
-            )))
+            return Err(ProtocolError::invalid(
+                "`protocol` must be the string `pling.surface/0.1`",
+            ))
         }
     }
     let id = match obj.get("id") {
@@ -175,19 +179,14 @@ fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, Pro
 }
 
 fn parse_record_ids(record: &Value) -> Result<Vec<String>, ProtocolError> {
-    let not_ids =
-        || ProtocolError::invalid("`input.record` must be a record id or an array of record ids");
+    let not_ids = || {
+        ProtocolError::invalid(
+            "`input.record` must be a record id or an array of at most 100 record ids",
+        )
+    };
     match record {
         Value::String(id) => Ok(vec![id.clone()]),
-        Value::Array(ids) => {
-            if ids.len() > MAX_RECORD_IDS {
-                return Err(ProtocolError::invalid(format!(
-                    "`input.record` names {} records; at most {MAX_RECORD_IDS} per describe",
-                    ids.len()
-                )));
-            }
-            string_list(record).ok_or_else(not_ids)
-        }
+        Value::Array(ids) if ids.len() <= MAX_RECORD_IDS => string_list(record).ok_or_else(not_ids),
         _ => Err(not_ids()),
     }
 }

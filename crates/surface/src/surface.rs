@@ -14,6 +14,8 @@ use json::Value;
 use std::cell::RefCell;
 use std::fmt;
 
+const _: () = assert!(MAX_RECORD_LIMIT == 100); // spelled out in a message
+
 /// Default `recordLimit`: the describe window when the request sets no `limit`.
 pub const DEFAULT_RECORD_LIMIT: usize = 8;
 
@@ -60,11 +62,7 @@ impl SurfaceConfig {
             None | Some(Value::Null) => {}
             Some(v) => match crate::schema::as_count(v) {
                 Some(n @ 1..) if n as usize <= MAX_RECORD_LIMIT => config.record_limit = n as usize,
-                _ => {
-                    return Err(ConfigError(format!(
-                        "`recordLimit` must be an integer from 1 to {MAX_RECORD_LIMIT}"
-                    )))
-                }
+                _ => return err("`recordLimit` must be an integer from 1 to 100"),
             },
         }
         match obj.get("rateLimit") {
