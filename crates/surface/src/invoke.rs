@@ -19,8 +19,13 @@ use json::{Map, Value};
 
 /// An invoke that passed every check up to approval
 /// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
+/// Boxed, so moving it through the checks and across the host's awaits
+/// copies a pointer rather than the page reading it carries.
 #[derive(Debug)]
-pub struct Pending<'s> {
+pub struct Pending<'s>(Box<Run<'s>>);
+
+#[derive(Debug)]
+struct Run<'s> {
     session: &'s Session,
     capability: String,
     input: Value,
@@ -59,7 +64,7 @@ pub(crate) fn prepare<'s>(
         ));
     }
     let expect = decl.expect.clone();
-    Ok(Pending {
+    Ok(Pending(Box::new(Run {
         session,
         capability,
         input,
@@ -67,28 +72,28 @@ pub(crate) fn prepare<'s>(
         expect,
         registry,
         before,
-    })
+    })))
 }
 
 impl Pending<'_> {
     /// The capability id to run.
     pub fn capability(&self) -> &str {
-        &self.capability
+        &self.0.capability
     }
 
     /// The validated input (including `record` for row actions).
     pub fn input(&self) -> &Value {
-        &self.input
+        &self.0.input
     }
 
     /// High risk: a person must approve through the confirm hook first.
     pub fn ask(&self) -> bool {
-        self.ask
+        self.0.ask
     }
 
     /// The declared text to wait for after a successful run.
     pub fn expect(&self) -> Option<&Expectation> {
-        self.expect.as_ref()
+        self.0.expect.as_ref()
     }
 
     /// The outcome when the person said no.
@@ -97,7 +102,7 @@ impl Pending<'_> {
             BusinessCode::PermissionDenied,
             format!(
                 "approval for `{}` was declined: stop and report",
-                self.capability
+                self.0.capability
             ),
         ))
     }
@@ -114,6 +119,7 @@ pub(crate) fn finish(
     observe: Observe,
 ) -> Result<Value, BusinessError> {
     let value = outcome?;
+    let p = p.0;
     if let Some(expect) = &p.expect {
         if !shown {
             return Err(BusinessError::new(
