@@ -91,7 +91,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
                     && r.fields.len() < MAX_FIELDS_PER_RECORD
                     && !r.fields.contains_key(&name)
                 {
-                    r.fields.insert(name, row.text());
+                    r.fields.insert(name, Value::String(row.text()));
                 }
             }
         }

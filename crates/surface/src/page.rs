@@ -18,13 +18,14 @@ pub struct Region {
 }
 
 /// A `data-e2e-kind="record"` element.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub id: String,
     /// `data-e2e-record`, e.g. `order`; row actions `name@kind` target it.
     pub kind: String,
-    /// `data-e2e-field` name → trimmed, length-capped text.
-    pub fields: json::Map<String, String>,
+    /// `data-e2e-field` name → trimmed, length-capped text (always a JSON
+    /// string; one map type for the whole crate keeps one copy of its code).
+    pub fields: json::Map<String, Value>,
     /// `data-e2e-state`.
     pub state: Option<String>,
     /// Id of the nearest enclosing region, if any.
@@ -34,15 +35,10 @@ pub struct Record {
 impl Record {
     /// `{ id, kind, fields, state?, region? }`
     pub fn to_json(&self) -> Value {
-        // Inserted one by one: collecting into a map pulls a sort into wasm.
-        let mut fields = Map::new();
-        for (name, text) in &self.fields {
-            put_text(&mut fields, name, text);
-        }
         let mut out = Map::new();
         put_text(&mut out, "id", &self.id);
         put_text(&mut out, "kind", &self.kind);
-        put(&mut out, "fields", Value::Object(fields));
+        put(&mut out, "fields", Value::Object(self.fields.clone()));
         put_some(&mut out, "state", self.state.as_ref());
         put_some(&mut out, "region", self.region.as_ref());
         Value::Object(out)
@@ -89,7 +85,7 @@ impl ActionState {
 }
 
 /// One reading of the page.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Observation {
     /// Changes when the document is replaced or navigated (a counter, or a
     /// hash of the URL plus a load counter). A difference across an invoke
