@@ -141,16 +141,16 @@ pub(crate) fn finish(
         if before.document_id == after.document_id {
             let after_registry = registry.registry();
             let old = visible_capabilities(&p.registry, &config.expose, p.session);
-            let appeared: Vec<&str> =
-                visible_capabilities(&after_registry, &config.expose, p.session)
-                    .iter()
-                    .filter(|d| !old.iter().any(|o| o.id == d.id))
-                    .map(|d| d.id.as_str())
-                    .collect();
+            let mut appeared = Vec::new();
+            for d in visible_capabilities(&after_registry, &config.expose, p.session) {
+                if !old.iter().any(|o| o.id == d.id) {
+                    appeared.push(text(&d.id));
+                }
+            }
             put(
                 &mut result,
                 "after",
-                evidence(config, &appeared, before, &after),
+                evidence(config, appeared, before, &after),
             );
         }
     }
@@ -245,28 +245,26 @@ fn check_available(
 /// `recordsTruncated: true` says to describe again.
 fn evidence(
     config: &SurfaceConfig,
-    appeared: &[&str],
+    appeared: Vec<Value>,
     before: &Observation,
     after: &Observation,
 ) -> Value {
-    let changed: Vec<Value> = after
-        .records
-        .iter()
-        .filter(|r| {
-            before
-                .record(&r.kind, &r.id)
-                .map_or(true, |old| old.fields != r.fields || old.state != r.state)
-        })
-        .map(|r| r.to_json())
-        .collect();
-    let truncated = changed.len() > config.record_limit;
-    let records: Vec<Value> = changed.into_iter().take(config.record_limit).collect();
+    let mut records = Vec::new();
+    let mut truncated = false;
+    for r in &after.records {
+        let changed = before
+            .record(&r.kind, &r.id)
+            .map_or(true, |old| old.fields != r.fields || old.state != r.state);
+        if changed {
+            if records.len() == config.record_limit {
+                truncated = true;
+                break;
+            }
+            records.push(r.to_json());
+        }
+    }
     let mut out = Map::new();
-    put(
-        &mut out,
-        "capabilities",
-        Value::Array(appeared.iter().map(|s| text(s)).collect()),
-    );
+    put(&mut out, "capabilities", Value::Array(appeared));
     put(&mut out, "records", Value::Array(records));
     if truncated {
         put(&mut out, "recordsTruncated", Value::Bool(true));
