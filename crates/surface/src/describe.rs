@@ -1,7 +1,7 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{object, put, put_some, put_text, strings, text};
+use crate::json::{fnv1a, object, put, put_some, put_text, strings, text, FNV_START};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
@@ -15,11 +15,13 @@ pub(crate) fn visible_capabilities<'r>(
     expose: &[String],
     session: &Session,
 ) -> Vec<&'r CapabilityDeclaration> {
-    registry
-        .declarations
-        .iter()
-        .filter(|d| expose.iter().any(|e| e == &d.id) && session.allows(&d.id))
-        .collect()
+    let mut visible = Vec::new();
+    for d in &registry.declarations {
+        if expose.iter().any(|e| e == &d.id) && session.allows(&d.id) {
+            visible.push(d);
+        }
+    }
+    visible
 }
 
 /// `{ id, title, description?, input, risk? }`; `risk` only when high, so
@@ -39,9 +41,7 @@ pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
 /// FNV-1a: a fixed, tiny hash so "changed" compares without keeping the
 /// whole capability list per session.
 fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    fnv1a(FNV_START, text.as_bytes())
 }
 
 /// Builds the describe result. `last_capabilities` is this session's
@@ -56,7 +56,11 @@ pub(crate) fn describe(
     last_capabilities: &mut Option<u64>,
 ) -> Value {
     let visible = visible_capabilities(registry, &config.expose, session);
-    let capabilities = Value::Array(visible.iter().map(|d| capability_json(d)).collect());
+    let mut capabilities = Vec::new();
+    for d in &visible {
+        capabilities.push(capability_json(d));
+    }
+    let capabilities = Value::Array(capabilities);
     let print = fingerprint(&capabilities.to_string());
 
     let mut out = Map::new();
@@ -77,31 +81,28 @@ pub(crate) fn describe(
     if let Some(page) = observation.page_context() {
         put(&mut out, "context", object(&mut [("page", page)]));
     }
-    let regions: Vec<Value> = observation
-        .regions
-        .iter()
-        .map(|r| {
-            object(&mut [
-                ("id", text(&r.id)),
-                ("title", text(&r.title)),
-                ("active", Value::from(r.active)),
-            ])
-        })
-        .collect();
+    let mut regions = Vec::new();
+    for r in &observation.regions {
+        regions.push(object(&mut [
+            ("id", text(&r.id)),
+            ("title", text(&r.title)),
+            ("active", Value::Bool(r.active)),
+        ]));
+    }
     put(&mut out, "regions", Value::Array(regions));
 
     let records = select_records(config, observation, &input.records, &mut out);
-    put(
-        &mut out,
-        "records",
-        Value::Array(records.iter().map(|r| r.to_json()).collect()),
-    );
+    let mut listed = Vec::new();
+    for r in &records {
+        listed.push(r.to_json());
+    }
+    put(&mut out, "records", Value::Array(listed));
     put(&mut out, "status", strings(&observation.status));
-    put(
-        &mut out,
-        "feedback",
-        Value::Array(observation.feedback.iter().map(|f| f.to_json()).collect()),
-    );
+    let mut feedback = Vec::new();
+    for f in &observation.feedback {
+        feedback.push(f.to_json());
+    }
+    put(&mut out, "feedback", Value::Array(feedback));
     put(
         &mut out,
         "unavailable",
@@ -122,7 +123,10 @@ fn select_records<'o>(
     match selection {
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
-            let window: Vec<&Record> = all.iter().skip(*offset).take(limit).collect();
+            let mut window = Vec::new();
+            for r in all.get(*offset..).unwrap_or_default().iter().take(limit) {
+                window.push(r);
+            }
             put(
                 out,
                 "recordWindow",

@@ -34,7 +34,11 @@ pub(crate) fn put_some(map: &mut Map<String, Value>, key: &str, s: Option<&Strin
 
 /// `[s, …]`
 pub(crate) fn strings(items: &[String]) -> Value {
-    Value::Array(items.iter().map(|s| text(s)).collect())
+    let mut out = Vec::new();
+    for s in items {
+        out.push(text(s));
+    }
+    Value::Array(out)
 }
 
 /// `Some` when `value` is an array of strings (one loop for every list
@@ -51,6 +55,18 @@ pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
 pub(crate) fn text(s: &str) -> Value {
     Value::from(s)
 }
+
+/// FNV-1a, continued from `hash` (start from [`FNV_START`]): a fixed, tiny
+/// hash for fingerprints.
+pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// FNV-1a's offset basis.
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// A number for messages: integers without a fraction (`2000`, as JS
 /// prints them), others in JSON form. Avoids core's float formatting,

@@ -162,14 +162,12 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let text = v.to_string();
-    if text.chars().count() <= MAX {
-        text
-    } else {
-        let mut cut: String = text.chars().take(MAX).collect();
-        cut.push('…');
-        cut
+    let mut text = v.to_string();
+    if let Some((cut, _)) = text.char_indices().nth(MAX) {
+        text.truncate(cut);
+        text.push('…');
     }
+    text
 }
 
 fn malformed(path: &str, keyword: &str) -> SchemaError {
@@ -224,16 +222,18 @@ fn check_type(t: &Value, value: &Value, path: &str) -> Result<(), SchemaError> {
     if ok {
         return Ok(());
     }
-    let expected = match t {
-        Value::String(name) => name.clone(),
-        _ => {
-            let names: Vec<&str> = t
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            names.join(" or ")
-        }
+    // The name, or the names joined by " or ".
+    let mut expected = String::new();
+    let names = match t {
+        Value::Array(names) => names.as_slice(),
+        single => std::slice::from_ref(single),
     };
+    for (i, name) in names.iter().filter_map(Value::as_str).enumerate() {
+        if i > 0 {
+            expected.push_str(" or ");
+        }
+        expected.push_str(name);
+    }
     Err(fail(
         path,
         format!("expected {expected}, got {}", type_name(value)),

@@ -115,12 +115,12 @@ impl RegistrySource for Inner {
         };
         let registry = Registry::from_json(&json);
         if !registry.skipped.is_empty() {
-            let reasons: Vec<String> = registry
-                .skipped
-                .iter()
-                .map(|s| format!("[{}] {}", s.index, s.reason))
-                .collect();
-            self.warn(format!("declarations skipped: {}", reasons.join("; ")));
+            let mut message = "declarations skipped:".to_string();
+            for (i, s) in registry.skipped.iter().enumerate() {
+                let sep = if i == 0 { " " } else { "; " };
+                message.push_str(&format!("{sep}[{}] {}", s.index, s.reason));
+            }
+            self.warn(message);
         }
         registry
     }
