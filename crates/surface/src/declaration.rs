@@ -232,7 +232,12 @@ impl Registry {
 
     /// The declaration with this id.
     pub fn get(&self, id: &str) -> Option<&CapabilityDeclaration> {
-        self.declarations.iter().find(|d| d.id == id)
+        for d in &self.declarations {
+            if d.id == id {
+                return Some(d);
+            }
+        }
+        None
     }
 }
 

@@ -1,7 +1,7 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{fnv1a, object, put, put_some, put_text, strings, text, FNV_START};
+use crate::json::{fnv1a, listed, object, put, put_some, put_text, strings, text, FNV_START};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
@@ -17,7 +17,7 @@ pub(crate) fn visible_capabilities<'r>(
 ) -> Vec<&'r CapabilityDeclaration> {
     let mut visible = Vec::new();
     for d in &registry.declarations {
-        if expose.iter().any(|e| e == &d.id) && session.allows(&d.id) {
+        if listed(expose, &d.id) && session.allows(&d.id) {
             visible.push(d);
         }
     }
@@ -143,7 +143,11 @@ fn select_records<'o>(
             let mut missing = Vec::new();
             for id in ids {
                 let before = found.len();
-                found.extend(all.iter().filter(|r| &r.id == id));
+                for r in all {
+                    if &r.id == id {
+                        found.push(r);
+                    }
+                }
                 if found.len() == before {
                     missing.push(Value::from(id.clone()));
                 }

@@ -51,6 +51,16 @@ pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// Whether `list` holds `item` (one loop for every such test here).
+pub(crate) fn listed(list: &[String], item: &str) -> bool {
+    for s in list {
+        if s == item {
+            return true;
+        }
+    }
+    false
+}
+
 /// A string value from a borrowed string.
 pub(crate) fn text(s: &str) -> Value {
     Value::from(s)

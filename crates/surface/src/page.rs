@@ -119,7 +119,12 @@ impl Observation {
 
     /// The record of `kind` with `id`.
     pub fn record(&self, kind: &str, id: &str) -> Option<&Record> {
-        self.records.iter().find(|r| r.kind == kind && r.id == id)
+        for r in &self.records {
+            if r.kind == kind && r.id == id {
+                return Some(r);
+            }
+        }
+        None
     }
 
     /// `Ok` when the record is in an active region or none; `Err(region id)`
@@ -128,18 +133,29 @@ impl Observation {
     pub fn region_of(&self, record: &Record) -> Result<(), String> {
         match &record.region {
             None => Ok(()),
-            Some(region) => match self.regions.iter().find(|r| &r.id == region) {
-                Some(r) if r.active => Ok(()),
-                _ => Err(region.clone()),
-            },
+            Some(region) => {
+                for r in &self.regions {
+                    if &r.id == region {
+                        return if r.active {
+                            Ok(())
+                        } else {
+                            Err(region.clone())
+                        };
+                    }
+                }
+                Err(region.clone())
+            }
         }
     }
 
     /// The control for `capability` on `record` (`None` = page level).
     pub fn action(&self, capability: &str, record: Option<&str>) -> Option<&ActionState> {
-        self.actions
-            .iter()
-            .find(|a| a.capability == capability && a.record.as_deref() == record)
+        for a in &self.actions {
+            if a.capability == capability && a.record.as_deref() == record {
+                return Some(a);
+            }
+        }
+        None
     }
 
     /// Whether `text` shows in any status or feedback text.

@@ -5,7 +5,7 @@
 //! replay and rate for it.
 
 use crate::codes::{ProtocolCode, ProtocolError};
-use crate::json::{number_text, string_list};
+use crate::json::{listed, number_text, string_list};
 use json::Value;
 
 /// Request ids remembered per session for replay detection. Older ids fall
@@ -70,9 +70,12 @@ impl Session {
 
     /// Whether the session scope covers `capability`.
     pub fn allows(&self, capability: &str) -> bool {
-        self.scope
-            .iter()
-            .any(|entry| scope_matches(entry, capability))
+        for entry in &self.scope {
+            if scope_matches(entry, capability) {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -160,7 +163,7 @@ pub(crate) struct SessionState {
 impl SessionState {
     /// Records `request_id`, or refuses it if this session used it before.
     pub(crate) fn admit_request_id(&mut self, request_id: &str) -> Result<(), ProtocolError> {
-        if self.seen.iter().any(|seen| seen == request_id) {
+        if listed(&self.seen, request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
                 format!("request id `{request_id}` was already used in this session: send each request with a new id"),

@@ -5,7 +5,7 @@ use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, ExecOutcome, Executor, RegistrySource};
 use crate::invoke::{self, Pending};
-use crate::json::{object, string_list, text};
+use crate::json::{listed, object, string_list, text};
 use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
@@ -57,7 +57,12 @@ impl SurfaceConfig {
         let Some(expose) = obj.get("expose").and_then(string_list) else {
             return err("`expose` must be an array of capability ids");
         };
-        let mut config = Self::new(app, expose);
+        let mut config = Self {
+            app: app.to_string(),
+            expose,
+            record_limit: DEFAULT_RECORD_LIMIT,
+            rate_limit: RateLimit::default(),
+        };
         match obj.get("recordLimit") {
             None | Some(Value::Null) => {}
             Some(v) => match crate::schema::as_count(v) {
@@ -325,7 +330,7 @@ impl Surface {
 
     /// In the site's `expose` list and covered by the session scope.
     pub fn is_exposed(&self, session: &Session, capability: &str) -> bool {
-        self.config.expose.iter().any(|e| e == capability) && session.allows(capability)
+        listed(&self.config.expose, capability) && session.allows(capability)
     }
 }
 
