@@ -41,8 +41,10 @@ impl<'a> RowActionId<'a> {
     /// Malformed `@` ids (`"@x"`, `"a@"`, `"a@b@c"`) are `None` too; the
     /// registry refuses them before they get here.
     pub fn parse(id: &'a str) -> Option<Self> {
-        let (name, kind) = id.split_once('@')?;
-        if name.is_empty() || kind.is_empty() || kind.contains('@') {
+        // `@` is ASCII, so byte positions are character boundaries.
+        let at = id.bytes().position(|b| b == b'@')?;
+        let (name, kind) = (id.get(..at)?, id.get(at + 1..)?);
+        if name.is_empty() || kind.is_empty() || kind.bytes().any(|b| b == b'@') {
             return None;
         }
         Some(Self { name, kind })

@@ -5,12 +5,12 @@ use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, ExecOutcome, Executor, RegistrySource};
 use crate::invoke::{self, Pending};
-use crate::json::{listed, object, string_list, text};
+use crate::json::{listed, object, put, put_text, string_list};
 use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
-use json::Value;
+use json::{Map, Value};
 use std::cell::RefCell;
 use std::fmt;
 
@@ -343,12 +343,12 @@ pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
         Ok(result) => (true, "result", result),
         Err(error) => (false, "error", error.to_json()),
     };
-    object(&mut [
-        ("protocol", text(PROTOCOL)),
-        ("id", text(echo_id(request))),
-        ("ok", Value::Bool(ok)),
-        (key, body),
-    ])
+    let mut response = Map::new();
+    put_text(&mut response, "protocol", PROTOCOL);
+    put_text(&mut response, "id", echo_id(request));
+    put(&mut response, "ok", Value::Bool(ok));
+    put(&mut response, key, body);
+    Value::Object(response)
 }
 
 /// An invoke result: the value, or `{ error }` for a business failure.
