@@ -5,7 +5,7 @@
 //! `result.error`). Keeping them as two types makes it impossible to put a
 //! business code on the protocol layer by accident.
 
-use crate::json::{object, put, put_text, text};
+use crate::json::{put, put_text};
 use json::{Map, Value};
 
 /// Codes of the protocol layer (`ok: false`, `error.code`).
@@ -122,6 +122,9 @@ impl BusinessError {
 
     /// `{ code, message }`
     pub fn to_json(&self) -> Value {
-        object(&mut [("code", text(&self.code)), ("message", text(&self.message))])
+        let mut error = Map::new();
+        put_text(&mut error, "code", &self.code);
+        put_text(&mut error, "message", &self.message);
+        Value::Object(error)
     }
 }

@@ -5,7 +5,7 @@
 //! enforce completely — unknown risk, unsupported schema keyword — is skipped,
 //! never half-applied). Skipped entries keep their reason for debugging.
 
-use crate::json::{object, put, put_text, text};
+use crate::json::{put, put_text, text};
 use crate::schema;
 use json::{Map, Value};
 
@@ -86,11 +86,10 @@ impl CapabilityDeclaration {
             }
             if let Some(Value::Object(props)) = schema.get_mut("properties") {
                 if !props.contains_key("record") {
-                    let record = object(&mut [
-                        ("type", text("string")),
-                        ("description", text("id of the target record")),
-                    ]);
-                    put(props, "record", record);
+                    let mut record = Map::new();
+                    put_text(&mut record, "type", "string");
+                    put_text(&mut record, "description", "id of the target record");
+                    put(props, "record", Value::Object(record));
                 }
             }
             if !schema.contains_key("required") {

@@ -1,7 +1,7 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{fnv1a, listed, object, put, put_some, put_text, strings, text, FNV_START};
+use crate::json::{fnv1a, listed, put, put_some, put_text, single, strings, FNV_START};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
@@ -79,15 +79,15 @@ pub(crate) fn describe(
         put(&mut out, "capabilitiesUnchanged", Value::Bool(unchanged));
     }
     if let Some(page) = observation.page_context() {
-        put(&mut out, "context", object(&mut [("page", page)]));
+        put(&mut out, "context", single("page", page));
     }
     let mut regions = Vec::new();
     for r in &observation.regions {
-        regions.push(object(&mut [
-            ("id", text(&r.id)),
-            ("title", text(&r.title)),
-            ("active", Value::Bool(r.active)),
-        ]));
+        let mut region = Map::new();
+        put_text(&mut region, "id", &r.id);
+        put_text(&mut region, "title", &r.title);
+        put(&mut region, "active", Value::Bool(r.active));
+        regions.push(Value::Object(region));
     }
     put(&mut out, "regions", Value::Array(regions));
 
@@ -127,15 +127,11 @@ fn select_records<'o>(
             for r in all.get(*offset..).unwrap_or_default().iter().take(limit) {
                 window.push(r);
             }
-            put(
-                out,
-                "recordWindow",
-                object(&mut [
-                    ("offset", Value::from(*offset)),
-                    ("limit", Value::from(limit)),
-                    ("total", Value::from(all.len())),
-                ]),
-            );
+            let mut window_json = Map::new();
+            put(&mut window_json, "offset", Value::from(*offset));
+            put(&mut window_json, "limit", Value::from(limit));
+            put(&mut window_json, "total", Value::from(all.len()));
+            put(out, "recordWindow", Value::Object(window_json));
             window
         }
         RecordSelection::Ids(ids) => {
@@ -166,33 +162,27 @@ fn unavailable(
     records: &[&Record],
 ) -> Vec<Value> {
     let mut out = Vec::new();
+    // `{ capability, record?, reason }` when the control says so.
+    let mut check = |capability: &String, record: Option<&String>| {
+        let action = observation.action(capability, record.map(String::as_str));
+        if let Some(reason) = action.and_then(|a| a.unavailable()) {
+            let mut entry = Map::new();
+            put_text(&mut entry, "capability", capability);
+            put_some(&mut entry, "record", record);
+            put_text(&mut entry, "reason", reason);
+            out.push(Value::Object(entry));
+        }
+    };
     for decl in visible {
         match RowActionId::parse(&decl.id) {
             Some(row) => {
-                for record in records.iter().filter(|r| r.kind == row.kind) {
-                    let reason = observation
-                        .action(&decl.id, Some(&record.id))
-                        .and_then(|a| a.unavailable());
-                    if let Some(reason) = reason {
-                        out.push(object(&mut [
-                            ("capability", text(&decl.id)),
-                            ("record", text(&record.id)),
-                            ("reason", text(reason)),
-                        ]));
+                for record in records {
+                    if record.kind == row.kind {
+                        check(&decl.id, Some(&record.id));
                     }
                 }
             }
-            None => {
-                if let Some(reason) = observation
-                    .action(&decl.id, None)
-                    .and_then(|a| a.unavailable())
-                {
-                    out.push(object(&mut [
-                        ("capability", text(&decl.id)),
-                        ("reason", text(reason)),
-                    ]));
-                }
-            }
+            None => check(&decl.id, None),
         }
     }
     out

@@ -4,12 +4,10 @@
 
 use json::{Map, Value};
 
-/// `{ k: v, … }` (keys end up sorted by `Map`). Not generic: one copy.
-pub(crate) fn object(entries: &mut [(&str, Value)]) -> Value {
+/// `{ key: value }`.
+pub(crate) fn single(key: &str, value: Value) -> Value {
     let mut map = Map::new();
-    for (key, value) in entries {
-        put(&mut map, key, std::mem::take(value));
-    }
+    put(&mut map, key, value);
     Value::Object(map)
 }
 

@@ -5,7 +5,7 @@
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
 
-use crate::json::{object, put, put_some, put_text, text};
+use crate::json::{put, put_some, put_text};
 use json::{Map, Value};
 
 /// A `data-e2e-kind="region"` element.
@@ -55,10 +55,10 @@ pub struct Feedback {
 
 impl Feedback {
     pub fn to_json(&self) -> Value {
-        match &self.level {
-            Some(level) => object(&mut [("text", text(&self.text)), ("level", text(level))]),
-            None => object(&mut [("text", text(&self.text))]),
-        }
+        let mut out = Map::new();
+        put_text(&mut out, "text", &self.text);
+        put_some(&mut out, "level", self.level.as_ref());
+        Value::Object(out)
     }
 }
 

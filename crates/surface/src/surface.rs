@@ -5,7 +5,7 @@ use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
 use crate::hooks::{Clock, Confirm, ExecOutcome, Executor, RegistrySource};
 use crate::invoke::{self, Pending};
-use crate::json::{listed, object, put, put_text, string_list};
+use crate::json::{listed, put, put_text, single, string_list};
 use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
@@ -353,5 +353,5 @@ pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
 
 /// An invoke result: the value, or `{ error }` for a business failure.
 fn business(result: Result<Value, BusinessError>) -> Value {
-    result.unwrap_or_else(|e| object(&mut [("error", e.to_json())]))
+    result.unwrap_or_else(|e| single("error", e.to_json()))
 }
