@@ -11,7 +11,7 @@ use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
 use json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::fmt;
 
 const _: () = assert!(MAX_RECORD_LIMIT == 100); // spelled out in a message
@@ -117,59 +117,52 @@ pub struct Host<'a, R, P, E, C, K> {
     pub clock: &'a K,
 }
 
-#[derive(Debug, Default)]
-struct State {
-    /// Least recently used first; at most [`MAX_TRACKED_SESSIONS`] entries.
-    /// A linear scan over so few beats pulling hashing code into the wasm
-    /// module.
-    sessions: Vec<(String, SessionState)>,
+/// What Surface remembers per session, least recently used first; at most
+/// [`MAX_TRACKED_SESSIONS`] entries. A linear scan over so few beats pulling
+/// hashing code into the wasm module.
+type Sessions = Vec<(String, SessionState)>;
+
+/// One Surface endpoint. The per-session memory sits in a `Cell` that is
+/// only taken inside plain (never async) functions, so concurrent `handle`
+/// calls from JS are safe and no borrow flag is needed.
+pub struct Surface {
+    config: SurfaceConfig,
+    sessions: Cell<Sessions>,
 }
 
-impl State {
-    /// Takes the memory of `session_id` out (created on first use); hand
-    /// it back with [`State::put`].
-    fn take(&mut self, session_id: &str) -> (String, SessionState) {
-        let found = self
-            .sessions
-            .iter()
-            .position(|(id, _)| id == session_id)
-            .map(|i| self.sessions.remove(i));
-        found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()))
-    }
-
-    /// Puts a session's memory back as the most recently used; beyond
-    /// [`MAX_TRACKED_SESSIONS`] the least recently used one is forgotten.
-    fn put(&mut self, entry: (String, SessionState)) {
-        if self.sessions.len() >= MAX_TRACKED_SESSIONS {
-            self.sessions.remove(0);
-        }
-        self.sessions.push(entry);
+impl fmt::Debug for Surface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Surface")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
 impl Surface {
-    /// Runs `f` on the memory of `session_id`, then marks it most recently
-    /// used. Not generic, and never held across an await.
+    /// Runs `f` on the memory of `session_id` (created on first use), then
+    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the
+    /// least recently used session is forgotten. Not generic.
     fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
-        let mut entry = self.state.borrow_mut().take(session_id);
+        let mut sessions = self.sessions.take();
+        let found = sessions
+            .iter()
+            .position(|(id, _)| id == session_id)
+            .map(|i| sessions.remove(i));
+        let mut entry = found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()));
         f(&mut entry.1);
-        self.state.borrow_mut().put(entry);
+        if sessions.len() >= MAX_TRACKED_SESSIONS {
+            sessions.remove(0);
+        }
+        sessions.push(entry);
+        self.sessions.set(sessions);
     }
-}
-
-/// One Surface endpoint. State lives in a `RefCell` that is only borrowed
-/// between awaits, so concurrent `handle` calls from JS are safe.
-#[derive(Debug)]
-pub struct Surface {
-    config: SurfaceConfig,
-    state: RefCell<State>,
 }
 
 impl Surface {
     pub fn new(config: SurfaceConfig) -> Self {
         Self {
             config,
-            state: RefCell::new(State::default()),
+            sessions: Cell::new(Vec::new()),
         }
     }
 
