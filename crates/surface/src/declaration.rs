@@ -114,7 +114,7 @@ impl CapabilityDeclaration {
             _ => return Err("`id` must be a non-empty string".into()),
         };
         let bad = |what: &str| Err(refused(&id, what));
-        if id.contains('@') && RowActionId::parse(&id).is_none() {
+        if id.bytes().any(|b| b == b'@') && RowActionId::parse(&id).is_none() {
             return bad(
                 "a row action id must be `name@kind` with one `@` and both parts non-empty",
             );

@@ -81,7 +81,7 @@ impl Session {
 
 /// A scope entry is an exact id, or a prefix followed by one trailing `*`.
 pub fn scope_matches(entry: &str, capability: &str) -> bool {
-    match entry.strip_suffix('*') {
+    match entry.strip_suffix("*") {
         Some(prefix) => capability.starts_with(prefix),
         None => entry == capability,
     }
