@@ -42,13 +42,18 @@ impl<'a> RowActionId<'a> {
     /// registry refuses them before they get here.
     pub fn parse(id: &'a str) -> Option<Self> {
         // `@` is ASCII, so byte positions are character boundaries.
-        let at = id.bytes().position(|b| b == b'@')?;
+        let at = at_sign(id)?;
         let (name, kind) = (id.get(..at)?, id.get(at + 1..)?);
-        if name.is_empty() || kind.is_empty() || kind.bytes().any(|b| b == b'@') {
+        if name.is_empty() || kind.is_empty() || at_sign(kind).is_some() {
             return None;
         }
         Some(Self { name, kind })
     }
+}
+
+/// Where the first `@` is.
+fn at_sign(s: &str) -> Option<usize> {
+    s.bytes().position(|b| b == b'@')
 }
 
 /// One declared capability.
@@ -114,7 +119,7 @@ impl CapabilityDeclaration {
             _ => return Err("`id` must be a non-empty string".into()),
         };
         let bad = |what: &str| Err(refused(&id, what));
-        if id.bytes().any(|b| b == b'@') && RowActionId::parse(&id).is_none() {
+        if at_sign(&id).is_some() && RowActionId::parse(&id).is_none() {
             return bad(
                 "a row action id must be `name@kind` with one `@` and both parts non-empty",
             );
