@@ -163,8 +163,11 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
     let mut text = v.to_string();
-    if let Some((cut, _)) = text.char_indices().nth(MAX) {
-        text.truncate(cut);
+    let mut chars = text.chars();
+    chars.nth(MAX - 1);
+    let rest = chars.as_str().len();
+    if rest > 0 {
+        text.truncate(text.len() - rest);
         text.push('…');
     }
     text
