@@ -173,6 +173,22 @@ fn brief(v: &Value) -> String {
     text
 }
 
+/// Validates `value` against `schema` one level down, at `path/segment`
+/// (errors leave the path pointing at the failure).
+fn validate_in(
+    schema: &Value,
+    value: &Value,
+    path: &mut String,
+    segment: &str,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    let len = path.len();
+    push_segment(path, segment);
+    validate_at(schema, value, path, depth + 1)?;
+    path.truncate(len);
+    Ok(())
+}
+
 fn malformed(path: &str, keyword: &str) -> SchemaError {
     fail(path, format!("schema keyword `{keyword}` is malformed"))
 }
@@ -319,9 +335,7 @@ fn validate_array(
             return Err(malformed(path, "items"));
         }
         for (i, item) in items.iter().enumerate() {
-            nested(path, &i.to_string(), |p| {
-                validate_at(item_schema, item, p, depth + 1)
-            })?;
+            validate_in(item_schema, item, path, &i.to_string(), depth)?;
         }
     }
     Ok(())
@@ -340,7 +354,8 @@ fn validate_object(
         for name in names {
             let name = name.as_str().ok_or_else(|| malformed(path, "required"))?;
             if !map.contains_key(name) {
-                return nested(path, name, |p| Err(fail(p, "required property is missing")));
+                push_segment(path, name);
+                return Err(fail(path, "required property is missing"));
             }
         }
     }
@@ -352,7 +367,7 @@ fn validate_object(
     if let Some(props) = properties {
         for (name, sub) in props {
             if let Some(v) = map.get(name) {
-                nested(path, name, |p| validate_at(sub, v, p, depth + 1))?;
+                validate_in(sub, v, path, name, depth)?;
             }
         }
     }
@@ -363,13 +378,11 @@ fn validate_object(
                 if properties.is_some_and(|p| p.contains_key(name)) {
                     continue;
                 }
-                nested(path, name, |p| {
-                    if extra == &Value::Bool(false) {
-                        Err(fail(p, "property is not allowed"))
-                    } else {
-                        validate_at(extra, v, p, depth + 1)
-                    }
-                })?;
+                if extra == &Value::Bool(false) {
+                    push_segment(path, name);
+                    return Err(fail(path, "property is not allowed"));
+                }
+                validate_in(extra, v, path, name, depth)?;
             }
             Ok(())
         }
