@@ -304,21 +304,20 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
     })?;
     let execute = optional_function(&options, "execute")?;
     let confirm = optional_function(&options, "confirm")?;
+    // A fresh object with these options, each read once, in order.
+    let copy = |keys: &[&str]| -> Result<Object, JsValue> {
+        let out = Object::new();
+        for key in keys {
+            let _ = Reflect::set(&out, &(*key).into(), &get(&options, key)?);
+        }
+        Ok(out)
+    };
     // The data options, bounded and read once.
-    let data = Object::new();
-    for key in ["app", "expose", "recordLimit", "rateLimit"] {
-        let _ = Reflect::set(&data, &key.into(), &get(&options, key)?);
-    }
+    let data = copy(&["app", "expose", "recordLimit", "rateLimit"])?;
     let data = parsed(&plain(&data, "options")).map_err(|e| type_error(&e))?;
     let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = Object::new();
-    let _ = Reflect::set(&scan, &"root".into(), &get(&options, "root")?);
-    let _ = Reflect::set(
-        &scan,
-        &"allowedOrigins".into(),
-        &get(&options, "allowedOrigins")?,
-    );
+    let scan = copy(&["root", "allowedOrigins"])?;
     let scan = options::parse(&scan).map_err(|e| type_error(&e))?;
     Ok(Surface {
         inner: Rc::new(Inner {
