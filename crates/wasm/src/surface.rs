@@ -2,7 +2,7 @@
 //! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
 //! Translation only: every rule lives in `surface`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
@@ -86,7 +86,7 @@ pub(crate) struct Inner {
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
     /// The last registry warning shown, so a bad declaration warns once.
-    warned: RefCell<String>,
+    warned: Cell<String>,
     webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
@@ -128,10 +128,10 @@ impl RegistrySource for Inner {
 
 impl Inner {
     fn warn(&self, message: String) {
-        if *self.warned.borrow() != message {
+        if self.warned.take() != message {
             console_warn(&format!("in-page-playable surface: {message}"));
-            *self.warned.borrow_mut() = message;
         }
+        self.warned.set(message);
     }
 
     /// `session()`, read per request. A throw, a rejection or a malformed
@@ -332,7 +332,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
-            warned: RefCell::new(String::new()),
+            warned: Cell::new(String::new()),
             webmcp: RefCell::new(None),
         }),
     })
