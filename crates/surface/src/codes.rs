@@ -5,7 +5,7 @@
 //! `result.error`). Keeping them as two types makes it impossible to put a
 //! business code on the protocol layer by accident.
 
-use crate::json::{object, text};
+use crate::json::{put, put_text};
 use json::{Map, Value};
 
 /// Codes of the protocol layer (`ok: false`, `error.code`).
@@ -68,10 +68,10 @@ impl ProtocolError {
     /// `{ code, message, retryAfterMs? }`
     pub fn to_json(&self) -> Value {
         let mut error = Map::new();
-        error.insert("code".into(), Value::from(self.code.as_str()));
-        error.insert("message".into(), Value::from(self.message.clone()));
+        put_text(&mut error, "code", self.code.as_str());
+        put_text(&mut error, "message", &self.message);
         if let Some(ms) = self.retry_after_ms {
-            error.insert("retryAfterMs".into(), Value::from(ms));
+            put(&mut error, "retryAfterMs", Value::from(ms));
         }
         Value::Object(error)
     }
@@ -122,6 +122,9 @@ impl BusinessError {
 
     /// `{ code, message }`
     pub fn to_json(&self) -> Value {
-        object([("code", text(&self.code)), ("message", text(&self.message))])
+        let mut error = Map::new();
+        put_text(&mut error, "code", &self.code);
+        put_text(&mut error, "message", &self.message);
+        Value::Object(error)
     }
 }

@@ -5,8 +5,8 @@
 //! enforce completely — unknown risk, unsupported schema keyword — is skipped,
 //! never half-applied). Skipped entries keep their reason for debugging.
 
-use crate::json::{object, text};
-use crate::schema::{self, SchemaError};
+use crate::json::{put, put_text, text};
+use crate::schema;
 use json::{Map, Value};
 
 /// Default `expect.within` in milliseconds.
@@ -41,12 +41,19 @@ impl<'a> RowActionId<'a> {
     /// Malformed `@` ids (`"@x"`, `"a@"`, `"a@b@c"`) are `None` too; the
     /// registry refuses them before they get here.
     pub fn parse(id: &'a str) -> Option<Self> {
-        let (name, kind) = id.split_once('@')?;
-        if name.is_empty() || kind.is_empty() || kind.contains('@') {
+        // `@` is ASCII, so byte positions are character boundaries.
+        let at = at_sign(id)?;
+        let (name, kind) = (id.get(..at)?, id.get(at + 1..)?);
+        if name.is_empty() || kind.is_empty() || at_sign(kind).is_some() {
             return None;
         }
         Some(Self { name, kind })
     }
+}
+
+/// Where the first `@` is.
+fn at_sign(s: &str) -> Option<usize> {
+    s.bytes().position(|b| b == b'@')
 }
 
 /// One declared capability.
@@ -75,27 +82,29 @@ impl CapabilityDeclaration {
             Some(Value::Object(map)) => map.clone(),
             _ => Map::new(),
         };
-        schema
-            .entry("type".to_owned())
-            .or_insert_with(|| Value::from("object"));
+        if !schema.contains_key("type") {
+            put_text(&mut schema, "type", "object");
+        }
         if self.row_action().is_some() {
-            let props = schema
-                .entry("properties".to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(props) = props {
-                props.entry("record".to_owned()).or_insert_with(|| {
-                    object([
-                        ("type", text("string")),
-                        ("description", text("id of the target record")),
-                    ])
-                });
+            if !schema.contains_key("properties") {
+                put(&mut schema, "properties", Value::Object(Map::new()));
             }
-            let required = schema
-                .entry("required".to_owned())
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(names) = required {
+            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+                if !props.contains_key("record") {
+                    let mut record = Map::new();
+                    put_text(&mut record, "type", "string");
+                    put_text(&mut record, "description", "id of the target record");
+                    put(props, "record", Value::Object(record));
+                }
+            }
+            if !schema.contains_key("required") {
+                put(&mut schema, "required", Value::Array(Vec::new()));
+            }
+            if let Some(Value::Array(names)) = schema.get_mut("required") {
                 if !names.iter().any(|n| n == "record") {
-                    names.insert(0, Value::from("record"));
+                    let mut with_record = vec![text("record")];
+                    with_record.append(names);
+                    *names = with_record;
                 }
             }
         }
@@ -109,47 +118,48 @@ impl CapabilityDeclaration {
             Some(Value::String(id)) if !id.trim().is_empty() => id.clone(),
             _ => return Err("`id` must be a non-empty string".into()),
         };
-        if id.contains('@') && RowActionId::parse(&id).is_none() {
-            return Err(format!(
-                "`{id}`: a row action id must be `name@kind` with one `@` and both parts non-empty"
-            ));
+        let bad = |what: &str| Err(refused(&id, what));
+        if at_sign(&id).is_some() && RowActionId::parse(&id).is_none() {
+            return bad(
+                "a row action id must be `name@kind` with one `@` and both parts non-empty",
+            );
         }
         let title = match obj.get("title") {
             Some(Value::String(t)) => t.clone(),
-            _ => return Err(format!("`{id}`: `title` must be a string")),
+            _ => return bad("`title` must be a string"),
         };
         let description = match obj.get("description") {
             None | Some(Value::Null) => None,
             Some(Value::String(d)) => Some(d.clone()),
-            Some(_) => return Err(format!("`{id}`: `description` must be a string")),
+            Some(_) => return bad("`description` must be a string"),
         };
         let input = match obj.get("input") {
             None | Some(Value::Null) => None,
             Some(schema @ Value::Object(map)) => {
-                schema::check_schema(schema).map_err(|e| describe_schema_error(&id, &e))?;
+                if let Err(e) = schema::check_schema(schema) {
+                    return bad(&format!("input schema at {e}"));
+                }
                 match map.get("type") {
                     None => {}
                     Some(t) if t == "object" => {}
                     Some(_) => {
-                        return Err(format!(
-                            "`{id}`: the input schema must describe an object (`type: \"object\"`)"
-                        ))
+                        return bad("the input schema must describe an object (`type: \"object\"`)")
                     }
                 }
                 Some(schema.clone())
             }
-            Some(_) => return Err(format!("`{id}`: `input` must be a JSON schema object")),
+            Some(_) => return bad("`input` must be a JSON schema object"),
         };
         let risk = match obj.get("risk") {
             None | Some(Value::Null) => Risk::Low,
             Some(r) if r == "low" => Risk::Low,
             Some(r) if r == "high" => Risk::High,
-            Some(_) => return Err(format!("`{id}`: `risk` must be \"low\" or \"high\"")),
+            Some(_) => return bad("`risk` must be \"low\" or \"high\""),
         };
         let expect = match obj.get("expect") {
             None | Some(Value::Null) => None,
-            Some(Value::Object(e)) => Some(parse_expect(&id, e)?),
-            Some(_) => return Err(format!("`{id}`: `expect` must be an object")),
+            Some(Value::Object(e)) => Some(parse_expect(e).map_err(|what| refused(&id, what))?),
+            Some(_) => return bad("`expect` must be an object"),
         };
         Ok(Self {
             id,
@@ -162,24 +172,21 @@ impl CapabilityDeclaration {
     }
 }
 
-fn describe_schema_error(id: &str, e: &SchemaError) -> String {
-    format!("`{id}`: input schema at {e}")
+/// "`id`: why".
+fn refused(id: &str, why: &str) -> String {
+    format!("`{id}`: {why}")
 }
 
-fn parse_expect(id: &str, e: &Map<String, Value>) -> Result<Expectation, String> {
+fn parse_expect(e: &Map<String, Value>) -> Result<Expectation, &'static str> {
     let text = match e.get("text") {
         Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
-        _ => return Err(format!("`{id}`: `expect.text` must be a non-empty string")),
+        _ => return Err("`expect.text` must be a non-empty string"),
     };
     let within_ms = match e.get("within") {
         None | Some(Value::Null) => DEFAULT_EXPECT_WITHIN_MS,
         Some(w) => match w.as_f64() {
             Some(ms) if ms.is_finite() && ms >= 0.0 => ms,
-            _ => {
-                return Err(format!(
-                    "`{id}`: `expect.within` must be a non-negative number of milliseconds"
-                ))
-            }
+            _ => return Err("`expect.within` must be a non-negative number of milliseconds"),
         },
     };
     Ok(Expectation { text, within_ms })
@@ -219,7 +226,7 @@ impl Registry {
                 Ok(decl) if registry.get(&decl.id).is_some() => {
                     registry.skipped.push(SkippedDeclaration {
                         index,
-                        reason: format!("`{}`: duplicate id; the first declaration wins", decl.id),
+                        reason: refused(&decl.id, "duplicate id; the first declaration wins"),
                     });
                 }
                 Ok(decl) => registry.declarations.push(decl),
@@ -231,7 +238,12 @@ impl Registry {
 
     /// The declaration with this id.
     pub fn get(&self, id: &str) -> Option<&CapabilityDeclaration> {
-        self.declarations.iter().find(|d| d.id == id)
+        for d in &self.declarations {
+            if d.id == id {
+                return Some(d);
+            }
+        }
+        None
     }
 }
 

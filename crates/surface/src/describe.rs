@@ -1,7 +1,7 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{object, strings, text};
+use crate::json::{fnv1a, listed, put, put_some, put_text, single, strings, FNV_START};
 use crate::page::{Observation, Record};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
@@ -15,25 +15,25 @@ pub(crate) fn visible_capabilities<'r>(
     expose: &[String],
     session: &Session,
 ) -> Vec<&'r CapabilityDeclaration> {
-    registry
-        .declarations
-        .iter()
-        .filter(|d| expose.iter().any(|e| e == &d.id) && session.allows(&d.id))
-        .collect()
+    let mut visible = Vec::new();
+    for d in &registry.declarations {
+        if listed(expose, &d.id) && session.allows(&d.id) {
+            visible.push(d);
+        }
+    }
+    visible
 }
 
 /// `{ id, title, description?, input, risk? }`; `risk` only when high, so
 /// a client knows a person will be asked.
 pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
     let mut out = Map::new();
-    out.insert("id".into(), Value::from(decl.id.clone()));
-    out.insert("title".into(), Value::from(decl.title.clone()));
-    if let Some(d) = &decl.description {
-        out.insert("description".into(), Value::from(d.clone()));
-    }
-    out.insert("input".into(), decl.effective_schema());
+    put_text(&mut out, "id", &decl.id);
+    put_text(&mut out, "title", &decl.title);
+    put_some(&mut out, "description", decl.description.as_ref());
+    put(&mut out, "input", decl.effective_schema());
     if decl.risk == Risk::High {
-        out.insert("risk".into(), Value::from("high"));
+        put_text(&mut out, "risk", "high");
     }
     Value::Object(out)
 }
@@ -41,9 +41,7 @@ pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
 /// FNV-1a: a fixed, tiny hash so "changed" compares without keeping the
 /// whole capability list per session.
 fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    fnv1a(FNV_START, text.as_bytes())
 }
 
 /// Builds the describe result. `last_capabilities` is this session's
@@ -58,52 +56,56 @@ pub(crate) fn describe(
     last_capabilities: &mut Option<u64>,
 ) -> Value {
     let visible = visible_capabilities(registry, &config.expose, session);
-    let capabilities: Vec<Value> = visible.iter().map(|d| capability_json(d)).collect();
-    let print = fingerprint(&Value::Array(capabilities.clone()).to_string());
+    let mut capabilities = Vec::new();
+    for d in &visible {
+        capabilities.push(capability_json(d));
+    }
+    let capabilities = Value::Array(capabilities);
+    let print = fingerprint(&capabilities.to_string());
 
     let mut out = Map::new();
-    out.insert("app".into(), Value::from(config.app.clone()));
-    out.insert("protocol".into(), Value::from(PROTOCOL));
+    put_text(&mut out, "app", &config.app);
+    put_text(&mut out, "protocol", PROTOCOL);
     // "changed" before any full read behaves as "all".
     let unchanged =
         input.capabilities == CapabilityMode::Changed && *last_capabilities == Some(print);
     if unchanged {
-        out.insert("capabilities".into(), Value::Array(Vec::new()));
+        put(&mut out, "capabilities", Value::Array(Vec::new()));
     } else {
-        out.insert("capabilities".into(), Value::Array(capabilities));
+        put(&mut out, "capabilities", capabilities);
         *last_capabilities = Some(print);
     }
     if input.capabilities == CapabilityMode::Changed {
-        out.insert("capabilitiesUnchanged".into(), Value::from(unchanged));
+        put(&mut out, "capabilitiesUnchanged", Value::Bool(unchanged));
     }
     if let Some(page) = observation.page_context() {
-        out.insert("context".into(), object([("page", page)]));
+        put(&mut out, "context", single("page", page));
     }
-    let regions: Vec<Value> = observation
-        .regions
-        .iter()
-        .map(|r| {
-            object([
-                ("id", text(&r.id)),
-                ("title", text(&r.title)),
-                ("active", Value::from(r.active)),
-            ])
-        })
-        .collect();
-    out.insert("regions".into(), Value::Array(regions));
+    let mut regions = Vec::new();
+    for r in &observation.regions {
+        let mut region = Map::new();
+        put_text(&mut region, "id", &r.id);
+        put_text(&mut region, "title", &r.title);
+        put(&mut region, "active", Value::Bool(r.active));
+        regions.push(Value::Object(region));
+    }
+    put(&mut out, "regions", Value::Array(regions));
 
     let records = select_records(config, observation, &input.records, &mut out);
-    out.insert(
-        "records".into(),
-        Value::Array(records.iter().map(|r| r.to_json()).collect()),
-    );
-    out.insert("status".into(), strings(&observation.status));
-    out.insert(
-        "feedback".into(),
-        Value::Array(observation.feedback.iter().map(|f| f.to_json()).collect()),
-    );
-    out.insert(
-        "unavailable".into(),
+    let mut listed = Vec::new();
+    for r in &records {
+        listed.push(r.to_json());
+    }
+    put(&mut out, "records", Value::Array(listed));
+    put(&mut out, "status", strings(&observation.status));
+    let mut feedback = Vec::new();
+    for f in &observation.feedback {
+        feedback.push(f.to_json());
+    }
+    put(&mut out, "feedback", Value::Array(feedback));
+    put(
+        &mut out,
+        "unavailable",
         Value::Array(unavailable(&visible, observation, &records)),
     );
     Value::Object(out)
@@ -121,15 +123,15 @@ fn select_records<'o>(
     match selection {
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
-            let window: Vec<&Record> = all.iter().skip(*offset).take(limit).collect();
-            out.insert(
-                "recordWindow".into(),
-                object([
-                    ("offset", Value::from(*offset)),
-                    ("limit", Value::from(limit)),
-                    ("total", Value::from(all.len())),
-                ]),
-            );
+            let mut window = Vec::new();
+            for r in all.get(*offset..).unwrap_or_default().iter().take(limit) {
+                window.push(r);
+            }
+            let mut window_json = Map::new();
+            put(&mut window_json, "offset", Value::from(*offset));
+            put(&mut window_json, "limit", Value::from(limit));
+            put(&mut window_json, "total", Value::from(all.len()));
+            put(out, "recordWindow", Value::Object(window_json));
             window
         }
         RecordSelection::Ids(ids) => {
@@ -137,12 +139,16 @@ fn select_records<'o>(
             let mut missing = Vec::new();
             for id in ids {
                 let before = found.len();
-                found.extend(all.iter().filter(|r| &r.id == id));
+                for r in all {
+                    if &r.id == id {
+                        found.push(r);
+                    }
+                }
                 if found.len() == before {
                     missing.push(Value::from(id.clone()));
                 }
             }
-            out.insert("missing".into(), Value::Array(missing));
+            put(out, "missing", Value::Array(missing));
             found
         }
     }
@@ -156,33 +162,27 @@ fn unavailable(
     records: &[&Record],
 ) -> Vec<Value> {
     let mut out = Vec::new();
+    // `{ capability, record?, reason }` when the control says so.
+    let mut check = |capability: &String, record: Option<&String>| {
+        let action = observation.action(capability, record.map(String::as_str));
+        if let Some(reason) = action.and_then(|a| a.unavailable()) {
+            let mut entry = Map::new();
+            put_text(&mut entry, "capability", capability);
+            put_some(&mut entry, "record", record);
+            put_text(&mut entry, "reason", reason);
+            out.push(Value::Object(entry));
+        }
+    };
     for decl in visible {
         match RowActionId::parse(&decl.id) {
             Some(row) => {
-                for record in records.iter().filter(|r| r.kind == row.kind) {
-                    let reason = observation
-                        .action(&decl.id, Some(&record.id))
-                        .and_then(|a| a.unavailable());
-                    if let Some(reason) = reason {
-                        out.push(object([
-                            ("capability", text(&decl.id)),
-                            ("record", text(&record.id)),
-                            ("reason", text(reason)),
-                        ]));
+                for record in records {
+                    if record.kind == row.kind {
+                        check(&decl.id, Some(&record.id));
                     }
                 }
             }
-            None => {
-                if let Some(reason) = observation
-                    .action(&decl.id, None)
-                    .and_then(|a| a.unavailable())
-                {
-                    out.push(object([
-                        ("capability", text(&decl.id)),
-                        ("reason", text(reason)),
-                    ]));
-                }
-            }
+            None => check(&decl.id, None),
         }
     }
     out

@@ -1,78 +1,132 @@
 //! `invoke`, after the protocol checks passed: registration → input schema
 //! → availability → approval → execution → expectation → evidence.
 //! Every failure here is a business error inside an `ok: true` exchange.
+//!
+//! Only approval, execution and the expectation wait are asynchronous; the
+//! checks before them ([`prepare`]) and the answer after them ([`finish`])
+//! are plain functions, so the host's async driver stays small.
 
 use crate::codes::{BusinessCode, BusinessError};
-use crate::declaration::{CapabilityDeclaration, Risk, RowActionId};
+use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
 use crate::describe::visible_capabilities;
-use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
-use crate::json::{object, strings};
-use crate::page::{Observation, Page};
+use crate::hooks::{ExecOutcome, RegistrySource};
+use crate::json::{put, strings, text};
+use crate::page::Observation;
 use crate::schema;
 use crate::session::Session;
-use crate::surface::{Host, SurfaceConfig};
+use crate::surface::{Observe, SurfaceConfig};
 use json::{Map, Value};
 
-pub(crate) async fn invoke<R, P, E, C, K>(
-    config: &SurfaceConfig,
-    session: &Session,
-    capability: &str,
-    input: Map<String, Value>,
-    host: &Host<'_, R, P, E, C, K>,
-) -> Value
-where
-    R: RegistrySource,
-    P: Page,
-    E: Executor,
-    C: Confirm,
-    K: Clock,
-{
-    match run(config, session, capability, Value::Object(input), host).await {
-        Ok(result) => result,
-        Err(error) => object([("error", error.to_json())]),
-    }
+/// An invoke that passed every check up to approval
+/// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
+/// Boxed, so moving it through the checks and across the host's awaits
+/// copies a pointer rather than the page reading it carries.
+#[derive(Debug)]
+pub struct Pending<'s>(Box<Run<'s>>);
+
+#[derive(Debug)]
+struct Run<'s> {
+    session: &'s Session,
+    capability: String,
+    input: Value,
+    ask: bool,
+    expect: Option<Expectation>,
+    /// The registry and page read before running, for the `after` evidence.
+    registry: Registry,
+    before: Result<Observation, String>,
 }
 
-async fn run<R, P, E, C, K>(
-    config: &SurfaceConfig,
-    session: &Session,
-    capability: &str,
+/// registration → input schema → availability → "can a person be asked".
+pub(crate) fn prepare<'s>(
+    session: &'s Session,
+    capability: String,
     input: Value,
-    host: &Host<'_, R, P, E, C, K>,
-) -> Result<Value, BusinessError>
-where
-    R: RegistrySource,
-    P: Page,
-    E: Executor,
-    C: Confirm,
-    K: Clock,
-{
-    let registry = host.registry.registry();
-    let decl = registry.get(capability).ok_or_else(|| {
-        BusinessError::new(
+    registry: Registry,
+    observe: Observe,
+    can_ask: bool,
+) -> Result<Pending<'s>, BusinessError> {
+    let Some(decl) = registry.get(&capability) else {
+        return Err(BusinessError::new(
             BusinessCode::ActionNotFound,
             format!(
                 "`{capability}` is not registered on the current page: describe the page again"
             ),
-        )
-    })?;
+        ));
+    };
     check_input(decl, &input)?;
-    let before = host.page.observe();
+    let before = observe();
     check_available(decl, &input, &before)?;
-    if decl.risk == Risk::High {
-        check_approval(decl, &input, host.confirm).await?;
+    let ask = decl.risk == Risk::High;
+    if ask && !can_ask {
+        return Err(BusinessError::new(
+            BusinessCode::PermissionDenied,
+            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report"),
+        ));
     }
-    let value = host.executor.execute(capability, &input).await?;
-    if let Some(expect) = &decl.expect {
-        if !host
-            .page
-            .wait_for_text(&expect.text, expect.within_ms)
-            .await
-        {
+    let expect = decl.expect.clone();
+    Ok(Pending(Box::new(Run {
+        session,
+        capability,
+        input,
+        ask,
+        expect,
+        registry,
+        before,
+    })))
+}
+
+impl Pending<'_> {
+    /// The capability id to run.
+    pub fn capability(&self) -> &str {
+        &self.0.capability
+    }
+
+    /// The validated input (including `record` for row actions).
+    pub fn input(&self) -> &Value {
+        &self.0.input
+    }
+
+    /// High risk: a person must approve through the confirm hook first.
+    pub fn ask(&self) -> bool {
+        self.0.ask
+    }
+
+    /// The declared text to wait for after a successful run.
+    pub fn expect(&self) -> Option<&Expectation> {
+        self.0.expect.as_ref()
+    }
+
+    /// The outcome when the person said no.
+    pub fn declined(&self) -> ExecOutcome {
+        Err(BusinessError::new(
+            BusinessCode::PermissionDenied,
+            format!(
+                "approval for `{}` was declined: stop and report",
+                self.0.capability
+            ),
+        ))
+    }
+}
+
+/// The invoke result from the execution's outcome and whether the expected
+/// text showed (`shown` is ignored without an expectation or on failure).
+pub(crate) fn finish(
+    config: &SurfaceConfig,
+    p: Pending<'_>,
+    outcome: ExecOutcome,
+    shown: bool,
+    registry: &dyn RegistrySource,
+    observe: Observe,
+) -> Result<Value, BusinessError> {
+    let value = outcome?;
+    let p = p.0;
+    if let Some(expect) = &p.expect {
+        if !shown {
             return Err(BusinessError::new(
                 BusinessCode::ExpectationFailed,
                 format!(
-                    "`{capability}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
+                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
+                    p.capability,
                     expect.text,
                     crate::json::number_text(expect.within_ms)
                 ),
@@ -81,22 +135,23 @@ where
     }
     let mut result = Map::new();
     if let Some(value) = value {
-        result.insert("value".into(), value);
+        put(&mut result, "value", value);
     }
-    if let (Ok(before), Ok(after)) = (&before, host.page.observe()) {
+    if let (Ok(before), Ok(after)) = (&p.before, observe()) {
         if before.document_id == after.document_id {
-            let after_registry = host.registry.registry();
-            let old: Vec<&str> = visible_capabilities(&registry, &config.expose, session)
-                .iter()
-                .map(|d| d.id.as_str())
-                .collect();
-            let appeared: Vec<&str> =
-                visible_capabilities(&after_registry, &config.expose, session)
-                    .iter()
-                    .map(|d| d.id.as_str())
-                    .filter(|id| !old.contains(id))
-                    .collect();
-            result.insert("after".into(), evidence(config, &appeared, before, &after));
+            let after_registry = registry.registry();
+            let old = visible_capabilities(&p.registry, &config.expose, p.session);
+            let mut appeared = Vec::new();
+            for d in visible_capabilities(&after_registry, &config.expose, p.session) {
+                if !old.iter().any(|o| o.id == d.id) {
+                    appeared.push(text(&d.id));
+                }
+            }
+            put(
+                &mut result,
+                "after",
+                evidence(config, appeared, before, &after),
+            );
         }
     }
     Ok(Value::Object(result))
@@ -185,56 +240,35 @@ fn check_available(
     Ok(())
 }
 
-/// High risk needs a person's yes through the host's hook; nothing in the
-/// request can stand in for it.
-async fn check_approval<C: Confirm>(
-    decl: &CapabilityDeclaration,
-    input: &Value,
-    confirm: &C,
-) -> Result<(), BusinessError> {
-    let denied = |message: String| BusinessError::new(BusinessCode::PermissionDenied, message);
-    if !confirm.can_ask() {
-        return Err(denied(format!(
-            "`{}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report",
-            decl.id
-        )));
-    }
-    if !confirm.approve(&decl.id, input).await {
-        return Err(denied(format!(
-            "approval for `{}` was declined: stop and report",
-            decl.id
-        )));
-    }
-    Ok(())
-}
-
 /// `after`: capabilities that appeared, records new or changed (fields or
 /// state), and the current status. Bounded by `recordLimit`; beyond it
 /// `recordsTruncated: true` says to describe again.
 fn evidence(
     config: &SurfaceConfig,
-    appeared: &[&str],
+    appeared: Vec<Value>,
     before: &Observation,
     after: &Observation,
 ) -> Value {
-    let changed: Vec<Value> = after
-        .records
-        .iter()
-        .filter(|r| {
-            before
-                .record(&r.kind, &r.id)
-                .map_or(true, |old| old.fields != r.fields || old.state != r.state)
-        })
-        .map(|r| r.to_json())
-        .collect();
-    let truncated = changed.len() > config.record_limit;
-    let records: Vec<Value> = changed.into_iter().take(config.record_limit).collect();
-    let mut out = Map::new();
-    out.insert("capabilities".into(), strings(appeared));
-    out.insert("records".into(), Value::Array(records));
-    if truncated {
-        out.insert("recordsTruncated".into(), Value::from(true));
+    let mut records = Vec::new();
+    let mut truncated = false;
+    for r in &after.records {
+        let changed = before
+            .record(&r.kind, &r.id)
+            .map_or(true, |old| old.fields != r.fields || old.state != r.state);
+        if changed {
+            if records.len() == config.record_limit {
+                truncated = true;
+                break;
+            }
+            records.push(r.to_json());
+        }
     }
-    out.insert("status".into(), strings(&after.status));
+    let mut out = Map::new();
+    put(&mut out, "capabilities", Value::Array(appeared));
+    put(&mut out, "records", Value::Array(records));
+    if truncated {
+        put(&mut out, "recordsTruncated", Value::Bool(true));
+    }
+    put(&mut out, "status", strings(&after.status));
     Value::Object(out)
 }

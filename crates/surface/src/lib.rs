@@ -19,6 +19,10 @@
 //! Protocol failures answer `ok: false`; business failures answer `ok: true`
 //! with `result.error`. See `docs/surface.md`.
 
+// Lookups are plain loops on purpose: every `find`/`collect` closure is an
+// iterator instantiation of its own in the wasm module (docs/surface.md, Size).
+#![allow(clippy::manual_find)]
+
 mod codes;
 mod declaration;
 mod describe;
@@ -44,13 +48,16 @@ pub use hooks::{
     exec_outcome_from_json, Clock, Confirm, ExecOutcome, Executor, NoConfirm, RegistrySource,
     MALFORMED_RESULT_CODE,
 };
+pub use invoke::Pending;
 pub use page::{ActionState, Feedback, Observation, Page, Record, Region};
 pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
     MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
 pub use session::{scope_matches, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY};
-pub use surface::{ConfigError, Host, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT};
+pub use surface::{
+    respond, ConfigError, Host, Observe, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT,
+};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL: &str = "pling.surface/0.1";

@@ -13,6 +13,7 @@
 //! element's text for fields, status and feedback.
 
 use crate::declaration::RowActionId;
+use crate::json::{fnv1a, FNV_START};
 use crate::page::{ActionState, Feedback, Observation, Record, Region};
 use json::Value;
 use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
@@ -91,7 +92,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
                     && r.fields.len() < MAX_FIELDS_PER_RECORD
                     && !r.fields.contains_key(&name)
                 {
-                    r.fields.insert(name, row.text());
+                    r.fields.insert(name, Value::String(row.text()));
                 }
             }
         }
@@ -175,14 +176,9 @@ fn row_reason(reason: &str) -> String {
 /// FNV-1a over the document's serial and URL: a different document, or a
 /// navigation (history or hash), gives a different id.
 fn document_id(serial: &Value, href: &Value) -> u64 {
-    let serial = serial.as_u64().unwrap_or(0);
-    serial
-        .to_le_bytes()
-        .iter()
-        .chain(href.as_str().unwrap_or_default().as_bytes())
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
+    let serial = serial.as_u64().unwrap_or(0).to_le_bytes();
+    let href = href.as_str().unwrap_or_default().as_bytes();
+    fnv1a(fnv1a(FNV_START, &serial), href)
 }
 
 #[cfg(test)]

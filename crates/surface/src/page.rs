@@ -5,7 +5,7 @@
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
 
-use crate::json::{object, text};
+use crate::json::{put, put_some, put_text};
 use json::{Map, Value};
 
 /// A `data-e2e-kind="region"` element.
@@ -18,13 +18,14 @@ pub struct Region {
 }
 
 /// A `data-e2e-kind="record"` element.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub id: String,
     /// `data-e2e-record`, e.g. `order`; row actions `name@kind` target it.
     pub kind: String,
-    /// `data-e2e-field` name → trimmed, length-capped text.
-    pub fields: json::Map<String, String>,
+    /// `data-e2e-field` name → trimmed, length-capped text (always a JSON
+    /// string; one map type for the whole crate keeps one copy of its code).
+    pub fields: json::Map<String, Value>,
     /// `data-e2e-state`.
     pub state: Option<String>,
     /// Id of the nearest enclosing region, if any.
@@ -34,21 +35,12 @@ pub struct Record {
 impl Record {
     /// `{ id, kind, fields, state?, region? }`
     pub fn to_json(&self) -> Value {
-        // Inserted one by one: collecting into a map pulls a sort into wasm.
-        let mut fields = Map::new();
-        for (name, text) in &self.fields {
-            fields.insert(name.clone(), Value::from(text.clone()));
-        }
         let mut out = Map::new();
-        out.insert("id".into(), Value::from(self.id.clone()));
-        out.insert("kind".into(), Value::from(self.kind.clone()));
-        out.insert("fields".into(), Value::Object(fields));
-        if let Some(state) = &self.state {
-            out.insert("state".into(), Value::from(state.clone()));
-        }
-        if let Some(region) = &self.region {
-            out.insert("region".into(), Value::from(region.clone()));
-        }
+        put_text(&mut out, "id", &self.id);
+        put_text(&mut out, "kind", &self.kind);
+        put(&mut out, "fields", Value::Object(self.fields.clone()));
+        put_some(&mut out, "state", self.state.as_ref());
+        put_some(&mut out, "region", self.region.as_ref());
         Value::Object(out)
     }
 }
@@ -63,10 +55,10 @@ pub struct Feedback {
 
 impl Feedback {
     pub fn to_json(&self) -> Value {
-        match &self.level {
-            Some(level) => object([("text", text(&self.text)), ("level", text(level))]),
-            None => object([("text", text(&self.text))]),
-        }
+        let mut out = Map::new();
+        put_text(&mut out, "text", &self.text);
+        put_some(&mut out, "level", self.level.as_ref());
+        Value::Object(out)
     }
 }
 
@@ -93,7 +85,7 @@ impl ActionState {
 }
 
 /// One reading of the page.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Observation {
     /// Changes when the document is replaced or navigated (a counter, or a
     /// hash of the URL plus a load counter). A difference across an invoke
@@ -117,20 +109,22 @@ impl Observation {
     pub fn page_context(&self) -> Option<Value> {
         let mut page = Map::new();
         if let Some(title) = self.page_title.as_deref().filter(|t| !t.is_empty()) {
-            page.insert("title".into(), Value::from(title));
+            put_text(&mut page, "title", title);
         }
         if !self.document_title.is_empty() {
-            page.insert(
-                "documentTitle".into(),
-                Value::from(self.document_title.clone()),
-            );
+            put_text(&mut page, "documentTitle", &self.document_title);
         }
         (!page.is_empty()).then_some(Value::Object(page))
     }
 
     /// The record of `kind` with `id`.
     pub fn record(&self, kind: &str, id: &str) -> Option<&Record> {
-        self.records.iter().find(|r| r.kind == kind && r.id == id)
+        for r in &self.records {
+            if r.kind == kind && r.id == id {
+                return Some(r);
+            }
+        }
+        None
     }
 
     /// `Ok` when the record is in an active region or none; `Err(region id)`
@@ -139,18 +133,29 @@ impl Observation {
     pub fn region_of(&self, record: &Record) -> Result<(), String> {
         match &record.region {
             None => Ok(()),
-            Some(region) => match self.regions.iter().find(|r| &r.id == region) {
-                Some(r) if r.active => Ok(()),
-                _ => Err(region.clone()),
-            },
+            Some(region) => {
+                for r in &self.regions {
+                    if &r.id == region {
+                        return if r.active {
+                            Ok(())
+                        } else {
+                            Err(region.clone())
+                        };
+                    }
+                }
+                Err(region.clone())
+            }
         }
     }
 
     /// The control for `capability` on `record` (`None` = page level).
     pub fn action(&self, capability: &str, record: Option<&str>) -> Option<&ActionState> {
-        self.actions
-            .iter()
-            .find(|a| a.capability == capability && a.record.as_deref() == record)
+        for a in &self.actions {
+            if a.capability == capability && a.record.as_deref() == record {
+                return Some(a);
+            }
+        }
+        None
     }
 
     /// Whether `text` shows in any status or feedback text.

@@ -1,6 +1,7 @@
 //! Request shape: the first check, before anything about the session.
 
 use crate::codes::ProtocolError;
+use crate::json::string_list;
 use crate::schema::as_count;
 use crate::PROTOCOL;
 use json::{Map, Value};
@@ -14,6 +15,10 @@ pub const MAX_RECORD_LIMIT: usize = 100;
 
 /// Most ids one `record: [...]` read may name.
 pub const MAX_RECORD_IDS: usize = MAX_RECORD_LIMIT;
+
+// The messages spell these out (no formatting code for constants).
+const _: () = assert!(MAX_REQUEST_ID_CHARS == 256 && MAX_RECORD_IDS == 100);
+const _: () = assert!(matches!(PROTOCOL.as_bytes(), b"pling.surface/0.1"));
 
 /// Which records a describe returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,23 +83,22 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
             )))
         }
         _ => {
-            return Err(ProtocolError::invalid(format!(
-                "`protocol` must be the string `{PROTOCOL}`"
-            )))
+            return Err(ProtocolError::invalid(
+                "`protocol` must be the string `pling.surface/0.1`",
+            ))
         }
     }
     let id = match obj.get("id") {
-        Some(Value::String(id)) if id.is_empty() => {
-            return Err(ProtocolError::invalid("`id` must not be empty"))
+        Some(Value::String(id))
+            if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() =>
+        {
+            id.clone()
         }
-        Some(Value::String(id)) if id.chars().count() > MAX_REQUEST_ID_CHARS => {
-            return Err(ProtocolError::invalid(format!(
-                "`id` is longer than {MAX_REQUEST_ID_CHARS} characters"
-            )))
+        _ => {
+            return Err(ProtocolError::invalid(
+                "`id` must be a non-empty string of at most 256 characters",
+            ))
         }
-        Some(Value::String(id)) => id.clone(),
-        Some(_) => return Err(ProtocolError::invalid("`id` must be a string")),
-        None => return Err(ProtocolError::invalid("missing request `id`")),
     };
     let method = match obj.get("method") {
         Some(Value::String(m)) if m == "describe" || m == "invoke" => m.as_str(),
@@ -120,11 +124,11 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
     }
     let capability = match obj.get("capability") {
         Some(Value::String(c)) if !c.is_empty() => c.clone(),
-        Some(Value::String(_)) => {
-            return Err(ProtocolError::invalid("`capability` must not be empty"))
+        _ => {
+            return Err(ProtocolError::invalid(
+                "invoke needs `capability`: a non-empty capability id string",
+            ))
         }
-        Some(_) => return Err(ProtocolError::invalid("`capability` must be a string")),
-        None => return Err(ProtocolError::invalid("invoke needs a `capability` id")),
     };
     Ok(Request::Invoke {
         id,
@@ -175,22 +179,14 @@ fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, Pro
 }
 
 fn parse_record_ids(record: &Value) -> Result<Vec<String>, ProtocolError> {
-    let not_ids =
-        || ProtocolError::invalid("`input.record` must be a record id or an array of record ids");
+    let not_ids = || {
+        ProtocolError::invalid(
+            "`input.record` must be a record id or an array of at most 100 record ids",
+        )
+    };
     match record {
         Value::String(id) => Ok(vec![id.clone()]),
-        Value::Array(ids) => {
-            if ids.len() > MAX_RECORD_IDS {
-                return Err(ProtocolError::invalid(format!(
-                    "`input.record` names {} records; at most {MAX_RECORD_IDS} per describe",
-                    ids.len()
-                )));
-            }
-            ids.iter()
-                .map(|id| id.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(not_ids)
-        }
+        Value::Array(ids) if ids.len() <= MAX_RECORD_IDS => string_list(record).ok_or_else(not_ids),
         _ => Err(not_ids()),
     }
 }

@@ -17,6 +17,7 @@
 //! Nesting is bounded by [`MAX_SCHEMA_DEPTH`]; nothing here panics, whatever
 //! the schema or value.
 
+use crate::json::number_text;
 use json::{Map, Number, Value};
 use std::fmt;
 
@@ -75,6 +76,12 @@ fn nested<T>(
     let out = f(path);
     path.truncate(len);
     out
+}
+
+/// The error for a schema nested deeper than [`MAX_SCHEMA_DEPTH`].
+fn too_deep(path: &str) -> SchemaError {
+    const _: () = assert!(MAX_SCHEMA_DEPTH == 32);
+    fail(path, "schema nested deeper than 32 levels")
 }
 
 /// Validates `value` against `schema`; the error names the failing path,
@@ -155,14 +162,31 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let text = v.to_string();
-    if text.chars().count() <= MAX {
-        text
-    } else {
-        let mut cut: String = text.chars().take(MAX).collect();
-        cut.push('…');
-        cut
+    let mut text = v.to_string();
+    let mut chars = text.chars();
+    chars.nth(MAX - 1);
+    let rest = chars.as_str().len();
+    if rest > 0 {
+        text.truncate(text.len() - rest);
+        text.push('…');
     }
+    text
+}
+
+/// Validates `value` against `schema` one level down, at `path/segment`
+/// (errors leave the path pointing at the failure).
+fn validate_in(
+    schema: &Value,
+    value: &Value,
+    path: &mut String,
+    segment: &str,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    let len = path.len();
+    push_segment(path, segment);
+    validate_at(schema, value, path, depth + 1)?;
+    path.truncate(len);
+    Ok(())
 }
 
 fn malformed(path: &str, keyword: &str) -> SchemaError {
@@ -176,10 +200,7 @@ fn validate_at(
     depth: usize,
 ) -> Result<(), SchemaError> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(fail(
-            path,
-            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
-        ));
+        return Err(too_deep(path));
     }
     let keywords = match schema {
         Value::Bool(true) => return Ok(()),
@@ -201,12 +222,11 @@ fn validate_at(
             return Err(fail(path, format!("expected one of {}", brief(e))));
         }
     }
+    check_bounds(keywords, value, path)?;
     match value {
-        Value::String(s) => validate_string(keywords, s, path),
-        Value::Number(n) => validate_number(keywords, n, path),
         Value::Array(items) => validate_array(keywords, items, path, depth),
         Value::Object(map) => validate_object(keywords, map, path, depth),
-        Value::Null | Value::Bool(_) => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -221,97 +241,84 @@ fn check_type(t: &Value, value: &Value, path: &str) -> Result<(), SchemaError> {
     if ok {
         return Ok(());
     }
-    let expected = match t {
-        Value::String(name) => name.clone(),
-        _ => {
-            let names: Vec<&str> = t
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            names.join(" or ")
-        }
+    // The name, or the names joined by " or ".
+    let mut expected = String::new();
+    let names = match t {
+        Value::Array(names) => names.as_slice(),
+        single => std::slice::from_ref(single),
     };
+    for (i, name) in names.iter().filter_map(Value::as_str).enumerate() {
+        if i > 0 {
+            expected.push_str(" or ");
+        }
+        expected.push_str(name);
+    }
     Err(fail(
         path,
         format!("expected {expected}, got {}", type_name(value)),
     ))
 }
 
-/// Reads a count keyword (`minLength`, …); malformed values fail closed.
-fn count_keyword(
-    keywords: &Map<String, Value>,
-    name: &str,
-    path: &str,
-) -> Result<Option<u64>, SchemaError> {
-    match keywords.get(name) {
-        None => Ok(None),
-        Some(v) => as_count(v).map(Some).ok_or_else(|| malformed(path, name)),
-    }
-}
+/// The bound keywords, in check order: `(keyword, applies to, lower bound,
+/// exclusive)`. Lengths and item counts are non-negative integers, numeric
+/// bounds any finite number; a malformed value fails closed.
+const BOUNDS: [(&str, u8, bool, bool); 8] = [
+    ("minLength", STRING, true, false),
+    ("maxLength", STRING, false, false),
+    ("minItems", ARRAY, true, false),
+    ("maxItems", ARRAY, false, false),
+    ("minimum", NUMBER, true, false),
+    ("maximum", NUMBER, false, false),
+    ("exclusiveMinimum", NUMBER, true, true),
+    ("exclusiveMaximum", NUMBER, false, true),
+];
+const STRING: u8 = 0;
+const ARRAY: u8 = 1;
+const NUMBER: u8 = 2;
 
-fn number_keyword(
+/// `minLength`/`maxLength` (in characters), `minItems`/`maxItems`, and the
+/// four numeric bounds, for whichever applies to `value`.
+fn check_bounds(
     keywords: &Map<String, Value>,
-    name: &str,
-    path: &str,
-) -> Result<Option<f64>, SchemaError> {
-    match keywords.get(name) {
-        None => Ok(None),
-        Some(v) => v
-            .as_f64()
-            .filter(|f| f.is_finite())
-            .map(Some)
-            .ok_or_else(|| malformed(path, name)),
-    }
-}
-
-fn validate_string(keywords: &Map<String, Value>, s: &str, path: &str) -> Result<(), SchemaError> {
-    let len = s.chars().count() as u64;
-    if let Some(min) = count_keyword(keywords, "minLength", path)? {
-        if len < min {
-            return Err(fail(
-                path,
-                format!("expected at least {min} characters, got {len}"),
-            ));
-        }
-    }
-    if let Some(max) = count_keyword(keywords, "maxLength", path)? {
-        if len > max {
-            return Err(fail(
-                path,
-                format!("expected at most {max} characters, got {len}"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn validate_number(
-    keywords: &Map<String, Value>,
-    n: &Number,
+    value: &Value,
     path: &str,
 ) -> Result<(), SchemaError> {
-    let Some(x) = n.as_f64() else {
-        return Err(fail(path, "number is not representable"));
+    let (x, kind, unit) = match value {
+        Value::String(s) => (s.chars().count() as f64, STRING, " characters"),
+        Value::Array(items) => (items.len() as f64, ARRAY, " items"),
+        Value::Number(n) => (n.as_f64().unwrap_or(f64::NAN), NUMBER, ""),
+        _ => return Ok(()),
     };
-    type Bound = (&'static str, fn(f64, f64) -> bool, &'static str);
-    let checks: [Bound; 4] = [
-        ("minimum", |x, b| x >= b, ">="),
-        ("maximum", |x, b| x <= b, "<="),
-        ("exclusiveMinimum", |x, b| x > b, ">"),
-        ("exclusiveMaximum", |x, b| x < b, "<"),
-    ];
-    for (name, holds, op) in checks {
-        if let Some(bound) = number_keyword(keywords, name, path)? {
-            if !holds(x, bound) {
-                return Err(fail(
-                    path,
-                    format!(
-                        "expected a number {op} {}, got {}",
-                        crate::json::number_text(bound),
-                        crate::json::number_text(x)
-                    ),
-                ));
-            }
+    for (name, applies, lower, exclusive) in BOUNDS {
+        let Some(v) = keywords.get(name).filter(|_| applies == kind) else {
+            continue;
+        };
+        let bound = match kind {
+            NUMBER => v.as_f64().filter(|f| f.is_finite()),
+            _ => as_count(v).map(|n| n as f64),
+        }
+        .ok_or_else(|| malformed(path, name))?;
+        let holds = match (lower, exclusive) {
+            (true, false) => x >= bound,
+            (false, false) => x <= bound,
+            (true, true) => x > bound,
+            (false, true) => x < bound,
+        };
+        if !holds {
+            let head = match (kind, lower, exclusive) {
+                (NUMBER, true, false) => "a number >= ",
+                (NUMBER, false, false) => "a number <= ",
+                (NUMBER, true, true) => "a number > ",
+                (NUMBER, false, true) => "a number < ",
+                (_, true, _) => "at least ",
+                (_, false, _) => "at most ",
+            };
+            let message = format!(
+                "expected {head}{}{unit}, got {}",
+                number_text(bound),
+                number_text(x)
+            );
+            return Err(fail(path, message));
         }
     }
     Ok(())
@@ -323,31 +330,12 @@ fn validate_array(
     path: &mut String,
     depth: usize,
 ) -> Result<(), SchemaError> {
-    let len = items.len() as u64;
-    if let Some(min) = count_keyword(keywords, "minItems", path)? {
-        if len < min {
-            return Err(fail(
-                path,
-                format!("expected at least {min} items, got {len}"),
-            ));
-        }
-    }
-    if let Some(max) = count_keyword(keywords, "maxItems", path)? {
-        if len > max {
-            return Err(fail(
-                path,
-                format!("expected at most {max} items, got {len}"),
-            ));
-        }
-    }
     if let Some(item_schema) = keywords.get("items") {
         if !matches!(item_schema, Value::Object(_) | Value::Bool(_)) {
             return Err(malformed(path, "items"));
         }
         for (i, item) in items.iter().enumerate() {
-            nested(path, &i.to_string(), |p| {
-                validate_at(item_schema, item, p, depth + 1)
-            })?;
+            validate_in(item_schema, item, path, &i.to_string(), depth)?;
         }
     }
     Ok(())
@@ -366,7 +354,8 @@ fn validate_object(
         for name in names {
             let name = name.as_str().ok_or_else(|| malformed(path, "required"))?;
             if !map.contains_key(name) {
-                return nested(path, name, |p| Err(fail(p, "required property is missing")));
+                push_segment(path, name);
+                return Err(fail(path, "required property is missing"));
             }
         }
     }
@@ -378,7 +367,7 @@ fn validate_object(
     if let Some(props) = properties {
         for (name, sub) in props {
             if let Some(v) = map.get(name) {
-                nested(path, name, |p| validate_at(sub, v, p, depth + 1))?;
+                validate_in(sub, v, path, name, depth)?;
             }
         }
     }
@@ -389,13 +378,11 @@ fn validate_object(
                 if properties.is_some_and(|p| p.contains_key(name)) {
                     continue;
                 }
-                nested(path, name, |p| {
-                    if extra == &Value::Bool(false) {
-                        Err(fail(p, "property is not allowed"))
-                    } else {
-                        validate_at(extra, v, p, depth + 1)
-                    }
-                })?;
+                if extra == &Value::Bool(false) {
+                    push_segment(path, name);
+                    return Err(fail(path, "property is not allowed"));
+                }
+                validate_in(extra, v, path, name, depth)?;
             }
             Ok(())
         }

@@ -5,9 +5,8 @@
 //! replay and rate for it.
 
 use crate::codes::{ProtocolCode, ProtocolError};
-use crate::json::number_text;
+use crate::json::{listed, number_text, string_list};
 use json::Value;
-use std::collections::VecDeque;
 
 /// Request ids remembered per session for replay detection. Older ids fall
 /// out first-in first-out; a client reusing an id more than this many
@@ -34,36 +33,32 @@ impl Session {
     /// `session()` returns it. `Ok(None)` for null/undefined; `Err` for a
     /// malformed session, which the caller treats as no session (fail closed).
     pub fn from_json(value: &Value) -> Result<Option<Self>, String> {
+        let malformed = || {
+            "a session must be null or { id: non-empty string, scope?: string[], \
+             expiresAt?: number (ms since the epoch), revoked?: boolean }"
+                .to_string()
+        };
         let obj = match value {
             Value::Null => return Ok(None),
             Value::Object(obj) => obj,
-            _ => return Err("the session must be an object or null".into()),
+            _ => return Err(malformed()),
         };
         let id = match obj.get("id") {
             Some(Value::String(id)) if !id.is_empty() => id.clone(),
-            _ => return Err("session.id must be a non-empty string".into()),
+            _ => return Err(malformed()),
         };
         let scope = match obj.get("scope") {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(entries)) => entries
-                .iter()
-                .map(|e| e.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or("session.scope must be an array of strings")?,
-            Some(_) => return Err("session.scope must be an array of strings".into()),
+            Some(scope) => string_list(scope).ok_or_else(malformed)?,
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(
-                v.as_f64()
-                    .filter(|f| !f.is_nan())
-                    .ok_or("session.expiresAt must be a number (ms since the epoch)")?,
-            ),
+            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or_else(malformed)?),
         };
         let revoked = match obj.get("revoked") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err("session.revoked must be a boolean".into()),
+            Some(_) => return Err(malformed()),
         };
         Ok(Some(Self {
             id,
@@ -75,15 +70,18 @@ impl Session {
 
     /// Whether the session scope covers `capability`.
     pub fn allows(&self, capability: &str) -> bool {
-        self.scope
-            .iter()
-            .any(|entry| scope_matches(entry, capability))
+        for entry in &self.scope {
+            if scope_matches(entry, capability) {
+                return true;
+            }
+        }
+        false
     }
 }
 
 /// A scope entry is an exact id, or a prefix followed by one trailing `*`.
 pub fn scope_matches(entry: &str, capability: &str) -> bool {
-    match entry.strip_suffix('*') {
+    match entry.strip_suffix("*") {
         Some(prefix) => capability.starts_with(prefix),
         None => entry == capability,
     }
@@ -155,9 +153,9 @@ pub(crate) struct SessionState {
     /// Request ids, oldest first. A linear scan over at most
     /// [`REPLAY_MEMORY`] short strings is cheap and keeps hashing code out
     /// of the wasm module.
-    seen: VecDeque<String>,
+    seen: Vec<String>,
     /// Times of the invokes admitted in the current window, oldest first.
-    invokes: VecDeque<f64>,
+    invokes: Vec<f64>,
     /// Fingerprint of the capability list last sent in full.
     pub(crate) last_capabilities: Option<u64>,
 }
@@ -165,16 +163,16 @@ pub(crate) struct SessionState {
 impl SessionState {
     /// Records `request_id`, or refuses it if this session used it before.
     pub(crate) fn admit_request_id(&mut self, request_id: &str) -> Result<(), ProtocolError> {
-        if self.seen.iter().any(|seen| seen == request_id) {
+        if listed(&self.seen, request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
                 format!("request id `{request_id}` was already used in this session: send each request with a new id"),
             ));
         }
         if self.seen.len() >= REPLAY_MEMORY {
-            self.seen.pop_front();
+            self.seen.remove(0);
         }
-        self.seen.push_back(request_id.to_string());
+        self.seen.push(request_id.to_string());
         Ok(())
     }
 
@@ -185,15 +183,15 @@ impl SessionState {
         now_ms: f64,
         limit: RateLimit,
     ) -> Result<(), ProtocolError> {
-        while self
+        let stale = self
             .invokes
-            .front()
-            .is_some_and(|&t| now_ms - t >= limit.per_ms)
-        {
-            self.invokes.pop_front();
-        }
+            .iter()
+            .take_while(|&&t| now_ms - t >= limit.per_ms)
+            .count();
+        self.invokes.copy_within(stale.., 0);
+        self.invokes.truncate(self.invokes.len() - stale);
         if self.invokes.len() >= limit.invokes as usize {
-            let oldest = self.invokes.front().copied().unwrap_or(now_ms);
+            let oldest = self.invokes.first().copied().unwrap_or(now_ms);
             let retry = (oldest + limit.per_ms - now_ms).ceil().max(1.0);
             let mut err = ProtocolError::new(
                 ProtocolCode::RateLimited,
@@ -207,7 +205,7 @@ impl SessionState {
             err.retry_after_ms = Some(retry);
             return Err(err);
         }
-        self.invokes.push_back(now_ms);
+        self.invokes.push(now_ms);
         Ok(())
     }
 }

@@ -1,19 +1,20 @@
 //! `Surface`: configuration, per-session memory, and the check pipeline
 //! every request goes through.
 
-use crate::codes::{ProtocolCode, ProtocolError};
+use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::describe;
-use crate::hooks::{Clock, Confirm, Executor, RegistrySource};
-use crate::invoke;
-use crate::json::{object, text};
-use crate::page::Page;
+use crate::hooks::{Clock, Confirm, ExecOutcome, Executor, RegistrySource};
+use crate::invoke::{self, Pending};
+use crate::json::{listed, put, put_text, single, string_list};
+use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
-use json::Value;
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use json::{Map, Value};
+use std::cell::Cell;
 use std::fmt;
+
+const _: () = assert!(MAX_RECORD_LIMIT == 100); // spelled out in a message
 
 /// Default `recordLimit`: the describe window when the request sets no `limit`.
 pub const DEFAULT_RECORD_LIMIT: usize = 8;
@@ -53,27 +54,20 @@ impl SurfaceConfig {
         let Some(app) = obj.get("app").and_then(Value::as_str) else {
             return err("`app` must be a string");
         };
-        let expose = match obj.get("expose").and_then(Value::as_array) {
-            Some(ids) => match ids
-                .iter()
-                .map(|id| id.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-            {
-                Some(ids) => ids,
-                None => return err("`expose` must be an array of capability ids"),
-            },
-            None => return err("`expose` must be an array of capability ids"),
+        let Some(expose) = obj.get("expose").and_then(string_list) else {
+            return err("`expose` must be an array of capability ids");
         };
-        let mut config = Self::new(app, expose);
+        let mut config = Self {
+            app: app.to_string(),
+            expose,
+            record_limit: DEFAULT_RECORD_LIMIT,
+            rate_limit: RateLimit::default(),
+        };
         match obj.get("recordLimit") {
             None | Some(Value::Null) => {}
             Some(v) => match crate::schema::as_count(v) {
                 Some(n @ 1..) if n as usize <= MAX_RECORD_LIMIT => config.record_limit = n as usize,
-                _ => {
-                    return Err(ConfigError(format!(
-                        "`recordLimit` must be an integer from 1 to {MAX_RECORD_LIMIT}"
-                    )))
-                }
+                _ => return err("`recordLimit` must be an integer from 1 to 100"),
             },
         }
         match obj.get("rateLimit") {
@@ -123,52 +117,52 @@ pub struct Host<'a, R, P, E, C, K> {
     pub clock: &'a K,
 }
 
-#[derive(Debug, Default)]
-struct State {
-    /// Least recently used first; at most [`MAX_TRACKED_SESSIONS`] entries.
-    /// A linear scan over so few beats pulling hashing code into the wasm
-    /// module.
-    sessions: VecDeque<(String, SessionState)>,
+/// What Surface remembers per session, least recently used first; at most
+/// [`MAX_TRACKED_SESSIONS`] entries. A linear scan over so few beats pulling
+/// hashing code into the wasm module.
+type Sessions = Vec<(String, SessionState)>;
+
+/// One Surface endpoint. The per-session memory sits in a `Cell` that is
+/// only taken inside plain (never async) functions, so concurrent `handle`
+/// calls from JS are safe and no borrow flag is needed.
+pub struct Surface {
+    config: SurfaceConfig,
+    sessions: Cell<Sessions>,
 }
 
-impl State {
-    /// Runs `f` on the memory of `session_id` (created on first use) and
-    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the least
-    /// recently used session is forgotten.
-    fn with_session<T>(&mut self, session_id: &str, f: impl FnOnce(&mut SessionState) -> T) -> T {
-        let found = self
-            .sessions
-            .iter()
-            .position(|(id, _)| id == session_id)
-            .and_then(|i| self.sessions.remove(i));
-        let (id, mut memory) = match found {
-            Some(entry) => entry,
-            None => {
-                if self.sessions.len() >= MAX_TRACKED_SESSIONS {
-                    self.sessions.pop_front();
-                }
-                (session_id.to_string(), SessionState::default())
-            }
-        };
-        let out = f(&mut memory);
-        self.sessions.push_back((id, memory));
-        out
+impl fmt::Debug for Surface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Surface")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
-/// One Surface endpoint. State lives in a `RefCell` that is only borrowed
-/// between awaits, so concurrent `handle` calls from JS are safe.
-#[derive(Debug)]
-pub struct Surface {
-    config: SurfaceConfig,
-    state: RefCell<State>,
+impl Surface {
+    /// Runs `f` on the memory of `session_id` (created on first use), then
+    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the
+    /// least recently used session is forgotten. Not generic.
+    fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
+        let mut sessions = self.sessions.take();
+        let found = sessions
+            .iter()
+            .position(|(id, _)| id == session_id)
+            .map(|i| sessions.remove(i));
+        let mut entry = found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()));
+        f(&mut entry.1);
+        if sessions.len() >= MAX_TRACKED_SESSIONS {
+            sessions.remove(0);
+        }
+        sessions.push(entry);
+        self.sessions.set(sessions);
+    }
 }
 
 impl Surface {
     pub fn new(config: SurfaceConfig) -> Self {
         Self {
             config,
-            state: RefCell::new(State::default()),
+            sessions: Cell::new(Vec::new()),
         }
     }
 
@@ -178,6 +172,10 @@ impl Surface {
 
     /// Answers one request. Never fails: every outcome is a response
     /// `{ protocol, id, ok, result | error }`.
+    ///
+    /// Only the host's async hooks (approval, execution, the expectation
+    /// wait) are awaited here; every check and every answer is built by
+    /// plain functions ([`Surface::begin`], `invoke::finish`).
     pub async fn handle<R, P, E, C, K>(
         &self,
         request: &Value,
@@ -190,68 +188,114 @@ impl Surface {
         C: Confirm,
         K: Clock,
     {
-        let id = echo_id(request);
-        match self.checked(request, host).await {
-            Ok(result) => object([
-                ("protocol", text(PROTOCOL)),
-                ("id", text(id)),
-                ("ok", Value::Bool(true)),
-                ("result", result),
-            ]),
-            Err(error) => object([
-                ("protocol", text(PROTOCOL)),
-                ("id", text(id)),
-                ("ok", Value::Bool(false)),
-                ("error", error.to_json()),
-            ]),
+        let observe = || host.page.observe();
+        let p = match self.begin(
+            request,
+            host.session,
+            host.clock.now_ms(),
+            host.registry,
+            &observe,
+            host.confirm.can_ask(),
+        ) {
+            Ok(p) => p,
+            Err(response) => return response,
+        };
+        let approved = !p.ask() || host.confirm.approve(p.capability(), p.input()).await;
+        let outcome = match approved {
+            true => host.executor.execute(p.capability(), p.input()).await,
+            false => p.declined(),
+        };
+        let shown = match (&outcome, p.expect()) {
+            (Ok(_), Some(e)) => host.page.wait_for_text(&e.text, e.within_ms).await,
+            _ => true,
+        };
+        self.finish(request, p, outcome, shown, host.registry, &observe)
+    }
+
+    /// The second half of [`Surface::handle`], after its awaits: the
+    /// response for a [`Pending`] invoke given the execution's outcome and
+    /// whether the expected text showed (ignored without an expectation or
+    /// on failure). `registry` and `observe` are read again for `after`.
+    pub fn finish(
+        &self,
+        request: &Value,
+        p: Pending<'_>,
+        outcome: ExecOutcome,
+        shown: bool,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+    ) -> Value {
+        let result = invoke::finish(&self.config, p, outcome, shown, registry, observe);
+        respond(request, Ok(business(result)))
+    }
+
+    /// The first half of [`Surface::handle`], every check up to its first
+    /// await: `Ok` is an invoke to run (ask for approval when
+    /// [`Pending::ask`], execute, wait for [`Pending::expect`], then
+    /// [`Surface::finish`]); `Err` the finished response (a describe, or any
+    /// refusal). `can_ask`: the host has a confirm hook.
+    pub fn begin<'s>(
+        &self,
+        request: &Value,
+        session: Option<&'s Session>,
+        now: f64,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+        can_ask: bool,
+    ) -> Result<Pending<'s>, Value> {
+        match self.checked(request, session, now, registry, observe, can_ask) {
+            Ok(Ok(p)) => Ok(p),
+            Ok(Err(result)) => Err(respond(request, Ok(result))),
+            Err(error) => Err(respond(request, Err(error))),
         }
     }
 
     /// The check order: shape → session → replay → rate (invoke) →
-    /// exposure (invoke) → the method itself.
-    async fn checked<R, P, E, C, K>(
+    /// exposure (invoke) → the method itself. `Ok(Err(result))` is a
+    /// finished exchange (a describe, or a business error).
+    fn checked<'s>(
         &self,
         request: &Value,
-        host: &Host<'_, R, P, E, C, K>,
-    ) -> Result<Value, ProtocolError>
-    where
-        R: RegistrySource,
-        P: Page,
-        E: Executor,
-        C: Confirm,
-        K: Clock,
-    {
+        session: Option<&'s Session>,
+        now: f64,
+        registry: &dyn RegistrySource,
+        observe: Observe,
+        can_ask: bool,
+    ) -> Result<Result<Pending<'s>, Value>, ProtocolError> {
         let request = parse_request(request)?;
-        let now = host.clock.now_ms();
-        let session = check_session(host.session, now)?;
-        self.state
-            .borrow_mut()
-            .with_session(&session.id, |memory| {
-                memory.admit_request_id(request.id())?;
-                if matches!(request, Request::Invoke { .. }) {
-                    memory.admit_invoke(now, self.config.rate_limit)?;
-                }
-                Ok(())
-            })?;
+        let session = check_session(session, now)?;
+        let invoking = matches!(request, Request::Invoke { .. });
+        let mut admitted = Ok(());
+        self.with_session(&session.id, &mut |memory| {
+            admitted = memory
+                .admit_request_id(request.id())
+                .and_then(|()| match invoking {
+                    true => memory.admit_invoke(now, self.config.rate_limit),
+                    false => Ok(()),
+                });
+        });
+        admitted?;
         match request {
             Request::Describe { input, .. } => {
-                let registry = host.registry.registry();
-                let observation = host.page.observe().map_err(|e| {
+                let registry = registry.registry();
+                let observation = observe().map_err(|e| {
                     ProtocolError::new(
                         ProtocolCode::InternalError,
                         format!("the page could not be read: {e}"),
                     )
                 })?;
-                Ok(self.state.borrow_mut().with_session(&session.id, |memory| {
-                    describe::describe(
+                let mut result = Value::Null;
+                self.with_session(&session.id, &mut |memory| {
+                    result = describe::describe(
                         &self.config,
                         session,
                         &registry,
                         &observation,
                         &input,
                         &mut memory.last_capabilities,
-                    )
-                }))
+                    );
+                });
+                Ok(Err(result))
             }
             Request::Invoke {
                 capability, input, ..
@@ -264,13 +308,43 @@ impl Surface {
                         ),
                     ));
                 }
-                Ok(invoke::invoke(&self.config, session, &capability, input, host).await)
+                let prepared = invoke::prepare(
+                    session,
+                    capability,
+                    Value::Object(input),
+                    registry.registry(),
+                    observe,
+                    can_ask,
+                );
+                Ok(prepared.map_err(|e| business(Err(e))))
             }
         }
     }
 
     /// In the site's `expose` list and covered by the session scope.
     pub fn is_exposed(&self, session: &Session, capability: &str) -> bool {
-        self.config.expose.iter().any(|e| e == capability) && session.allows(capability)
+        listed(&self.config.expose, capability) && session.allows(capability)
     }
+}
+
+/// How the core reads the page: [`Page::observe`].
+pub type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
+
+/// `{ protocol, id, ok, result | error }`, echoing the request's id.
+pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
+    let (ok, key, body) = match answer {
+        Ok(result) => (true, "result", result),
+        Err(error) => (false, "error", error.to_json()),
+    };
+    let mut response = Map::new();
+    put_text(&mut response, "protocol", PROTOCOL);
+    put_text(&mut response, "id", echo_id(request));
+    put(&mut response, "ok", Value::Bool(ok));
+    put(&mut response, key, body);
+    Value::Object(response)
+}
+
+/// An invoke result: the value, or `{ error }` for a business failure.
+fn business(result: Result<Value, BusinessError>) -> Value {
+    result.unwrap_or_else(|e| single("error", e.to_json()))
 }

@@ -243,7 +243,7 @@ fn ten_thousand_records_window_of_eight_stays_small() {
         .map(|i| Record {
             id: format!("SO-{i:05}"),
             kind: "order".into(),
-            fields: json::Map::from([("customer".to_string(), format!("客户 {i}"))]),
+            fields: json::Map::from([("customer".to_string(), Value::from(format!("客户 {i}")))]),
             state: None,
             region: None,
         })

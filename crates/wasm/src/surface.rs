@@ -2,7 +2,7 @@
 //! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
 //! Translation only: every rule lives in `surface`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
@@ -10,9 +10,8 @@ use json::Value;
 use playable::bridge::WindowBridge;
 use surface::dom::{DomExecutor, DomPage, MenuRun};
 use surface::{
-    echo_id, exec_outcome_from_json, BusinessError, Confirm, ExecOutcome, Executor, Host,
-    ProtocolCode, ProtocolError, Registry, RegistrySource, Session, SurfaceConfig,
-    MALFORMED_RESULT_CODE, PROTOCOL,
+    exec_outcome_from_json, BusinessError, Executor, Page, ProtocolCode, ProtocolError, Registry,
+    RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -87,7 +86,7 @@ pub(crate) struct Inner {
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
     /// The last registry warning shown, so a bad declaration warns once.
-    warned: RefCell<String>,
+    warned: Cell<String>,
     webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
@@ -116,12 +115,12 @@ impl RegistrySource for Inner {
         };
         let registry = Registry::from_json(&json);
         if !registry.skipped.is_empty() {
-            let reasons: Vec<String> = registry
-                .skipped
-                .iter()
-                .map(|s| format!("[{}] {}", s.index, s.reason))
-                .collect();
-            self.warn(format!("declarations skipped: {}", reasons.join("; ")));
+            let mut message = "declarations skipped:".to_string();
+            for (i, s) in registry.skipped.iter().enumerate() {
+                let sep = if i == 0 { " " } else { "; " };
+                message.push_str(&format!("{sep}[{}] {}", s.index, s.reason));
+            }
+            self.warn(message);
         }
         registry
     }
@@ -129,10 +128,10 @@ impl RegistrySource for Inner {
 
 impl Inner {
     fn warn(&self, message: String) {
-        if *self.warned.borrow() != message {
+        if self.warned.take() != message {
             console_warn(&format!("in-page-playable surface: {message}"));
-            *self.warned.borrow_mut() = message;
         }
+        self.warned.set(message);
     }
 
     /// `session()`, read per request. A throw, a rejection or a malformed
@@ -158,27 +157,52 @@ impl Inner {
                 ProtocolCode::InvalidRequest,
                 format!("the request must be plain JSON: {problem}"),
             );
-            let mut response = json::Map::new();
-            response.insert("protocol".into(), PROTOCOL.into());
-            response.insert("id".into(), echo_id(&value).into());
-            response.insert("ok".into(), false.into());
-            response.insert("error".into(), error.to_json());
-            return to_js(&Value::Object(response));
+            return to_js(&surface::respond(&value, Err(error)));
         }
+        // `Surface::handle`'s two halves around this shell's own awaits.
         let session = self.session().await;
-        let executor = match &self.execute {
-            Some(f) => HostExecutor::Js(f),
-            None => HostExecutor::Dom(&self.dom_executor),
+        let observe = || self.page.observe();
+        let p = match self.core.begin(
+            &value,
+            session.as_ref(),
+            Date::now(),
+            self,
+            &observe,
+            self.confirm.is_some(),
+        ) {
+            Ok(p) => p,
+            Err(response) => return to_js(&response),
         };
-        let host = Host {
-            registry: self,
-            session: session.as_ref(),
-            page: &self.page,
-            executor: &executor,
-            confirm: &HostConfirm(self.confirm.as_ref()),
-            clock: &Date::now,
+        // Fresh arguments per callback: one hook mutating its input must
+        // not change what the next one sees.
+        let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
+        // The page's `confirm(capabilityId, input)`: only `true` approves.
+        let approved = match (&self.confirm, p.ask()) {
+            (Some(confirm), true) => call(confirm, &args())
+                .await
+                .is_ok_and(|v| v.as_bool() == Some(true)),
+            _ => true,
         };
-        to_js(&self.core.handle(&value, &host).await)
+        let outcome = match (&self.execute, approved) {
+            (_, false) => p.declined(),
+            // The built-in executor: a click through playable's `run`.
+            (None, true) => self.dom_executor.execute(p.capability(), p.input()).await,
+            // The page's `execute(id, args)`.
+            (Some(execute), true) => match call(execute, &args()).await {
+                Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
+                Ok(out) => match parsed(&plain(&out, "result")) {
+                    Err(why) => Err(failed(format!(
+                        "the page's execute returned no plain JSON: {why}"
+                    ))),
+                    Ok(json) => exec_outcome_from_json(&json),
+                },
+            },
+        };
+        let shown = match (&outcome, p.expect()) {
+            (Ok(_), Some(e)) => self.page.wait_for_text(&e.text, e.within_ms).await,
+            _ => true,
+        };
+        to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
@@ -193,47 +217,11 @@ impl Inner {
     }
 }
 
-/// The page's `execute(id, args)`, or the built-in DOM executor.
-enum HostExecutor<'a> {
-    Js(&'a Function),
-    Dom(&'a DomExecutor<ShellRun>),
-}
-
-impl Executor for HostExecutor<'_> {
-    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let f = match self {
-            HostExecutor::Dom(dom) => return dom.execute(capability, args).await,
-            HostExecutor::Js(f) => f,
-        };
-        let failed = |message: String| BusinessError {
-            code: MALFORMED_RESULT_CODE.to_string(),
-            message,
-        };
-        let out = call(f, &Array::of2(&capability.into(), &to_js(args)))
-            .await
-            .map_err(|why| failed(format!("the page's execute threw: {why}")))?;
-        let json = parsed(&plain(&out, "result"))
-            .map_err(|why| failed(format!("the page's execute returned no plain JSON: {why}")))?;
-        exec_outcome_from_json(&json)
-    }
-}
-
-/// The page's `confirm(capabilityId, input)`: only `true` approves.
-struct HostConfirm<'a>(Option<&'a Function>);
-
-impl Confirm for HostConfirm<'_> {
-    fn can_ask(&self) -> bool {
-        self.0.is_some()
-    }
-
-    async fn approve(&self, capability: &str, input: &Value) -> bool {
-        let Some(f) = self.0 else {
-            return false;
-        };
-        let args = Array::of2(&capability.into(), &to_js(input));
-        call(f, &args)
-            .await
-            .is_ok_and(|v| v.as_bool() == Some(true))
+/// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
+fn failed(message: String) -> BusinessError {
+    BusinessError {
+        code: MALFORMED_RESULT_CODE.to_string(),
+        message,
     }
 }
 
@@ -316,21 +304,20 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
     })?;
     let execute = optional_function(&options, "execute")?;
     let confirm = optional_function(&options, "confirm")?;
+    // A fresh object with these options, each read once, in order.
+    let copy = |keys: &[&str]| -> Result<Object, JsValue> {
+        let out = Object::new();
+        for key in keys {
+            let _ = Reflect::set(&out, &(*key).into(), &get(&options, key)?);
+        }
+        Ok(out)
+    };
     // The data options, bounded and read once.
-    let data = Object::new();
-    for key in ["app", "expose", "recordLimit", "rateLimit"] {
-        let _ = Reflect::set(&data, &key.into(), &get(&options, key)?);
-    }
+    let data = copy(&["app", "expose", "recordLimit", "rateLimit"])?;
     let data = parsed(&plain(&data, "options")).map_err(|e| type_error(&e))?;
     let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = Object::new();
-    let _ = Reflect::set(&scan, &"root".into(), &get(&options, "root")?);
-    let _ = Reflect::set(
-        &scan,
-        &"allowedOrigins".into(),
-        &get(&options, "allowedOrigins")?,
-    );
+    let scan = copy(&["root", "allowedOrigins"])?;
     let scan = options::parse(&scan).map_err(|e| type_error(&e))?;
     Ok(Surface {
         inner: Rc::new(Inner {
@@ -345,7 +332,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
-            warned: RefCell::new(String::new()),
+            warned: Cell::new(String::new()),
             webmcp: RefCell::new(None),
         }),
     })

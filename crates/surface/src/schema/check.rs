@@ -1,6 +1,6 @@
 //! `check_schema`: is a declared schema within the supported subset?
 
-use super::{as_count, fail, nested, type_name, SchemaError, MAX_SCHEMA_DEPTH};
+use super::{as_count, fail, nested, too_deep, type_name, SchemaError, MAX_SCHEMA_DEPTH};
 use json::Value;
 
 const TYPE_NAMES: [&str; 7] = [
@@ -26,10 +26,7 @@ const ANNOTATIONS: [&str; 13] = [
 
 pub(super) fn check_at(schema: &Value, path: &mut String, depth: usize) -> Result<(), SchemaError> {
     if depth > MAX_SCHEMA_DEPTH {
-        return Err(fail(
-            path,
-            format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels"),
-        ));
+        return Err(too_deep(path));
     }
     let keywords = match schema {
         Value::Bool(_) => return Ok(()),

@@ -192,8 +192,8 @@ fn record(id: &str, customer: &str, state: &str, region: &str) -> Record {
         id: id.into(),
         kind: "order".into(),
         fields: json::Map::from([
-            ("customer".to_string(), customer.to_string()),
-            ("note".to_string(), String::new()),
+            ("customer".to_string(), Value::from(customer)),
+            ("note".to_string(), Value::from("")),
         ]),
         state: Some(state.into()),
         region: Some(region.into()),
@@ -263,7 +263,7 @@ fn default_effect() -> Effect {
             let target = args["record"].as_str().unwrap_or_default();
             let note = args["note"].as_str().unwrap_or_default();
             if let Some(r) = obs.records.iter_mut().find(|r| r.id == target) {
-                r.fields.insert("note".into(), note.into());
+                r.fields.insert("note".into(), Value::from(note));
             }
             obs.status = vec!["备注已保存".into()];
             obs.feedback = vec![Feedback {
