@@ -3,11 +3,17 @@
 
 use std::cell::RefCell;
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
 
 use playable::bridge::{self, WindowBridge};
 use wasm_bindgen::JsValue;
 use web_sys::Window;
+
+/// An owner's answer to one delivery, boxed so that one (non-generic) copy
+/// of the listener serves every owner type.
+type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
+type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
 /// (attaching twice must not double-reply). Each accepted downlink goes to
@@ -27,6 +33,22 @@ where
     F: Fn(Rc<T>, JsValue) -> Fut + 'static,
     Fut: Future<Output = JsValue> + 'static,
 {
+    serve_boxed(
+        slot,
+        channel,
+        window,
+        origins,
+        Box::new(move |envelope| Some(Box::pin(handle(owner.upgrade()?, envelope)) as Answer)),
+    )
+}
+
+fn serve_boxed(
+    slot: &RefCell<Option<WindowBridge>>,
+    channel: &'static str,
+    window: &Window,
+    origins: &[String],
+    handle: Handler,
+) -> Result<(), String> {
     bridge::check_origins(origins)?;
     if slot.borrow().is_some() {
         return Ok(());
@@ -34,10 +56,9 @@ where
     let reply_to = window.clone();
     let listener =
         WindowBridge::attach_on(channel, window.clone(), origins.to_vec(), move |delivery| {
-            let Some(owner) = owner.upgrade() else {
+            let Some(answer) = handle(delivery.envelope) else {
                 return;
             };
-            let answer = handle(owner, delivery.envelope);
             let window = reply_to.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let up = answer.await;
