@@ -55,7 +55,16 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 
 impl Instance {
     pub(crate) async fn handle(&self, down: JsValue) -> JsValue {
-        let up = self.handle_projected(down).await;
+        let projected = project(&down);
+        let json = projected.get(0).as_string().unwrap_or_default();
+        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
+        let up = match projected.get(1).as_string() {
+            Some(problem) => self.not_plain(&value, &problem),
+            None => {
+                let response = self.machine.handle(&value).await;
+                self.with_screenshot(response.uplink, response.screenshot)
+            }
+        };
         if self.machine.phase() == playable::Phase::Retired {
             // Retired tools must not linger in the agent's tool list.
             if let Some(publication) = self.webmcp.borrow_mut().take() {
@@ -65,43 +74,37 @@ impl Instance {
         up
     }
 
-    async fn handle_projected(&self, down: JsValue) -> JsValue {
-        let projected = project(&down);
-        let json = projected.get(0).as_string().unwrap_or_default();
-        let problem = projected.get(1).as_string();
-        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
-        if let Some(problem) = problem {
-            let request_id = match playable::parse_downlink(&value) {
-                Ok(d) => d.request_id,
-                Err(r) => r.request_id,
-            };
-            let up = Uplink::err(
-                self.machine.page_id(),
-                request_id,
-                ErrorCode::BadRequest,
-                format!("the envelope must be plain JSON: {problem}"),
-            );
-            return to_js(&up);
-        }
-        let response = self.machine.handle(&value).await;
-        let up = to_js(&response.uplink);
-        if let Some(shot) = response.screenshot {
-            let snapshot = Reflect::get(&up, &"payload".into())
-                .and_then(|p| Reflect::get(&p, &"snapshot".into()));
-            match snapshot {
-                Ok(s) if s.is_object() => {
-                    let _ = Reflect::set(&s, &"screenshot".into(), &shot);
-                }
-                _ => {
-                    return internal(
-                        response.uplink.request_id,
-                        self.machine.page_id(),
-                        "could not attach the screenshot",
-                    )
-                }
+    fn not_plain(&self, value: &json::Value, problem: &str) -> JsValue {
+        let request_id = match playable::parse_downlink(value) {
+            Ok(d) => d.request_id,
+            Err(r) => r.request_id,
+        };
+        to_js(&Uplink::err(
+            self.machine.page_id(),
+            request_id,
+            ErrorCode::BadRequest,
+            format!("the envelope must be plain JSON: {problem}"),
+        ))
+    }
+
+    fn with_screenshot(&self, uplink: Uplink, shot: Option<JsValue>) -> JsValue {
+        let up = to_js(&uplink);
+        let Some(shot) = shot else {
+            return up;
+        };
+        let snapshot =
+            Reflect::get(&up, &"payload".into()).and_then(|p| Reflect::get(&p, &"snapshot".into()));
+        match snapshot {
+            Ok(s) if s.is_object() => {
+                let _ = Reflect::set(&s, &"screenshot".into(), &shot);
+                up
             }
+            _ => internal(
+                uplink.request_id,
+                self.machine.page_id(),
+                "could not attach the screenshot",
+            ),
         }
-        up
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {

@@ -18,11 +18,13 @@ pub struct Options {
     pub bom: Option<JsValue>,
 }
 
-fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
-    if obj.is_undefined() || obj.is_null() {
-        return Ok(JsValue::UNDEFINED);
+/// `obj[key]`; `None` when `obj` or the value is undefined or null.
+fn field(obj: &JsValue, key: &str) -> Result<Option<JsValue>, String> {
+    if absent(obj) {
+        return Ok(None);
     }
-    Reflect::get(obj, &key.into()).map_err(|_| format!("reading options.{key} threw"))
+    let v = Reflect::get(obj, &key.into()).map_err(|_| format!("reading options.{key} threw"))?;
+    Ok((!absent(&v)).then_some(v))
 }
 
 fn absent(v: &JsValue) -> bool {
@@ -33,16 +35,16 @@ fn string_field(obj: &JsValue, key: &str) -> Option<String> {
     Reflect::get(obj, &key.into()).ok()?.as_string()
 }
 
-fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
-    if absent(value) {
-        return Ok(IslandSlots::default());
-    }
+fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, String> {
+    let mut islands = Vec::new();
+    let Some(value) = value else {
+        return Ok(IslandSlots { islands });
+    };
     if !value.is_object() {
         return Err(
             "options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }".into(),
         );
     }
-    let mut islands = Vec::new();
     for entry in Object::entries(value.unchecked_ref()).iter() {
         let entry: Array = entry.unchecked_into();
         let island = entry.get(0).as_string().unwrap_or_default();
@@ -71,21 +73,21 @@ fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
     Ok(IslandSlots { islands })
 }
 
-fn parse_origins(value: &JsValue) -> Result<Vec<String>, String> {
-    if absent(value) {
-        return Ok(Vec::new());
-    }
-    if !Array::is_array(value) {
+fn parse_origins(value: Option<JsValue>) -> Result<Vec<String>, String> {
+    let mut origins = Vec::new();
+    let Some(value) = value else {
+        return Ok(origins);
+    };
+    if !Array::is_array(&value) {
         return Err("options.allowedOrigins must be an array of origin strings".into());
     }
-    let array: &Array = value.unchecked_ref();
-    array
-        .iter()
-        .map(|o| {
-            o.as_string()
-                .ok_or_else(|| "options.allowedOrigins must contain only strings".to_string())
-        })
-        .collect()
+    for origin in value.unchecked_ref::<Array>().iter() {
+        match origin.as_string() {
+            Some(origin) => origins.push(origin),
+            None => return Err("options.allowedOrigins must contain only strings".into()),
+        }
+    }
+    Ok(origins)
 }
 
 fn node_type(v: &JsValue) -> Option<u32> {
@@ -107,15 +109,15 @@ fn window_of(root: &JsValue) -> Option<Window> {
     (!absent(&view)).then(|| view.unchecked_into())
 }
 
-fn port(ports: &JsValue, name: &str) -> Result<Option<JsValue>, String> {
-    let p = get(ports, name)?;
-    if absent(&p) {
+fn port(ports: &Option<JsValue>, name: &str) -> Result<Option<JsValue>, String> {
+    let Some(ports) = ports else {
         return Ok(None);
-    }
-    if !p.is_object() {
+    };
+    let p = field(ports, name)?;
+    if p.as_ref().is_some_and(|p| !p.is_object()) {
         return Err(format!("options.ports.{name} must be an object"));
     }
-    Ok(Some(p))
+    Ok(p)
 }
 
 pub fn parse(options: &JsValue) -> Result<Options, String> {
@@ -123,42 +125,39 @@ pub fn parse(options: &JsValue) -> Result<Options, String> {
         return Err("installPlayable(options) takes an options object".into());
     }
     let global: Option<Window> = web_sys::window();
-    let mut root = get(options, "root")?;
-    if absent(&root) {
-        root = global
+    let root = match field(options, "root")? {
+        Some(root) => root,
+        None => global
             .as_ref()
             .and_then(|w| w.document())
-            .map(JsValue::from)
-            .ok_or_else(|| "no document to scan: pass options.root".to_string())?;
-    }
+            .ok_or("no document to scan: pass options.root")?
+            .into(),
+    };
     if !matches!(node_type(&root), Some(1 | 9 | 11)) {
         return Err("options.root must be a Document, a ShadowRoot or an Element".into());
     }
-    let window = get(options, "window")?;
-    let window: Window = if absent(&window) {
-        window_of(&root)
+    let window: Window = match field(options, "window")? {
+        None => window_of(&root)
             .or(global)
-            .ok_or_else(|| "no window: pass options.window".to_string())?
-    } else if Reflect::get(&window, &"postMessage".into()).is_ok_and(|f| f.is_function()) {
-        window.unchecked_into()
-    } else {
-        return Err("options.window must be a Window".into());
+            .ok_or("no window: pass options.window")?,
+        Some(w) if Reflect::get(&w, &"postMessage".into()).is_ok_and(|f| f.is_function()) => {
+            w.unchecked_into()
+        }
+        Some(_) => return Err("options.window must be a Window".into()),
     };
-    let capture = get(options, "captureScreenshot")?;
-    let capture = if absent(&capture) {
-        None
-    } else if capture.is_function() {
-        Some(capture.unchecked_into())
-    } else {
-        return Err("options.captureScreenshot must be a function (scope) => image".into());
+    let capture = match field(options, "captureScreenshot")? {
+        Some(f) if !f.is_function() => {
+            return Err("options.captureScreenshot must be a function (scope) => image".into())
+        }
+        f => f.map(JsCast::unchecked_into),
     };
-    let ports = get(options, "ports")?;
-    if !absent(&ports) && !ports.is_object() {
+    let ports = field(options, "ports")?;
+    if ports.as_ref().is_some_and(|p| !p.is_object()) {
         return Err("options.ports must be an object { sense?, bot?, bom? }".into());
     }
     Ok(Options {
-        island_slots: parse_slots(&get(options, "islandSlots")?)?,
-        allowed_origins: parse_origins(&get(options, "allowedOrigins")?)?,
+        island_slots: parse_slots(field(options, "islandSlots")?)?,
+        allowed_origins: parse_origins(field(options, "allowedOrigins")?)?,
         sense: port(&ports, "sense")?,
         bot: port(&ports, "bot")?,
         bom: port(&ports, "bom")?,
