@@ -88,23 +88,6 @@ pub fn input_schema(event: &str) -> Option<&'static str> {
     })
 }
 
-/// Title and description as the page wrote them; the id when the name
-/// differs from it, or `fallback` when the page wrote nothing. WebMCP
-/// requires a non-empty description.
-fn describe(title: &str, desc: &str, what: &str, id: &str, name: &str, fallback: String) -> String {
-    let (title, desc) = (title.trim(), desc.trim());
-    let mut text = match (title.is_empty(), desc.is_empty()) {
-        (false, false) => format!("{title}: {desc}"),
-        (false, true) => title.to_string(),
-        (true, false) => desc.to_string(),
-        (true, true) => return fallback,
-    };
-    if name != id {
-        text.push_str(&format!(" ({what} {id:?})"));
-    }
-    text
-}
-
 fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
@@ -119,18 +102,39 @@ fn list_at<'a>(v: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// A menu item's (`IMenuItem` JSON) or a capability's tool description: its
+/// title and description as the page wrote them, plus the id when the name
+/// differs from it; without either, a fallback that names the id. WebMCP
+/// requires a non-empty description.
+fn describe_tool(item: &Value, name: &str, surface: bool) -> String {
+    let id = str_at(item, "id");
+    let (what, desc) = if surface {
+        ("capability", "description")
+    } else {
+        ("menu item", "desc")
+    };
+    let (title, desc) = (str_at(item, "title").trim(), str_at(item, desc).trim());
+    let mut text = String::from(title);
+    if !title.is_empty() && !desc.is_empty() {
+        text.push_str(": ");
+    }
+    text.push_str(desc);
+    if text.is_empty() {
+        return if surface {
+            format!("Capability {id:?}")
+        } else {
+            format!("Menu item {id:?} ({})", str_at(item, "event"))
+        };
+    }
+    if name != id {
+        text.push_str(&format!(" ({what} {id:?})"));
+    }
+    text
+}
+
 /// A menu item's (`IMenuItem` JSON) tool description.
 pub fn description(item: &Value, name: &str) -> String {
-    let id = str_at(item, "id");
-    let fallback = format!("Menu item {id:?} ({})", str_at(item, "event"));
-    describe(
-        str_at(item, "title"),
-        str_at(item, "desc"),
-        "menu item",
-        id,
-        name,
-        fallback,
-    )
+    describe_tool(item, name, false)
 }
 
 /// Runnable now: enabled, visible, claimed by one element, with a known event.
@@ -146,7 +150,9 @@ fn with_suffix(base: &str, n: usize) -> String {
     let suffix = format!("-{n}");
     let keep = NAME_MAX.saturating_sub(suffix.len()).min(base.len());
     // Names are ASCII, so any byte index is a char boundary.
-    format!("{}{suffix}", base.get(..keep).unwrap_or(base))
+    let mut name = String::from(base.get(..keep).unwrap_or(base));
+    name.push_str(&suffix);
+    name
 }
 
 /// Unique tool names for `ids`, in order (see the module docs).
@@ -177,23 +183,45 @@ pub fn assign_names(ids: &[&str]) -> Vec<String> {
     names
 }
 
+/// The tools for `items` (menu items, or capabilities when `surface`), in
+/// order, with unique names.
+fn tools(items: &[&Value], surface: bool) -> Vec<ToolSpec> {
+    let mut ids = Vec::with_capacity(items.len());
+    for item in items {
+        ids.push(str_at(item, "id"));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for ((item, id), name) in items.iter().zip(&ids).zip(assign_names(&ids)) {
+        let schema = if surface {
+            match item.get("input").filter(|s| s.is_object()) {
+                Some(schema) => schema.to_string(),
+                None => r#"{"type":"object"}"#.to_string(),
+            }
+        } else {
+            input_schema(str_at(item, "event"))
+                .unwrap_or_default()
+                .to_string()
+        };
+        out.push(ToolSpec {
+            description: describe_tool(item, &name, surface),
+            name,
+            id: id.to_string(),
+            schema,
+        });
+    }
+    out
+}
+
 /// The tools a snapshot's menu (`ISnapshot.menu` JSON) should publish, in
 /// document order, with unique names.
 pub fn plan(menu: &[Value]) -> Vec<ToolSpec> {
-    let items: Vec<&Value> = menu.iter().filter(|m| runnable(m)).collect();
-    let ids: Vec<&str> = items.iter().map(|m| str_at(m, "id")).collect();
-    items
-        .iter()
-        .zip(assign_names(&ids))
-        .map(|(item, name)| ToolSpec {
-            description: description(item, &name),
-            schema: input_schema(str_at(item, "event"))
-                .unwrap_or_default()
-                .to_string(),
-            name,
-            id: str_at(item, "id").to_string(),
-        })
-        .collect()
+    let mut items = Vec::new();
+    for item in menu {
+        if runnable(item) {
+            items.push(item);
+        }
+    }
+    tools(&items, false)
 }
 
 /// The tools a Surface describe result should publish: its capabilities
@@ -202,42 +230,18 @@ pub fn plan(menu: &[Value]) -> Vec<ToolSpec> {
 /// their availability depends on `input.record`. Each schema is the one the
 /// Surface enforces.
 pub fn plan_capabilities(result: &Value) -> Vec<ToolSpec> {
-    let unavailable: Vec<&str> = list_at(result, "unavailable")
-        .iter()
-        .filter(|u| u.get("record").is_none())
-        .map(|u| str_at(u, "capability"))
-        .collect();
-    let caps: Vec<&Value> = list_at(result, "capabilities")
-        .iter()
-        .filter(|c| {
-            let id = str_at(c, "id");
-            !id.is_empty() && !unavailable.contains(&id)
-        })
-        .collect();
-    let ids: Vec<&str> = caps.iter().map(|c| str_at(c, "id")).collect();
-    caps.iter()
-        .zip(assign_names(&ids))
-        .map(|(cap, name)| {
-            let id = str_at(cap, "id");
-            let schema = cap
-                .get("input")
-                .filter(|s| s.is_object())
-                .map_or_else(|| r#"{"type":"object"}"#.to_string(), Value::to_string);
-            ToolSpec {
-                description: describe(
-                    str_at(cap, "title"),
-                    str_at(cap, "description"),
-                    "capability",
-                    id,
-                    &name,
-                    format!("Capability {id:?}"),
-                ),
-                name,
-                id: id.to_string(),
-                schema,
-            }
-        })
-        .collect()
+    let unavailable = list_at(result, "unavailable");
+    let mut caps = Vec::new();
+    for cap in list_at(result, "capabilities") {
+        let id = str_at(cap, "id");
+        let gone = unavailable
+            .iter()
+            .any(|u| u.get("record").is_none() && str_at(u, "capability") == id);
+        if !id.is_empty() && !gone {
+            caps.push(cap);
+        }
+    }
+    tools(&caps, true)
 }
 
 /// What a publication does with the page's answer to its read: the tools to
@@ -256,10 +260,10 @@ pub fn plan_response(surface: bool, response: &Value) -> Option<Vec<ToolSpec>> {
 
 /// The plan as the JS side takes it: `[[name, id, description, schema], …]`.
 pub fn plan_json(tools: &[ToolSpec]) -> String {
-    let rows: Vec<[&str; 4]> = tools
-        .iter()
-        .map(|t| [&*t.name, &*t.id, &*t.description, &*t.schema])
-        .collect();
+    let mut rows = Vec::with_capacity(tools.len());
+    for t in tools {
+        rows.push([&*t.name, &*t.id, &*t.description, &*t.schema]);
+    }
     json::to_string(&rows).unwrap_or_default()
 }
 
