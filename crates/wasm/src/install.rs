@@ -7,7 +7,6 @@ use js_sys::{Array, Object, Promise, Reflect};
 use playable::bridge::{self, WindowBridge};
 use playable::{ErrorCode, Machine, Uplink};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::Window;
 
 use crate::options::{self, Options};
@@ -145,7 +144,7 @@ impl Playable {
     /// Handles one downlink. Never throws, never rejects.
     pub fn handle(&self, down: JsValue) -> Promise {
         let inner = Rc::clone(&self.inner);
-        future_to_promise(async move { Ok(inner.handle(down).await) })
+        crate::serve::promise(Box::pin(async move { inner.handle(down).await }))
     }
 
     /// Starts answering `window.postMessage` downlinks (baseline §3).

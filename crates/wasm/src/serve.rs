@@ -12,8 +12,13 @@ use web_sys::Window;
 
 /// An owner's answer to one delivery, boxed so that one (non-generic) copy
 /// of the listener serves every owner type.
-type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
+pub(crate) type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
 type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
+
+/// `future_to_promise` for any answer: one instantiation for every caller.
+pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move { Ok(answer.await) })
+}
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
 /// (attaching twice must not double-reply). Each accepted downlink goes to

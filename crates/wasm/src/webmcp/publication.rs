@@ -13,7 +13,6 @@ use std::rc::{Rc, Weak};
 use js_sys::{Function, Promise};
 use playable::Phase;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::{plan_json, plan_response};
 use crate::install::Instance;
@@ -121,7 +120,7 @@ impl Publication {
                 watcher: RefCell::new(None),
                 run: Closure::new(move |id: String, input: JsValue| {
                     let me = run_me.clone();
-                    future_to_promise(async move { Ok(execute(me, id, input).await) })
+                    crate::serve::promise(Box::pin(execute(me, id, input)))
                 }),
                 on_change: Closure::new(move || {
                     if let Some(me) = sync_me.upgrade() {
