@@ -11,6 +11,7 @@ use web_sys::Window;
 
 use crate::options::{self, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
+use crate::serve::Answer;
 use crate::webmcp::{Owner, Publication, WebMcpPublication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
@@ -106,14 +107,20 @@ impl Instance {
         }
     }
 
+    /// [`Instance::handle`] as a boxed future: one type for the bridge,
+    /// `handle()` and WebMCP.
+    pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
+        Box::pin(async move { self.handle(down).await })
+    }
+
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
-        crate::serve::serve(
+        let me = Rc::downgrade(self);
+        crate::serve::serve_boxed(
             &self.bridge,
             bridge::CHANNEL,
             &self.window,
             &self.allowed_origins,
-            Rc::downgrade(self),
-            |instance: Rc<Self>, down| async move { instance.handle(down).await },
+            Box::new(move |down| Some(me.upgrade()?.answer(down))),
         )
     }
 }
@@ -143,8 +150,7 @@ impl Playable {
 
     /// Handles one downlink. Never throws, never rejects.
     pub fn handle(&self, down: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        crate::serve::promise(Box::pin(async move { inner.handle(down).await }))
+        crate::serve::promise(Rc::clone(&self.inner).answer(down))
     }
 
     /// Starts answering `window.postMessage` downlinks (baseline §3).

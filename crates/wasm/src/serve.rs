@@ -13,7 +13,7 @@ use web_sys::Window;
 /// An owner's answer to one delivery, boxed so that one (non-generic) copy
 /// of the listener serves every owner type.
 pub(crate) type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
-type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
+pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
 
 /// `future_to_promise` for any answer: one instantiation for every caller.
 pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
@@ -47,7 +47,7 @@ where
     )
 }
 
-fn serve_boxed(
+pub(crate) fn serve_boxed(
     slot: &RefCell<Option<WindowBridge>>,
     channel: &'static str,
     window: &Window,

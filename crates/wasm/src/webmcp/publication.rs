@@ -61,10 +61,14 @@ impl Owner {
 
     /// Sends one request through the owner's `handle`; `None` when it is gone.
     async fn handle(&self, request: JsValue) -> Option<JsValue> {
-        match self {
-            Owner::Playable(instance) => Some(instance.upgrade()?.handle(request).await),
-            Owner::Surface(surface) => Some(surface.upgrade()?.handle(request).await),
-        }
+        let answer = match self {
+            Owner::Playable(instance) => instance.upgrade()?.answer(request),
+            Owner::Surface(surface) => {
+                let surface = surface.upgrade()?;
+                Box::pin(async move { surface.handle(request).await })
+            }
+        };
+        Some(answer.await)
     }
 
     fn retired(&self) -> bool {
