@@ -151,18 +151,30 @@ pub fn parse(options: &JsValue) -> Result<Options, String> {
         }
         f => f.map(JsCast::unchecked_into),
     };
+    let mut parsed = Options {
+        root,
+        window,
+        capture,
+        island_slots: IslandSlots::default(),
+        allowed_origins: Vec::new(),
+        sense: None,
+        bot: None,
+        bom: None,
+    };
+    parse_rest(options, &mut parsed)?;
+    Ok(parsed)
+}
+
+/// The options after `captureScreenshot`, in order, into `parsed`.
+fn parse_rest(options: &JsValue, parsed: &mut Options) -> Result<(), String> {
     let ports = field(options, "ports")?;
     if ports.as_ref().is_some_and(|p| !p.is_object()) {
         return Err("options.ports must be an object { sense?, bot?, bom? }".into());
     }
-    Ok(Options {
-        island_slots: parse_slots(field(options, "islandSlots")?)?,
-        allowed_origins: parse_origins(field(options, "allowedOrigins")?)?,
-        sense: port(&ports, "sense")?,
-        bot: port(&ports, "bot")?,
-        bom: port(&ports, "bom")?,
-        root,
-        window,
-        capture,
-    })
+    parsed.island_slots = parse_slots(field(options, "islandSlots")?)?;
+    parsed.allowed_origins = parse_origins(field(options, "allowedOrigins")?)?;
+    parsed.sense = port(&ports, "sense")?;
+    parsed.bot = port(&ports, "bot")?;
+    parsed.bom = port(&ports, "bom")?;
+    Ok(())
 }
