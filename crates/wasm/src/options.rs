@@ -6,6 +6,9 @@ use sense::{IslandSlots, SlotSpec};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
+/// An error message: static text needs no allocation.
+pub type Msg = std::borrow::Cow<'static, str>;
+
 pub struct Options {
     pub root: JsValue,
     pub window: Window,
@@ -19,7 +22,7 @@ pub struct Options {
 }
 
 /// `obj[key]`; `None` when `obj` or the value is undefined or null.
-fn field(obj: &JsValue, key: &str) -> Result<Option<JsValue>, String> {
+fn field(obj: &JsValue, key: &str) -> Result<Option<JsValue>, Msg> {
     if absent(obj) {
         return Ok(None);
     }
@@ -35,7 +38,7 @@ fn string_field(obj: &JsValue, key: &str) -> Option<String> {
     Reflect::get(obj, &key.into()).ok()?.as_string()
 }
 
-fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, String> {
+fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, Msg> {
     let mut islands = Vec::new();
     let Some(value) = value else {
         return Ok(IslandSlots { islands });
@@ -50,9 +53,7 @@ fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, String> {
         let island = entry.get(0).as_string().unwrap_or_default();
         let slots = entry.get(1);
         if !slots.is_object() {
-            return Err(format!(
-                "islandSlots[{island:?}] must be an object of slots"
-            ));
+            return Err(format!("islandSlots[{island:?}] must be an object of slots").into());
         }
         let mut list: Vec<(String, SlotSpec)> = Vec::new();
         for slot in Object::entries(slots.unchecked_ref()).iter() {
@@ -73,7 +74,7 @@ fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, String> {
     Ok(IslandSlots { islands })
 }
 
-fn parse_origins(value: Option<JsValue>) -> Result<Vec<String>, String> {
+fn parse_origins(value: Option<JsValue>) -> Result<Vec<String>, Msg> {
     let mut origins = Vec::new();
     let Some(value) = value else {
         return Ok(origins);
@@ -109,18 +110,18 @@ fn window_of(root: &JsValue) -> Option<Window> {
     (!absent(&view)).then(|| view.unchecked_into())
 }
 
-fn port(ports: &Option<JsValue>, name: &str) -> Result<Option<JsValue>, String> {
+fn port(ports: &Option<JsValue>, name: &str) -> Result<Option<JsValue>, Msg> {
     let Some(ports) = ports else {
         return Ok(None);
     };
     let p = field(ports, name)?;
     if p.as_ref().is_some_and(|p| !p.is_object()) {
-        return Err(format!("options.ports.{name} must be an object"));
+        return Err(format!("options.ports.{name} must be an object").into());
     }
     Ok(p)
 }
 
-pub fn parse(options: &JsValue) -> Result<Options, String> {
+pub fn parse(options: &JsValue) -> Result<Options, Msg> {
     if !absent(options) && !options.is_object() {
         return Err("installPlayable(options) takes an options object".into());
     }
@@ -166,7 +167,7 @@ pub fn parse(options: &JsValue) -> Result<Options, String> {
 }
 
 /// The options after `captureScreenshot`, in order, into `parsed`.
-fn parse_rest(options: &JsValue, parsed: &mut Options) -> Result<(), String> {
+fn parse_rest(options: &JsValue, parsed: &mut Options) -> Result<(), Msg> {
     let ports = field(options, "ports")?;
     if ports.as_ref().is_some_and(|p| !p.is_object()) {
         return Err("options.ports must be an object { sense?, bot?, bom? }".into());

@@ -133,6 +133,7 @@ fn describe_tool(item: &Value, name: &str, surface: bool) -> String {
 }
 
 /// A menu item's (`IMenuItem` JSON) tool description.
+#[cfg(test)]
 pub fn description(item: &Value, name: &str) -> String {
     describe_tool(item, name, false)
 }
