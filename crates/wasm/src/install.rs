@@ -271,7 +271,9 @@ pub fn detach_window_bridge_for_tests() {
     });
 }
 
-fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
+/// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
+#[inline(never)]
+fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = js_sys::JSON::stringify(snapshot)
         .ok()
         .and_then(|s| s.as_string())
@@ -279,6 +281,7 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
     json::from_str(&json)
         .map_err(|e| e.to_string())
         .and_then(|v| sense::json::escape_inputs(&v))
+        .map(|inputs| sense::derive_escapes(&inputs))
         .map_err(|e| {
             JsError::new(&format!(
                 "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
@@ -289,9 +292,8 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
-    let escapes = sense::derive_escapes(&escape_inputs(&snapshot)?);
     let mut json = String::new();
-    sense::Escape::list_json(&escapes, &mut json);
+    sense::Escape::list_json(&escapes(&snapshot)?, &mut json);
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
 }
 
@@ -299,5 +301,7 @@ pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = isEscapeAllowed)]
 pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
     let kind = kind.as_string().unwrap_or_default();
-    Ok(sense::is_escape_allowed(&escape_inputs(&snapshot)?, &kind))
+    Ok(escapes(&snapshot)?
+        .iter()
+        .any(|e| e.kind == kind && e.allowed))
 }
