@@ -48,14 +48,21 @@ fn fnv1a(s: &str) -> u32 {
     })
 }
 
+/// `{n:08x}`, without the formatting machinery.
+pub(crate) fn push_hex(out: &mut String, n: u32) {
+    for shift in (0..8).rev() {
+        out.push(char::from_digit((n >> (shift * 4)) & 0xf, 16).unwrap_or('0'));
+    }
+}
+
 /// The name for an id that is not a valid tool name (see the module docs).
 pub fn sanitised_name(id: &str) -> String {
-    let mut name: String = id
-        .chars()
-        .map(|c| if name_char(c) { c } else { '_' })
-        .take(NAME_MAX - HASH_LEN)
-        .collect();
-    name.push_str(&format!("-{:08x}", fnv1a(id)));
+    let mut name = String::new();
+    for c in id.chars().take(NAME_MAX - HASH_LEN) {
+        name.push(if name_char(c) { c } else { '_' });
+    }
+    name.push('-');
+    push_hex(&mut name, fnv1a(id));
     name
 }
 

@@ -110,6 +110,9 @@ impl Publication {
             return None;
         }
         let nonce = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+        let mut prefix = String::from("webmcp-");
+        super::push_hex(&mut prefix, nonce);
+        prefix.push('-');
         let publication = Rc::new_cyclic(|me: &Weak<Self>| {
             let run_me = me.clone();
             let sync_me = me.clone();
@@ -117,7 +120,7 @@ impl Publication {
                 owner,
                 context,
                 root,
-                prefix: format!("webmcp-{nonce:08x}-"),
+                prefix,
                 seq: Cell::new(0),
                 page_id: RefCell::new(None),
                 tools: js_sys::Map::new(),
@@ -160,7 +163,8 @@ impl Publication {
         let n = self.seq.get().wrapping_add(1);
         self.seq.set(n);
         let page_id = self.page_id.borrow().clone();
-        let request_id = format!("{}{n}", self.prefix);
+        let mut request_id = self.prefix.clone();
+        request_id.push_str(&n.to_string());
         request(self.owner.surface(), &request_id, page_id, cmd, id, input)
     }
 
