@@ -96,7 +96,9 @@ pub(crate) struct Publication {
     tools: js_sys::Map,
     watcher: RefCell<Option<Watcher>>,
     run: RunFn,
-    on_change: Closure<dyn Fn()>,
+    /// The closure type js-sys's futures already use: one wasm-bindgen
+    /// invoke shim (and its long export name) serves both.
+    on_change: Closure<dyn FnMut(JsValue) -> Result<(), JsError>>,
     stopped: Cell<bool>,
     syncing: Cell<bool>,
     again: Cell<bool>,
@@ -129,10 +131,11 @@ impl Publication {
                     let me = run_me.clone();
                     crate::serve::promise(Box::pin(execute(me, id, input)))
                 }),
-                on_change: Closure::new(move || {
+                on_change: Closure::new(move |_: JsValue| {
                     if let Some(me) = sync_me.upgrade() {
                         wasm_bindgen_futures::spawn_local(me.sync());
                     }
+                    Ok(())
                 }),
                 stopped: Cell::new(false),
                 syncing: Cell::new(false),
