@@ -9,6 +9,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use js_sys::{Function, Promise};
 use playable::Phase;
@@ -47,6 +48,9 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn stop(this: &Watcher);
 }
+
+/// Publications started so far (see the request-id prefix).
+static STARTED: AtomicU32 = AtomicU32::new(0);
 
 /// Whose tools these are.
 pub(crate) enum Owner {
@@ -111,7 +115,14 @@ impl Publication {
         if context.is_null() || owner.retired() {
             return None;
         }
-        let nonce = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+        // crypto.getRandomValues (already imported for pageIds); should it
+        // fail, the count of publications started still tells them apart.
+        let mut bytes = [0u8; 4];
+        let _ = window
+            .unchecked_ref::<web_sys::Window>()
+            .crypto()
+            .and_then(|c| c.get_random_values_with_u8_array(&mut bytes));
+        let nonce = u32::from_le_bytes(bytes) ^ STARTED.fetch_add(1, Ordering::Relaxed);
         let mut prefix = String::from("webmcp-");
         super::push_hex(&mut prefix, nonce);
         prefix.push('-');
