@@ -143,9 +143,9 @@ impl Playable {
     }
 
     /// `"installed" | "live" | "retired"`.
-    #[wasm_bindgen(getter)]
-    pub fn phase(&self) -> String {
-        self.inner.machine.phase().as_str().to_string()
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn phase(&self) -> JsValue {
+        self.inner.machine.phase().as_str().into()
     }
 
     /// Handles one downlink. Never throws, never rejects.
