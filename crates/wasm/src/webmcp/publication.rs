@@ -32,14 +32,14 @@ extern "C" {
     fn request(
         surface: bool,
         request_id: &str,
-        page_id: Option<String>,
+        page_id: Option<&str>,
         cmd: &str,
         id: &str,
         input: &JsValue,
     ) -> JsValue;
     #[wasm_bindgen(js_name = helloPageId)]
-    fn hello_page_id(uplink: &JsValue) -> Option<String>;
-    fn withdrawn(surface: bool, page_id: Option<String>, id: &str) -> JsValue;
+    fn hello_page_id(uplink: &JsValue) -> JsValue;
+    fn withdrawn(surface: bool, page_id: Option<&str>, id: &str) -> JsValue;
 
     type Watcher;
     fn watch(root: &JsValue, ms: u32, on_change: &Function) -> Watcher;
@@ -176,10 +176,17 @@ impl Publication {
     fn request(&self, cmd: &str, id: &str, input: &JsValue) -> JsValue {
         let n = self.seq.get().wrapping_add(1);
         self.seq.set(n);
-        let page_id = self.page_id.borrow().clone();
+        let page_id = self.page_id.borrow();
         let mut request_id = self.prefix.clone();
         request_id.push_str(&n.to_string());
-        request(self.owner.surface(), &request_id, page_id, cmd, id, input)
+        request(
+            self.owner.surface(),
+            &request_id,
+            page_id.as_deref(),
+            cmd,
+            id,
+            input,
+        )
     }
 
     /// A playable publication says hello first (it needs the pageId); then
@@ -188,7 +195,7 @@ impl Publication {
         if !self.owner.surface() {
             let hello = self.request("hello", "", &JsValue::UNDEFINED);
             let page_id = match self.owner.handle(hello).await {
-                Some(up) => hello_page_id(&up),
+                Some(up) => hello_page_id(&up).as_string(),
                 None => None,
             };
             if page_id.is_none() {
@@ -271,7 +278,7 @@ async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
     // The page may have changed in ways no mutation shows (an item hidden
     // by a stylesheet rule alone): re-read after every call.
     publication.schedule();
-    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.borrow().clone(), &id))
+    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.borrow().as_deref(), &id))
 }
 
 /// What `publishWebMcp()` returns: `{ active, stop() }`.
