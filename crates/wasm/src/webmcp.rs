@@ -127,16 +127,28 @@ fn describe_tool(item: &Value, name: &str, surface: bool) -> String {
     }
     text.push_str(desc);
     if text.is_empty() {
-        return if surface {
-            format!("Capability {id:?}")
-        } else {
-            format!("Menu item {id:?} ({})", str_at(item, "event"))
-        };
-    }
-    if name != id {
-        text.push_str(&format!(" ({what} {id:?})"));
+        // "Capability \"id\"", "Menu item \"id\" (event)".
+        text.push_str(if surface { "Capability " } else { "Menu item " });
+        push_quoted(&mut text, id);
+        if !surface {
+            text.push_str(" (");
+            text.push_str(str_at(item, "event"));
+            text.push(')');
+        }
+    } else if name != id {
+        text.push_str(" (");
+        text.push_str(what);
+        text.push(' ');
+        push_quoted(&mut text, id);
+        text.push(')');
     }
     text
+}
+
+/// `{id:?}`: the id quoted and escaped as Rust's Debug does.
+fn push_quoted(out: &mut String, id: &str) {
+    use std::fmt::Write;
+    let _ = write!(out, "{id:?}");
 }
 
 /// A menu item's (`IMenuItem` JSON) tool description.
