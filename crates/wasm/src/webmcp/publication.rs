@@ -7,7 +7,7 @@
 //! nothing. The answer is the tool's result. Re-reads follow DOM changes
 //! under the root and every call; retirement and `stop()` withdraw all.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -95,10 +95,10 @@ pub(crate) struct Publication {
     /// prefix per publication, then a counter.
     prefix: String,
     seq: Cell<u32>,
-    page_id: RefCell<Option<String>>,
+    page_id: OnceCell<String>,
     /// What is registered now (name → { key, withdraw }, kept by webmcp.js).
     tools: js_sys::Map,
-    watcher: RefCell<Option<Watcher>>,
+    watcher: Cell<Option<Watcher>>,
     run: RunFn,
     /// The closure type js-sys's futures already use: one wasm-bindgen
     /// invoke shim (and its long export name) serves both.
@@ -135,9 +135,9 @@ impl Publication {
                 root,
                 prefix,
                 seq: Cell::new(0),
-                page_id: RefCell::new(None),
+                page_id: OnceCell::new(),
                 tools: js_sys::Map::new(),
-                watcher: RefCell::new(None),
+                watcher: Cell::new(None),
                 run: Closure::new(move |id: String, input: JsValue| {
                     let me = run_me.clone();
                     crate::serve::promise(Box::pin(execute(me, id, input)))
@@ -166,7 +166,7 @@ impl Publication {
         if self.stopped.replace(true) {
             return;
         }
-        if let Some(watcher) = self.watcher.borrow_mut().take() {
+        if let Some(watcher) = self.watcher.take() {
             watcher.stop();
         }
         withdraw_all(&self.tools);
@@ -176,13 +176,12 @@ impl Publication {
     fn request(&self, cmd: &str, id: &str, input: &JsValue) -> JsValue {
         let n = self.seq.get().wrapping_add(1);
         self.seq.set(n);
-        let page_id = self.page_id.borrow();
         let mut request_id = self.prefix.clone();
         request_id.push_str(&n.to_string());
         request(
             self.owner.surface(),
             &request_id,
-            page_id.as_deref(),
+            self.page_id.get().map(String::as_str),
             cmd,
             id,
             input,
@@ -198,23 +197,26 @@ impl Publication {
                 Some(up) => hello_page_id(&up).as_string(),
                 None => None,
             };
-            if page_id.is_none() {
+            let Some(page_id) = page_id else {
                 return self.stop(); // retired: nothing to publish
-            }
-            *self.page_id.borrow_mut() = page_id;
+            };
+            let _ = self.page_id.set(page_id);
         }
         if self.stopped() {
             return;
         }
         let on_change: &Function = self.on_change.as_ref().unchecked_ref();
-        *self.watcher.borrow_mut() = Some(watch(&self.root, RESYNC_MS, on_change));
+        self.watcher
+            .set(Some(watch(&self.root, RESYNC_MS, on_change)));
         self.sync().await;
     }
 
     fn schedule(&self) {
-        if let Some(watcher) = self.watcher.borrow().as_ref() {
+        let watcher = self.watcher.take();
+        if let Some(watcher) = &watcher {
             watcher.schedule();
         }
+        self.watcher.set(watcher);
     }
 
     /// Reads afresh and brings the registered tools in line. One at a time;
@@ -278,7 +280,7 @@ async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
     // The page may have changed in ways no mutation shows (an item hidden
     // by a stylesheet rule alone): re-read after every call.
     publication.schedule();
-    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.borrow().as_deref(), &id))
+    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.get().map(String::as_str), &id))
 }
 
 /// What `publishWebMcp()` returns: `{ active, stop() }`.
