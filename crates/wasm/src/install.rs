@@ -1,6 +1,6 @@
 //! `installPlayable` and the `IPlayable` instance: one per window.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
@@ -35,7 +35,7 @@ pub(crate) struct Instance {
 
 thread_local! {
     /// window → (the JS object handed out, the instance). Usually one entry.
-    static INSTANCES: RefCell<Vec<(Window, JsValue, Rc<Instance>)>> = const { RefCell::new(Vec::new()) };
+    static INSTANCES: Cell<Vec<(Window, JsValue, Rc<Instance>)>> = const { Cell::new(Vec::new()) };
 }
 
 fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsValue {
@@ -172,13 +172,23 @@ impl Playable {
     }
 }
 
+/// The instance list, taken out of its cell (put it back with [`put`]).
+fn taken() -> Vec<(Window, JsValue, Rc<Instance>)> {
+    INSTANCES.with(Cell::take)
+}
+
+fn put(list: Vec<(Window, JsValue, Rc<Instance>)>) {
+    INSTANCES.with(|cell| cell.set(list));
+}
+
 fn find(window: &Window) -> Option<JsValue> {
-    INSTANCES.with(|list| {
-        list.borrow()
-            .iter()
-            .find(|(w, _, _)| Object::is(w, window))
-            .map(|(_, js, _)| js.clone())
-    })
+    let list = taken();
+    let found = list
+        .iter()
+        .find(|(w, _, _)| Object::is(w, window))
+        .map(|(_, js, _)| js.clone());
+    put(list);
+    found
 }
 
 fn build(options: Options) -> Rc<Instance> {
@@ -240,7 +250,9 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     }
     .into();
     let _ = Reflect::set(&window, &MARKER.into(), &JsValue::TRUE);
-    INSTANCES.with(|list| list.borrow_mut().push((window, js.clone(), inner)));
+    let mut list = taken();
+    list.push((window, js.clone(), inner));
+    put(list);
     Ok(js)
 }
 
@@ -251,8 +263,7 @@ fn type_error(message: &str) -> JsValue {
 /// Drops every instance and its bridge and clears the window marker.
 #[wasm_bindgen(js_name = resetPlayableForTests)]
 pub fn reset_playable_for_tests() {
-    let dropped = INSTANCES.with(|list| std::mem::take(&mut *list.borrow_mut()));
-    for (window, _, instance) in dropped {
+    for (window, _, instance) in taken() {
         instance.bridge.borrow_mut().take();
         if let Some(publication) = instance.webmcp.borrow_mut().take() {
             publication.stop();
@@ -264,11 +275,11 @@ pub fn reset_playable_for_tests() {
 /// Removes every bridge listener (instances stay).
 #[wasm_bindgen(js_name = detachWindowBridgeForTests)]
 pub fn detach_window_bridge_for_tests() {
-    INSTANCES.with(|list| {
-        for (_, _, instance) in list.borrow().iter() {
-            instance.bridge.borrow_mut().take();
-        }
-    });
+    let list = taken();
+    for (_, _, instance) in &list {
+        instance.bridge.borrow_mut().take();
+    }
+    put(list);
 }
 
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
