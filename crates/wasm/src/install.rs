@@ -67,7 +67,7 @@ impl Instance {
         };
         if self.machine.phase() == playable::Phase::Retired {
             // Retired tools must not linger in the agent's tool list.
-            if let Some(publication) = self.webmcp.borrow_mut().take() {
+            if let Some(publication) = take(&self.webmcp) {
                 publication.stop();
             }
         }
@@ -172,6 +172,11 @@ impl Playable {
     }
 }
 
+/// Empties a slot (a slot in use, which cannot happen, stays as it is).
+pub(crate) fn take<T>(slot: &RefCell<Option<T>>) -> Option<T> {
+    slot.try_borrow_mut().ok()?.take()
+}
+
 /// The instance list, taken out of its cell (put it back with [`put`]).
 fn taken() -> Vec<(Window, JsValue, Rc<Instance>)> {
     INSTANCES.with(Cell::take)
@@ -264,8 +269,8 @@ fn type_error(message: &str) -> JsValue {
 #[wasm_bindgen(js_name = resetPlayableForTests)]
 pub fn reset_playable_for_tests() {
     for (window, _, instance) in taken() {
-        instance.bridge.borrow_mut().take();
-        if let Some(publication) = instance.webmcp.borrow_mut().take() {
+        take(&instance.bridge);
+        if let Some(publication) = take(&instance.webmcp) {
             publication.stop();
         }
         let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
@@ -277,7 +282,7 @@ pub fn reset_playable_for_tests() {
 pub fn detach_window_bridge_for_tests() {
     let list = taken();
     for (_, _, instance) in &list {
-        instance.bridge.borrow_mut().take();
+        take(&instance.bridge);
     }
     put(list);
 }

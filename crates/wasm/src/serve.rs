@@ -55,7 +55,7 @@ pub(crate) fn serve_boxed(
     handle: Handler,
 ) -> Result<(), String> {
     bridge::check_origins(origins)?;
-    if slot.borrow().is_some() {
+    if slot.try_borrow().map_or(true, |s| s.is_some()) {
         return Ok(());
     }
     let reply_to = window.clone();
@@ -70,6 +70,8 @@ pub(crate) fn serve_boxed(
                 bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
             });
         });
-    *slot.borrow_mut() = Some(listener);
+    if let Ok(mut slot) = slot.try_borrow_mut() {
+        *slot = Some(listener);
+    }
     Ok(())
 }

@@ -302,7 +302,9 @@ impl WebMcpPublication {
         root: JsValue,
         owner: Owner,
     ) -> Self {
-        let mut slot = slot.borrow_mut();
+        let Ok(mut slot) = slot.try_borrow_mut() else {
+            return Self::new(None);
+        };
         if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
             return Self::new(Some(Rc::clone(live)));
         }
