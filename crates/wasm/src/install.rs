@@ -54,7 +54,7 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 }
 
 impl Instance {
-    pub(crate) async fn handle(&self, down: JsValue) -> JsValue {
+    async fn handle(self: Rc<Self>, down: JsValue) -> JsValue {
         let projected = project(&down);
         let json = projected.get(0).as_string().unwrap_or_default();
         let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
@@ -110,7 +110,7 @@ impl Instance {
     /// [`Instance::handle`] as a boxed future: one type for the bridge,
     /// `handle()` and WebMCP.
     pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
-        Box::pin(async move { self.handle(down).await })
+        Box::pin(self.handle(down))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
