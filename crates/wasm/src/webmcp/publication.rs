@@ -85,7 +85,7 @@ impl Owner {
     }
 }
 
-type RunFn = Closure<dyn Fn(String, JsValue) -> Promise>;
+type RunFn = Closure<dyn Fn(JsValue, JsValue) -> Promise>;
 
 pub(crate) struct Publication {
     owner: Owner,
@@ -138,7 +138,7 @@ impl Publication {
                 page_id: OnceCell::new(),
                 tools: js_sys::Map::new(),
                 watcher: Cell::new(None),
-                run: Closure::new(move |id: String, input: JsValue| {
+                run: Closure::new(move |id: JsValue, input: JsValue| {
                     let me = run_me.clone();
                     crate::serve::promise(Box::pin(execute(me, id, input)))
                 }),
@@ -265,7 +265,8 @@ impl Publication {
 }
 
 /// One tool call: a run (or invoke) through the owner's `handle`.
-async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
+async fn execute(me: Weak<Publication>, id: JsValue, input: JsValue) -> JsValue {
+    let id = id.as_string().unwrap_or_default();
     let Some(publication) = me.upgrade() else {
         return withdrawn(false, None, &id);
     };
