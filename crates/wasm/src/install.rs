@@ -242,7 +242,9 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
         return Ok(existing);
     }
     let window = options.window.clone();
-    if Reflect::has(&window, &MARKER.into()).unwrap_or(false) {
+    // Marked: the marker holds a value (Reflect.get, already imported,
+    // instead of one more import for Reflect.has).
+    if Reflect::get(&window, &MARKER.into()).is_ok_and(|m| !m.is_undefined()) {
         return Err(js_sys::Error::new(
             "in-page-playable: another copy of the package is already installed in this window; \
              talk to that instance (its window bridge) instead of installing a second one",
