@@ -121,29 +121,30 @@ fn port(ports: &Option<JsValue>, name: &str) -> Result<Option<JsValue>, Msg> {
     Ok(p)
 }
 
+fn is_window(v: &JsValue) -> bool {
+    Reflect::get(v, &"postMessage".into()).is_ok_and(|f| f.is_function())
+}
+
 pub fn parse(options: &JsValue) -> Result<Options, Msg> {
     if !absent(options) && !options.is_object() {
         return Err("installPlayable(options) takes an options object".into());
     }
-    let global: Option<Window> = web_sys::window();
+    // The global object is the page's window in a document (checked the
+    // way options.window is: a Window posts messages).
+    let global = js_sys::global();
     let root = match field(options, "root")? {
         Some(root) => root,
-        None => global
-            .as_ref()
-            .and_then(|w| w.document())
-            .ok_or("no document to scan: pass options.root")?
-            .into(),
+        // (The global's document getter does not throw.)
+        None => field(&global, "document")?.ok_or("no document to scan: pass options.root")?,
     };
     if !matches!(node_type(&root), Some(1 | 9 | 11)) {
         return Err("options.root must be a Document, a ShadowRoot or an Element".into());
     }
     let window: Window = match field(options, "window")? {
         None => window_of(&root)
-            .or(global)
+            .or_else(|| is_window(&global).then(|| global.unchecked_into()))
             .ok_or("no window: pass options.window")?,
-        Some(w) if Reflect::get(&w, &"postMessage".into()).is_ok_and(|f| f.is_function()) => {
-            w.unchecked_into()
-        }
+        Some(w) if is_window(&w) => w.unchecked_into(),
         Some(_) => return Err("options.window must be a Window".into()),
     };
     let capture = match field(options, "captureScreenshot")? {
