@@ -207,7 +207,7 @@ fn build(options: Options) -> Rc<Instance> {
         bot,
         bom,
     } = options;
-    let crypto = window.crypto().ok();
+    let crypto = crate::ports::crypto(&window);
     let machine = Machine::new(
         SensePort {
             dom: sense::dom::DomSense::new(root.clone(), island_slots),

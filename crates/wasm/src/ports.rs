@@ -150,6 +150,13 @@ impl Bom for BomPort {
     }
 }
 
+/// `window.crypto` (through Reflect.get, which the module imports anyway).
+pub fn crypto(window: &JsValue) -> Option<web_sys::Crypto> {
+    Reflect::get(window, &"crypto".into())
+        .ok()
+        .map(JsCast::unchecked_into)
+}
+
 pub struct WebRandom {
     pub crypto: Option<web_sys::Crypto>,
 }

@@ -118,10 +118,9 @@ impl Publication {
         // crypto.getRandomValues (already imported for pageIds); should it
         // fail, the count of publications started still tells them apart.
         let mut bytes = [0u8; 4];
-        let _ = window
-            .unchecked_ref::<web_sys::Window>()
-            .crypto()
-            .and_then(|c| c.get_random_values_with_u8_array(&mut bytes));
+        if let Some(crypto) = crate::ports::crypto(window) {
+            let _ = crypto.get_random_values_with_u8_array(&mut bytes);
+        }
         let nonce = u32::from_le_bytes(bytes) ^ STARTED.fetch_add(1, Ordering::Relaxed);
         let mut prefix = String::from("webmcp-");
         super::push_hex(&mut prefix, nonce);
