@@ -16,7 +16,7 @@
 //! - should a name still be taken (a declared id equal to another's sanitised
 //!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
 
-use json::Value;
+use json::{Value, WriteJson};
 
 /// Chromium's tool-name limit.
 pub const NAME_MAX: usize = 128;
@@ -213,10 +213,12 @@ fn tools(items: &[&Value], surface: bool) -> Vec<ToolSpec> {
     let mut out = Vec::with_capacity(items.len());
     for ((item, id), name) in items.iter().zip(&ids).zip(assign_names(&ids)) {
         let schema = if surface {
+            let mut schema = String::new();
             match item.get("input").filter(|s| s.is_object()) {
-                Some(schema) => schema.to_string(),
-                None => r#"{"type":"object"}"#.to_string(),
+                Some(input) => input.write_json(&mut schema),
+                None => schema.push_str(r#"{"type":"object"}"#),
             }
+            schema
         } else {
             input_schema(str_at(item, "event"))
                 .unwrap_or_default()
