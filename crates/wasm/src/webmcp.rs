@@ -282,11 +282,21 @@ pub fn plan_response(surface: bool, response: &Value) -> Option<Vec<ToolSpec>> {
 
 /// The plan as the JS side takes it: `[[name, id, description, schema], …]`.
 pub fn plan_json(tools: &[ToolSpec]) -> String {
-    let mut rows = Vec::with_capacity(tools.len());
+    let mut out = String::from("[");
     for t in tools {
-        rows.push([&*t.name, &*t.id, &*t.description, &*t.schema]);
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let mut sep = '[';
+        for field in [&t.name, &t.id, &t.description, &t.schema] {
+            out.push(sep);
+            field.as_str().write_json(&mut out);
+            sep = ',';
+        }
+        out.push(']');
     }
-    json::to_string(&rows).unwrap_or_default()
+    out.push(']');
+    out
 }
 
 #[cfg(target_arch = "wasm32")]
