@@ -47,6 +47,8 @@ where
     )
 }
 
+/// [`serve`] with the owner already behind `handle` (`None`: the owner is
+/// gone, nothing to answer). The one copy of the listener.
 pub(crate) fn serve_boxed(
     slot: &RefCell<Option<WindowBridge>>,
     channel: &'static str,
