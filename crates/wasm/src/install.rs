@@ -290,7 +290,6 @@ pub fn detach_window_bridge_for_tests() {
 }
 
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
-#[inline(never)]
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = js_sys::JSON::stringify(snapshot)
         .ok()
