@@ -1,17 +1,17 @@
 //! `installPlayable` and the `IPlayable` instance: one per window.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
 use playable::bridge::{self, WindowBridge};
 use playable::{ErrorCode, Machine, Uplink};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::Window;
 
 use crate::options::{self, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
+use crate::serve::Answer;
 use crate::webmcp::{Owner, Publication, WebMcpPublication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
@@ -35,7 +35,7 @@ pub(crate) struct Instance {
 
 thread_local! {
     /// window → (the JS object handed out, the instance). Usually one entry.
-    static INSTANCES: RefCell<Vec<(Window, JsValue, Rc<Instance>)>> = const { RefCell::new(Vec::new()) };
+    static INSTANCES: Cell<Vec<(Window, JsValue, Rc<Instance>)>> = const { Cell::new(Vec::new()) };
 }
 
 fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsValue {
@@ -54,64 +54,73 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 }
 
 impl Instance {
-    pub(crate) async fn handle(&self, down: JsValue) -> JsValue {
-        let up = self.handle_projected(down).await;
+    async fn handle(self: Rc<Self>, down: JsValue) -> JsValue {
+        let projected = project(&down);
+        let json = projected.get(0).as_string().unwrap_or_default();
+        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
+        let up = match projected.get(1).as_string() {
+            Some(problem) => self.not_plain(&value, &problem),
+            None => {
+                let response = self.machine.handle(&value).await;
+                self.with_screenshot(response.uplink, response.screenshot)
+            }
+        };
         if self.machine.phase() == playable::Phase::Retired {
             // Retired tools must not linger in the agent's tool list.
-            if let Some(publication) = self.webmcp.borrow_mut().take() {
+            if let Some(publication) = take(&self.webmcp) {
                 publication.stop();
             }
         }
         up
     }
 
-    async fn handle_projected(&self, down: JsValue) -> JsValue {
-        let projected = project(&down);
-        let json = projected.get(0).as_string().unwrap_or_default();
-        let problem = projected.get(1).as_string();
-        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
-        if let Some(problem) = problem {
-            let request_id = match playable::parse_downlink(&value) {
-                Ok(d) => d.request_id,
-                Err(r) => r.request_id,
-            };
-            let up = Uplink::err(
-                self.machine.page_id(),
-                request_id,
-                ErrorCode::BadRequest,
-                format!("the envelope must be plain JSON: {problem}"),
-            );
-            return to_js(&up);
-        }
-        let response = self.machine.handle(&value).await;
-        let up = to_js(&response.uplink);
-        if let Some(shot) = response.screenshot {
-            let snapshot = Reflect::get(&up, &"payload".into())
-                .and_then(|p| Reflect::get(&p, &"snapshot".into()));
-            match snapshot {
-                Ok(s) if s.is_object() => {
-                    let _ = Reflect::set(&s, &"screenshot".into(), &shot);
-                }
-                _ => {
-                    return internal(
-                        response.uplink.request_id,
-                        self.machine.page_id(),
-                        "could not attach the screenshot",
-                    )
-                }
+    fn not_plain(&self, value: &json::Value, problem: &str) -> JsValue {
+        let request_id = match playable::parse_downlink(value) {
+            Ok(d) => d.request_id,
+            Err(r) => r.request_id,
+        };
+        to_js(&Uplink::err(
+            self.machine.page_id(),
+            request_id,
+            ErrorCode::BadRequest,
+            format!("the envelope must be plain JSON: {problem}"),
+        ))
+    }
+
+    fn with_screenshot(&self, uplink: Uplink, shot: Option<JsValue>) -> JsValue {
+        let up = to_js(&uplink);
+        let Some(shot) = shot else {
+            return up;
+        };
+        let snapshot =
+            Reflect::get(&up, &"payload".into()).and_then(|p| Reflect::get(&p, &"snapshot".into()));
+        match snapshot {
+            Ok(s) if s.is_object() => {
+                let _ = Reflect::set(&s, &"screenshot".into(), &shot);
+                up
             }
+            _ => internal(
+                uplink.request_id,
+                self.machine.page_id(),
+                "could not attach the screenshot",
+            ),
         }
-        up
+    }
+
+    /// [`Instance::handle`] as a boxed future: one type for the bridge,
+    /// `handle()` and WebMCP.
+    pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
+        Box::pin(self.handle(down))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
-        crate::serve::serve(
+        let me = Rc::downgrade(self);
+        crate::serve::serve_boxed(
             &self.bridge,
             bridge::CHANNEL,
             &self.window,
             &self.allowed_origins,
-            Rc::downgrade(self),
-            |instance: Rc<Self>, down| async move { instance.handle(down).await },
+            Box::new(move |down| Some(me.upgrade()?.answer(down))),
         )
     }
 }
@@ -134,15 +143,14 @@ impl Playable {
     }
 
     /// `"installed" | "live" | "retired"`.
-    #[wasm_bindgen(getter)]
-    pub fn phase(&self) -> String {
-        self.inner.machine.phase().as_str().to_string()
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn phase(&self) -> JsValue {
+        self.inner.machine.phase().as_str().into()
     }
 
     /// Handles one downlink. Never throws, never rejects.
     pub fn handle(&self, down: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        future_to_promise(async move { Ok(inner.handle(down).await) })
+        crate::serve::promise(Rc::clone(&self.inner).answer(down))
     }
 
     /// Starts answering `window.postMessage` downlinks (baseline §3).
@@ -164,13 +172,28 @@ impl Playable {
     }
 }
 
+/// Empties a slot (a slot in use, which cannot happen, stays as it is).
+pub(crate) fn take<T>(slot: &RefCell<Option<T>>) -> Option<T> {
+    slot.try_borrow_mut().ok()?.take()
+}
+
+/// The instance list, taken out of its cell (put it back with [`put`]).
+fn taken() -> Vec<(Window, JsValue, Rc<Instance>)> {
+    INSTANCES.with(Cell::take)
+}
+
+fn put(list: Vec<(Window, JsValue, Rc<Instance>)>) {
+    INSTANCES.with(|cell| cell.set(list));
+}
+
 fn find(window: &Window) -> Option<JsValue> {
-    INSTANCES.with(|list| {
-        list.borrow()
-            .iter()
-            .find(|(w, _, _)| Object::is(w, window))
-            .map(|(_, js, _)| js.clone())
-    })
+    let list = taken();
+    let found = list
+        .iter()
+        .find(|(w, _, _)| Object::is(w, window))
+        .map(|(_, js, _)| js.clone());
+    put(list);
+    found
 }
 
 fn build(options: Options) -> Rc<Instance> {
@@ -184,7 +207,7 @@ fn build(options: Options) -> Rc<Instance> {
         bot,
         bom,
     } = options;
-    let crypto = window.crypto().ok();
+    let crypto = crate::ports::crypto(&window);
     let machine = Machine::new(
         SensePort {
             dom: sense::dom::DomSense::new(root.clone(), island_slots),
@@ -219,7 +242,9 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
         return Ok(existing);
     }
     let window = options.window.clone();
-    if Reflect::has(&window, &MARKER.into()).unwrap_or(false) {
+    // Marked: the marker holds a value (Reflect.get, already imported,
+    // instead of one more import for Reflect.has).
+    if Reflect::get(&window, &MARKER.into()).is_ok_and(|m| !m.is_undefined()) {
         return Err(js_sys::Error::new(
             "in-page-playable: another copy of the package is already installed in this window; \
              talk to that instance (its window bridge) instead of installing a second one",
@@ -232,7 +257,9 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     }
     .into();
     let _ = Reflect::set(&window, &MARKER.into(), &JsValue::TRUE);
-    INSTANCES.with(|list| list.borrow_mut().push((window, js.clone(), inner)));
+    let mut list = taken();
+    list.push((window, js.clone(), inner));
+    put(list);
     Ok(js)
 }
 
@@ -243,10 +270,9 @@ fn type_error(message: &str) -> JsValue {
 /// Drops every instance and its bridge and clears the window marker.
 #[wasm_bindgen(js_name = resetPlayableForTests)]
 pub fn reset_playable_for_tests() {
-    let dropped = INSTANCES.with(|list| std::mem::take(&mut *list.borrow_mut()));
-    for (window, _, instance) in dropped {
-        instance.bridge.borrow_mut().take();
-        if let Some(publication) = instance.webmcp.borrow_mut().take() {
+    for (window, _, instance) in taken() {
+        take(&instance.bridge);
+        if let Some(publication) = take(&instance.webmcp) {
             publication.stop();
         }
         let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
@@ -256,14 +282,15 @@ pub fn reset_playable_for_tests() {
 /// Removes every bridge listener (instances stay).
 #[wasm_bindgen(js_name = detachWindowBridgeForTests)]
 pub fn detach_window_bridge_for_tests() {
-    INSTANCES.with(|list| {
-        for (_, _, instance) in list.borrow().iter() {
-            instance.bridge.borrow_mut().take();
-        }
-    });
+    let list = taken();
+    for (_, _, instance) in &list {
+        take(&instance.bridge);
+    }
+    put(list);
 }
 
-fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
+/// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
+fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = js_sys::JSON::stringify(snapshot)
         .ok()
         .and_then(|s| s.as_string())
@@ -271,6 +298,7 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
     json::from_str(&json)
         .map_err(|e| e.to_string())
         .and_then(|v| sense::json::escape_inputs(&v))
+        .map(|inputs| sense::derive_escapes(&inputs))
         .map_err(|e| {
             JsError::new(&format!(
                 "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
@@ -281,9 +309,8 @@ fn escape_inputs(snapshot: &JsValue) -> Result<sense::Snapshot, JsError> {
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
-    let escapes = sense::derive_escapes(&escape_inputs(&snapshot)?);
     let mut json = String::new();
-    sense::Escape::list_json(&escapes, &mut json);
+    sense::Escape::list_json(&escapes(&snapshot)?, &mut json);
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
 }
 
@@ -291,5 +318,7 @@ pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = isEscapeAllowed)]
 pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
     let kind = kind.as_string().unwrap_or_default();
-    Ok(sense::is_escape_allowed(&escape_inputs(&snapshot)?, &kind))
+    Ok(escapes(&snapshot)?
+        .iter()
+        .any(|e| e.kind == kind && e.allowed))
 }

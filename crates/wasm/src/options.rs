@@ -6,6 +6,9 @@ use sense::{IslandSlots, SlotSpec};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
+/// An error message: static text needs no allocation.
+pub type Msg = std::borrow::Cow<'static, str>;
+
 pub struct Options {
     pub root: JsValue,
     pub window: Window,
@@ -18,11 +21,13 @@ pub struct Options {
     pub bom: Option<JsValue>,
 }
 
-fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
-    if obj.is_undefined() || obj.is_null() {
-        return Ok(JsValue::UNDEFINED);
+/// `obj[key]`; `None` when `obj` or the value is undefined or null.
+fn field(obj: &JsValue, key: &str) -> Result<Option<JsValue>, Msg> {
+    if absent(obj) {
+        return Ok(None);
     }
-    Reflect::get(obj, &key.into()).map_err(|_| format!("reading options.{key} threw"))
+    let v = Reflect::get(obj, &key.into()).map_err(|_| format!("reading options.{key} threw"))?;
+    Ok((!absent(&v)).then_some(v))
 }
 
 fn absent(v: &JsValue) -> bool {
@@ -33,24 +38,22 @@ fn string_field(obj: &JsValue, key: &str) -> Option<String> {
     Reflect::get(obj, &key.into()).ok()?.as_string()
 }
 
-fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
-    if absent(value) {
-        return Ok(IslandSlots::default());
-    }
+fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, Msg> {
+    let mut islands = Vec::new();
+    let Some(value) = value else {
+        return Ok(IslandSlots { islands });
+    };
     if !value.is_object() {
         return Err(
             "options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }".into(),
         );
     }
-    let mut islands = Vec::new();
     for entry in Object::entries(value.unchecked_ref()).iter() {
         let entry: Array = entry.unchecked_into();
         let island = entry.get(0).as_string().unwrap_or_default();
         let slots = entry.get(1);
         if !slots.is_object() {
-            return Err(format!(
-                "islandSlots[{island:?}] must be an object of slots"
-            ));
+            return Err(format!("islandSlots[{island:?}] must be an object of slots").into());
         }
         let mut list: Vec<(String, SlotSpec)> = Vec::new();
         for slot in Object::entries(slots.unchecked_ref()).iter() {
@@ -71,21 +74,21 @@ fn parse_slots(value: &JsValue) -> Result<IslandSlots, String> {
     Ok(IslandSlots { islands })
 }
 
-fn parse_origins(value: &JsValue) -> Result<Vec<String>, String> {
-    if absent(value) {
-        return Ok(Vec::new());
-    }
-    if !Array::is_array(value) {
+fn parse_origins(value: Option<JsValue>) -> Result<Vec<String>, Msg> {
+    let mut origins = Vec::new();
+    let Some(value) = value else {
+        return Ok(origins);
+    };
+    if !Array::is_array(&value) {
         return Err("options.allowedOrigins must be an array of origin strings".into());
     }
-    let array: &Array = value.unchecked_ref();
-    array
-        .iter()
-        .map(|o| {
-            o.as_string()
-                .ok_or_else(|| "options.allowedOrigins must contain only strings".to_string())
-        })
-        .collect()
+    for origin in value.unchecked_ref::<Array>().iter() {
+        match origin.as_string() {
+            Some(origin) => origins.push(origin),
+            None => return Err("options.allowedOrigins must contain only strings".into()),
+        }
+    }
+    Ok(origins)
 }
 
 fn node_type(v: &JsValue) -> Option<u32> {
@@ -107,63 +110,73 @@ fn window_of(root: &JsValue) -> Option<Window> {
     (!absent(&view)).then(|| view.unchecked_into())
 }
 
-fn port(ports: &JsValue, name: &str) -> Result<Option<JsValue>, String> {
-    let p = get(ports, name)?;
-    if absent(&p) {
+fn port(ports: &Option<JsValue>, name: &str) -> Result<Option<JsValue>, Msg> {
+    let Some(ports) = ports else {
         return Ok(None);
+    };
+    let p = field(ports, name)?;
+    if p.as_ref().is_some_and(|p| !p.is_object()) {
+        return Err(format!("options.ports.{name} must be an object").into());
     }
-    if !p.is_object() {
-        return Err(format!("options.ports.{name} must be an object"));
-    }
-    Ok(Some(p))
+    Ok(p)
 }
 
-pub fn parse(options: &JsValue) -> Result<Options, String> {
+fn is_window(v: &JsValue) -> bool {
+    Reflect::get(v, &"postMessage".into()).is_ok_and(|f| f.is_function())
+}
+
+pub fn parse(options: &JsValue) -> Result<Options, Msg> {
     if !absent(options) && !options.is_object() {
         return Err("installPlayable(options) takes an options object".into());
     }
-    let global: Option<Window> = web_sys::window();
-    let mut root = get(options, "root")?;
-    if absent(&root) {
-        root = global
-            .as_ref()
-            .and_then(|w| w.document())
-            .map(JsValue::from)
-            .ok_or_else(|| "no document to scan: pass options.root".to_string())?;
-    }
+    // The global object is the page's window in a document (checked the
+    // way options.window is: a Window posts messages).
+    let global = js_sys::global();
+    let root = match field(options, "root")? {
+        Some(root) => root,
+        // (The global's document getter does not throw.)
+        None => field(&global, "document")?.ok_or("no document to scan: pass options.root")?,
+    };
     if !matches!(node_type(&root), Some(1 | 9 | 11)) {
         return Err("options.root must be a Document, a ShadowRoot or an Element".into());
     }
-    let window = get(options, "window")?;
-    let window: Window = if absent(&window) {
-        window_of(&root)
-            .or(global)
-            .ok_or_else(|| "no window: pass options.window".to_string())?
-    } else if Reflect::get(&window, &"postMessage".into()).is_ok_and(|f| f.is_function()) {
-        window.unchecked_into()
-    } else {
-        return Err("options.window must be a Window".into());
+    let window: Window = match field(options, "window")? {
+        None => window_of(&root)
+            .or_else(|| is_window(&global).then(|| global.unchecked_into()))
+            .ok_or("no window: pass options.window")?,
+        Some(w) if is_window(&w) => w.unchecked_into(),
+        Some(_) => return Err("options.window must be a Window".into()),
     };
-    let capture = get(options, "captureScreenshot")?;
-    let capture = if absent(&capture) {
-        None
-    } else if capture.is_function() {
-        Some(capture.unchecked_into())
-    } else {
-        return Err("options.captureScreenshot must be a function (scope) => image".into());
+    let capture = match field(options, "captureScreenshot")? {
+        Some(f) if !f.is_function() => {
+            return Err("options.captureScreenshot must be a function (scope) => image".into())
+        }
+        f => f.map(JsCast::unchecked_into),
     };
-    let ports = get(options, "ports")?;
-    if !absent(&ports) && !ports.is_object() {
-        return Err("options.ports must be an object { sense?, bot?, bom? }".into());
-    }
-    Ok(Options {
-        island_slots: parse_slots(&get(options, "islandSlots")?)?,
-        allowed_origins: parse_origins(&get(options, "allowedOrigins")?)?,
-        sense: port(&ports, "sense")?,
-        bot: port(&ports, "bot")?,
-        bom: port(&ports, "bom")?,
+    let mut parsed = Options {
         root,
         window,
         capture,
-    })
+        island_slots: IslandSlots::default(),
+        allowed_origins: Vec::new(),
+        sense: None,
+        bot: None,
+        bom: None,
+    };
+    parse_rest(options, &mut parsed)?;
+    Ok(parsed)
+}
+
+/// The options after `captureScreenshot`, in order, into `parsed`.
+fn parse_rest(options: &JsValue, parsed: &mut Options) -> Result<(), Msg> {
+    let ports = field(options, "ports")?;
+    if ports.as_ref().is_some_and(|p| !p.is_object()) {
+        return Err("options.ports must be an object { sense?, bot?, bom? }".into());
+    }
+    parsed.island_slots = parse_slots(field(options, "islandSlots")?)?;
+    parsed.allowed_origins = parse_origins(field(options, "allowedOrigins")?)?;
+    parsed.sense = port(&ports, "sense")?;
+    parsed.bot = port(&ports, "bot")?;
+    parsed.bom = port(&ports, "bom")?;
+    Ok(())
 }

@@ -13,8 +13,6 @@ use sense::Snapshot;
 extern "C" {
     #[wasm_bindgen(js_name = callPort)]
     fn call_port(obj: &JsValue, name: &str, arg: &JsValue) -> Array;
-    #[wasm_bindgen(js_name = isThenable)]
-    fn is_thenable(v: &JsValue) -> bool;
 }
 
 fn describe_error(e: &JsValue) -> String {
@@ -34,7 +32,9 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     if !out.get(0).is_truthy() {
         return Err(value.as_string().unwrap_or_default());
     }
-    if is_thenable(&value) {
+    // A thenable has a callable `then` (Reflect.get fails on primitives and
+    // on a throwing getter: not a thenable, then).
+    if has_method(&value, "then") {
         let promise = js_sys::Promise::resolve(&value);
         return JsFuture::from(promise)
             .await
@@ -148,6 +148,13 @@ impl Bom for BomPort {
             retired: flag("retired"),
         })
     }
+}
+
+/// `window.crypto` (through Reflect.get, which the module imports anyway).
+pub fn crypto(window: &JsValue) -> Option<web_sys::Crypto> {
+    Reflect::get(window, &"crypto".into())
+        .ok()
+        .map(JsCast::unchecked_into)
 }
 
 pub struct WebRandom {

@@ -3,11 +3,22 @@
 
 use std::cell::RefCell;
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
 
 use playable::bridge::{self, WindowBridge};
 use wasm_bindgen::JsValue;
 use web_sys::Window;
+
+/// An owner's answer to one delivery, boxed so that one (non-generic) copy
+/// of the listener serves every owner type.
+pub(crate) type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
+pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
+
+/// `future_to_promise` for any answer: one instantiation for every caller.
+pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move { Ok(answer.await) })
+}
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
 /// (attaching twice must not double-reply). Each accepted downlink goes to
@@ -27,23 +38,42 @@ where
     F: Fn(Rc<T>, JsValue) -> Fut + 'static,
     Fut: Future<Output = JsValue> + 'static,
 {
+    serve_boxed(
+        slot,
+        channel,
+        window,
+        origins,
+        Box::new(move |envelope| Some(Box::pin(handle(owner.upgrade()?, envelope)) as Answer)),
+    )
+}
+
+/// [`serve`] with the owner already behind `handle` (`None`: the owner is
+/// gone, nothing to answer). The one copy of the listener.
+pub(crate) fn serve_boxed(
+    slot: &RefCell<Option<WindowBridge>>,
+    channel: &'static str,
+    window: &Window,
+    origins: &[String],
+    handle: Handler,
+) -> Result<(), String> {
     bridge::check_origins(origins)?;
-    if slot.borrow().is_some() {
+    if slot.try_borrow().map_or(true, |s| s.is_some()) {
         return Ok(());
     }
     let reply_to = window.clone();
     let listener =
         WindowBridge::attach_on(channel, window.clone(), origins.to_vec(), move |delivery| {
-            let Some(owner) = owner.upgrade() else {
+            let Some(answer) = handle(delivery.envelope) else {
                 return;
             };
-            let answer = handle(owner, delivery.envelope);
             let window = reply_to.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let up = answer.await;
                 bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
             });
         });
-    *slot.borrow_mut() = Some(listener);
+    if let Ok(mut slot) = slot.try_borrow_mut() {
+        *slot = Some(listener);
+    }
     Ok(())
 }

@@ -16,7 +16,7 @@
 //! - should a name still be taken (a declared id equal to another's sanitised
 //!   form, or a hash clash), `-2`, `-3`, … is appended in document order.
 
-use json::Value;
+use json::{Value, WriteJson};
 
 /// Chromium's tool-name limit.
 pub const NAME_MAX: usize = 128;
@@ -48,14 +48,21 @@ fn fnv1a(s: &str) -> u32 {
     })
 }
 
+/// `{n:08x}`, without the formatting machinery.
+pub(crate) fn push_hex(out: &mut String, n: u32) {
+    for shift in (0..8).rev() {
+        out.push(char::from_digit((n >> (shift * 4)) & 0xf, 16).unwrap_or('0'));
+    }
+}
+
 /// The name for an id that is not a valid tool name (see the module docs).
 pub fn sanitised_name(id: &str) -> String {
-    let mut name: String = id
-        .chars()
-        .map(|c| if name_char(c) { c } else { '_' })
-        .take(NAME_MAX - HASH_LEN)
-        .collect();
-    name.push_str(&format!("-{:08x}", fnv1a(id)));
+    let mut name = String::new();
+    for c in id.chars().take(NAME_MAX - HASH_LEN) {
+        name.push(if name_char(c) { c } else { '_' });
+    }
+    name.push('-');
+    push_hex(&mut name, fnv1a(id));
     name
 }
 
@@ -88,23 +95,6 @@ pub fn input_schema(event: &str) -> Option<&'static str> {
     })
 }
 
-/// Title and description as the page wrote them; the id when the name
-/// differs from it, or `fallback` when the page wrote nothing. WebMCP
-/// requires a non-empty description.
-fn describe(title: &str, desc: &str, what: &str, id: &str, name: &str, fallback: String) -> String {
-    let (title, desc) = (title.trim(), desc.trim());
-    let mut text = match (title.is_empty(), desc.is_empty()) {
-        (false, false) => format!("{title}: {desc}"),
-        (false, true) => title.to_string(),
-        (true, false) => desc.to_string(),
-        (true, true) => return fallback,
-    };
-    if name != id {
-        text.push_str(&format!(" ({what} {id:?})"));
-    }
-    text
-}
-
 fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
@@ -119,18 +109,52 @@ fn list_at<'a>(v: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// A menu item's (`IMenuItem` JSON) tool description.
-pub fn description(item: &Value, name: &str) -> String {
+/// A menu item's (`IMenuItem` JSON) or a capability's tool description: its
+/// title and description as the page wrote them, plus the id when the name
+/// differs from it; without either, a fallback that names the id. WebMCP
+/// requires a non-empty description.
+fn describe_tool(item: &Value, name: &str, surface: bool) -> String {
     let id = str_at(item, "id");
-    let fallback = format!("Menu item {id:?} ({})", str_at(item, "event"));
-    describe(
-        str_at(item, "title"),
-        str_at(item, "desc"),
-        "menu item",
-        id,
-        name,
-        fallback,
-    )
+    let (what, desc) = if surface {
+        ("capability", "description")
+    } else {
+        ("menu item", "desc")
+    };
+    let (title, desc) = (str_at(item, "title").trim(), str_at(item, desc).trim());
+    let mut text = String::from(title);
+    if !title.is_empty() && !desc.is_empty() {
+        text.push_str(": ");
+    }
+    text.push_str(desc);
+    if text.is_empty() {
+        // "Capability \"id\"", "Menu item \"id\" (event)".
+        text.push_str(if surface { "Capability " } else { "Menu item " });
+        push_quoted(&mut text, id);
+        if !surface {
+            text.push_str(" (");
+            text.push_str(str_at(item, "event"));
+            text.push(')');
+        }
+    } else if name != id {
+        text.push_str(" (");
+        text.push_str(what);
+        text.push(' ');
+        push_quoted(&mut text, id);
+        text.push(')');
+    }
+    text
+}
+
+/// `{id:?}`: the id quoted and escaped as Rust's Debug does.
+fn push_quoted(out: &mut String, id: &str) {
+    use std::fmt::Write;
+    let _ = write!(out, "{id:?}");
+}
+
+/// A menu item's (`IMenuItem` JSON) tool description.
+#[cfg(test)]
+pub fn description(item: &Value, name: &str) -> String {
+    describe_tool(item, name, false)
 }
 
 /// Runnable now: enabled, visible, claimed by one element, with a known event.
@@ -146,7 +170,9 @@ fn with_suffix(base: &str, n: usize) -> String {
     let suffix = format!("-{n}");
     let keep = NAME_MAX.saturating_sub(suffix.len()).min(base.len());
     // Names are ASCII, so any byte index is a char boundary.
-    format!("{}{suffix}", base.get(..keep).unwrap_or(base))
+    let mut name = String::from(base.get(..keep).unwrap_or(base));
+    name.push_str(&suffix);
+    name
 }
 
 /// Unique tool names for `ids`, in order (see the module docs).
@@ -177,23 +203,47 @@ pub fn assign_names(ids: &[&str]) -> Vec<String> {
     names
 }
 
+/// The tools for `items` (menu items, or capabilities when `surface`), in
+/// order, with unique names.
+fn tools(items: &[&Value], surface: bool) -> Vec<ToolSpec> {
+    let mut ids = Vec::with_capacity(items.len());
+    for item in items {
+        ids.push(str_at(item, "id"));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for ((item, id), name) in items.iter().zip(&ids).zip(assign_names(&ids)) {
+        let schema = if surface {
+            let mut schema = String::new();
+            match item.get("input").filter(|s| s.is_object()) {
+                Some(input) => input.write_json(&mut schema),
+                None => schema.push_str(r#"{"type":"object"}"#),
+            }
+            schema
+        } else {
+            input_schema(str_at(item, "event"))
+                .unwrap_or_default()
+                .to_string()
+        };
+        out.push(ToolSpec {
+            description: describe_tool(item, &name, surface),
+            name,
+            id: id.to_string(),
+            schema,
+        });
+    }
+    out
+}
+
 /// The tools a snapshot's menu (`ISnapshot.menu` JSON) should publish, in
 /// document order, with unique names.
 pub fn plan(menu: &[Value]) -> Vec<ToolSpec> {
-    let items: Vec<&Value> = menu.iter().filter(|m| runnable(m)).collect();
-    let ids: Vec<&str> = items.iter().map(|m| str_at(m, "id")).collect();
-    items
-        .iter()
-        .zip(assign_names(&ids))
-        .map(|(item, name)| ToolSpec {
-            description: description(item, &name),
-            schema: input_schema(str_at(item, "event"))
-                .unwrap_or_default()
-                .to_string(),
-            name,
-            id: str_at(item, "id").to_string(),
-        })
-        .collect()
+    let mut items = Vec::new();
+    for item in menu {
+        if runnable(item) {
+            items.push(item);
+        }
+    }
+    tools(&items, false)
 }
 
 /// The tools a Surface describe result should publish: its capabilities
@@ -202,42 +252,18 @@ pub fn plan(menu: &[Value]) -> Vec<ToolSpec> {
 /// their availability depends on `input.record`. Each schema is the one the
 /// Surface enforces.
 pub fn plan_capabilities(result: &Value) -> Vec<ToolSpec> {
-    let unavailable: Vec<&str> = list_at(result, "unavailable")
-        .iter()
-        .filter(|u| u.get("record").is_none())
-        .map(|u| str_at(u, "capability"))
-        .collect();
-    let caps: Vec<&Value> = list_at(result, "capabilities")
-        .iter()
-        .filter(|c| {
-            let id = str_at(c, "id");
-            !id.is_empty() && !unavailable.contains(&id)
-        })
-        .collect();
-    let ids: Vec<&str> = caps.iter().map(|c| str_at(c, "id")).collect();
-    caps.iter()
-        .zip(assign_names(&ids))
-        .map(|(cap, name)| {
-            let id = str_at(cap, "id");
-            let schema = cap
-                .get("input")
-                .filter(|s| s.is_object())
-                .map_or_else(|| r#"{"type":"object"}"#.to_string(), Value::to_string);
-            ToolSpec {
-                description: describe(
-                    str_at(cap, "title"),
-                    str_at(cap, "description"),
-                    "capability",
-                    id,
-                    &name,
-                    format!("Capability {id:?}"),
-                ),
-                name,
-                id: id.to_string(),
-                schema,
-            }
-        })
-        .collect()
+    let unavailable = list_at(result, "unavailable");
+    let mut caps = Vec::new();
+    for cap in list_at(result, "capabilities") {
+        let id = str_at(cap, "id");
+        let gone = unavailable
+            .iter()
+            .any(|u| u.get("record").is_none() && str_at(u, "capability") == id);
+        if !id.is_empty() && !gone {
+            caps.push(cap);
+        }
+    }
+    tools(&caps, true)
 }
 
 /// What a publication does with the page's answer to its read: the tools to
@@ -256,11 +282,21 @@ pub fn plan_response(surface: bool, response: &Value) -> Option<Vec<ToolSpec>> {
 
 /// The plan as the JS side takes it: `[[name, id, description, schema], …]`.
 pub fn plan_json(tools: &[ToolSpec]) -> String {
-    let rows: Vec<[&str; 4]> = tools
-        .iter()
-        .map(|t| [&*t.name, &*t.id, &*t.description, &*t.schema])
-        .collect();
-    json::to_string(&rows).unwrap_or_default()
+    let mut out = String::from("[");
+    for t in tools {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let mut sep = '[';
+        for field in [&t.name, &t.id, &t.description, &t.schema] {
+            out.push(sep);
+            field.as_str().write_json(&mut out);
+            sep = ',';
+        }
+        out.push(']');
+    }
+    out.push(']');
+    out
 }
 
 #[cfg(target_arch = "wasm32")]

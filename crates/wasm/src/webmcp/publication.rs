@@ -7,13 +7,13 @@
 //! nothing. The answer is the tool's result. Re-reads follow DOM changes
 //! under the root and every call; retirement and `stop()` withdraw all.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use js_sys::{Function, Promise};
 use playable::Phase;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::{plan_json, plan_response};
 use crate::install::Instance;
@@ -32,14 +32,14 @@ extern "C" {
     fn request(
         surface: bool,
         request_id: &str,
-        page_id: Option<String>,
+        page_id: Option<&str>,
         cmd: &str,
         id: &str,
         input: &JsValue,
     ) -> JsValue;
     #[wasm_bindgen(js_name = helloPageId)]
-    fn hello_page_id(uplink: &JsValue) -> Option<String>;
-    fn withdrawn(surface: bool, page_id: Option<String>, id: &str) -> JsValue;
+    fn hello_page_id(uplink: &JsValue) -> JsValue;
+    fn withdrawn(surface: bool, page_id: Option<&str>, id: &str) -> JsValue;
 
     type Watcher;
     fn watch(root: &JsValue, ms: u32, on_change: &Function) -> Watcher;
@@ -48,6 +48,9 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn stop(this: &Watcher);
 }
+
+/// Publications started so far (see the request-id prefix).
+static STARTED: AtomicU32 = AtomicU32::new(0);
 
 /// Whose tools these are.
 pub(crate) enum Owner {
@@ -62,10 +65,14 @@ impl Owner {
 
     /// Sends one request through the owner's `handle`; `None` when it is gone.
     async fn handle(&self, request: JsValue) -> Option<JsValue> {
-        match self {
-            Owner::Playable(instance) => Some(instance.upgrade()?.handle(request).await),
-            Owner::Surface(surface) => Some(surface.upgrade()?.handle(request).await),
-        }
+        let answer = match self {
+            Owner::Playable(instance) => instance.upgrade()?.answer(request),
+            Owner::Surface(surface) => {
+                let surface = surface.upgrade()?;
+                Box::pin(async move { surface.handle(request).await })
+            }
+        };
+        Some(answer.await)
     }
 
     fn retired(&self) -> bool {
@@ -78,7 +85,7 @@ impl Owner {
     }
 }
 
-type RunFn = Closure<dyn Fn(String, JsValue) -> Promise>;
+type RunFn = Closure<dyn Fn(JsValue, JsValue) -> Promise>;
 
 pub(crate) struct Publication {
     owner: Owner,
@@ -88,12 +95,14 @@ pub(crate) struct Publication {
     /// prefix per publication, then a counter.
     prefix: String,
     seq: Cell<u32>,
-    page_id: RefCell<Option<String>>,
+    page_id: OnceCell<String>,
     /// What is registered now (name → { key, withdraw }, kept by webmcp.js).
     tools: js_sys::Map,
-    watcher: RefCell<Option<Watcher>>,
+    watcher: Cell<Option<Watcher>>,
     run: RunFn,
-    on_change: Closure<dyn Fn()>,
+    /// The closure type js-sys's futures already use: one wasm-bindgen
+    /// invoke shim (and its long export name) serves both.
+    on_change: Closure<dyn FnMut(JsValue) -> Result<(), JsError>>,
     stopped: Cell<bool>,
     syncing: Cell<bool>,
     again: Cell<bool>,
@@ -106,7 +115,16 @@ impl Publication {
         if context.is_null() || owner.retired() {
             return None;
         }
-        let nonce = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+        // crypto.getRandomValues (already imported for pageIds); should it
+        // fail, the count of publications started still tells them apart.
+        let mut bytes = [0u8; 4];
+        if let Some(crypto) = crate::ports::crypto(window) {
+            let _ = crypto.get_random_values_with_u8_array(&mut bytes);
+        }
+        let nonce = u32::from_le_bytes(bytes) ^ STARTED.fetch_add(1, Ordering::Relaxed);
+        let mut prefix = String::from("webmcp-");
+        super::push_hex(&mut prefix, nonce);
+        prefix.push('-');
         let publication = Rc::new_cyclic(|me: &Weak<Self>| {
             let run_me = me.clone();
             let sync_me = me.clone();
@@ -114,19 +132,20 @@ impl Publication {
                 owner,
                 context,
                 root,
-                prefix: format!("webmcp-{nonce:08x}-"),
+                prefix,
                 seq: Cell::new(0),
-                page_id: RefCell::new(None),
+                page_id: OnceCell::new(),
                 tools: js_sys::Map::new(),
-                watcher: RefCell::new(None),
-                run: Closure::new(move |id: String, input: JsValue| {
+                watcher: Cell::new(None),
+                run: Closure::new(move |id: JsValue, input: JsValue| {
                     let me = run_me.clone();
-                    future_to_promise(async move { Ok(execute(me, id, input).await) })
+                    crate::serve::promise(Box::pin(execute(me, id, input)))
                 }),
-                on_change: Closure::new(move || {
+                on_change: Closure::new(move |_: JsValue| {
                     if let Some(me) = sync_me.upgrade() {
                         wasm_bindgen_futures::spawn_local(me.sync());
                     }
+                    Ok(())
                 }),
                 stopped: Cell::new(false),
                 syncing: Cell::new(false),
@@ -146,7 +165,7 @@ impl Publication {
         if self.stopped.replace(true) {
             return;
         }
-        if let Some(watcher) = self.watcher.borrow_mut().take() {
+        if let Some(watcher) = self.watcher.take() {
             watcher.stop();
         }
         withdraw_all(&self.tools);
@@ -156,9 +175,16 @@ impl Publication {
     fn request(&self, cmd: &str, id: &str, input: &JsValue) -> JsValue {
         let n = self.seq.get().wrapping_add(1);
         self.seq.set(n);
-        let page_id = self.page_id.borrow().clone();
-        let request_id = format!("{}{n}", self.prefix);
-        request(self.owner.surface(), &request_id, page_id, cmd, id, input)
+        let mut request_id = self.prefix.clone();
+        request_id.push_str(&n.to_string());
+        request(
+            self.owner.surface(),
+            &request_id,
+            self.page_id.get().map(String::as_str),
+            cmd,
+            id,
+            input,
+        )
     }
 
     /// A playable publication says hello first (it needs the pageId); then
@@ -167,26 +193,29 @@ impl Publication {
         if !self.owner.surface() {
             let hello = self.request("hello", "", &JsValue::UNDEFINED);
             let page_id = match self.owner.handle(hello).await {
-                Some(up) => hello_page_id(&up),
+                Some(up) => hello_page_id(&up).as_string(),
                 None => None,
             };
-            if page_id.is_none() {
+            let Some(page_id) = page_id else {
                 return self.stop(); // retired: nothing to publish
-            }
-            *self.page_id.borrow_mut() = page_id;
+            };
+            let _ = self.page_id.set(page_id);
         }
         if self.stopped() {
             return;
         }
         let on_change: &Function = self.on_change.as_ref().unchecked_ref();
-        *self.watcher.borrow_mut() = Some(watch(&self.root, RESYNC_MS, on_change));
+        self.watcher
+            .set(Some(watch(&self.root, RESYNC_MS, on_change)));
         self.sync().await;
     }
 
     fn schedule(&self) {
-        if let Some(watcher) = self.watcher.borrow().as_ref() {
+        let watcher = self.watcher.take();
+        if let Some(watcher) = &watcher {
             watcher.schedule();
         }
+        self.watcher.set(watcher);
     }
 
     /// Reads afresh and brings the registered tools in line. One at a time;
@@ -235,7 +264,8 @@ impl Publication {
 }
 
 /// One tool call: a run (or invoke) through the owner's `handle`.
-async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
+async fn execute(me: Weak<Publication>, id: JsValue, input: JsValue) -> JsValue {
+    let id = id.as_string().unwrap_or_default();
     let Some(publication) = me.upgrade() else {
         return withdrawn(false, None, &id);
     };
@@ -250,7 +280,7 @@ async fn execute(me: Weak<Publication>, id: String, input: JsValue) -> JsValue {
     // The page may have changed in ways no mutation shows (an item hidden
     // by a stylesheet rule alone): re-read after every call.
     publication.schedule();
-    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.borrow().clone(), &id))
+    answer.unwrap_or_else(|| withdrawn(surface, publication.page_id.get().map(String::as_str), &id))
 }
 
 /// What `publishWebMcp()` returns: `{ active, stop() }`.
@@ -272,7 +302,9 @@ impl WebMcpPublication {
         root: JsValue,
         owner: Owner,
     ) -> Self {
-        let mut slot = slot.borrow_mut();
+        let Ok(mut slot) = slot.try_borrow_mut() else {
+            return Self::new(None);
+        };
         if let Some(live) = slot.as_ref().filter(|p| !p.stopped()) {
             return Self::new(Some(Rc::clone(live)));
         }
