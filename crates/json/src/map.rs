@@ -33,8 +33,10 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for Map<K, V> {
 }
 
 impl<K, V> Map<K, V> {
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        Map {
+            entries: Vec::new(),
+        }
     }
     pub fn len(&self) -> usize {
         self.entries.len()

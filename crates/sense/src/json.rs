@@ -137,69 +137,84 @@ impl Snapshot {
 
     /// Reads an `ISnapshot` (what `ports.sense.snapshot()` returned). Unknown
     /// fields are ignored; `event` defaults to `"click"`, `title`/`desc` to
-    /// `""`, `islands`/`generics`/`dirty` to `[]`, `noReload` to false.
+    /// `""`, `islands`/`generics`/`dirty` to `[]`, `noReload` to false. The
+    /// error names the first problem, in field order.
     pub fn from_value(v: &Value) -> Result<Snapshot, String> {
-        let o = object(v, "the snapshot")?;
-        Ok(Snapshot {
-            page_title: opt_string(o, "pageTitle")?,
-            menu: list(o, "menu", true, |v| {
-                let m = object(v, "a menu item")?;
-                Ok(MenuItem {
-                    id: string(m, "id")?,
-                    event: opt_string(m, "event")?.unwrap_or_else(|| "click".into()),
-                    title: opt_string(m, "title")?.unwrap_or_default(),
-                    desc: opt_string(m, "desc")?.unwrap_or_default(),
-                    enabled: boolean(m, "enabled", true)?,
-                    visible: boolean(m, "visible", true)?,
-                    island: opt_string(m, "island")?,
-                    ambiguous: boolean(m, "ambiguous", false)?,
-                })
-            })?,
-            islands: list(o, "islands", false, |v| {
-                let i = object(v, "an island")?;
-                Ok(Island {
-                    id: string(i, "id")?,
-                    slots: list(i, "slots", true, |v| {
-                        let s = object(v, "an island slot")?;
-                        Ok(IslandSlot {
-                            name: string(s, "name")?,
-                            id: string(s, "id")?,
-                            resolved: boolean(s, "resolved", true)?,
-                        })
-                    })?,
-                })
-            })?,
-            generics: list(o, "generics", false, |v| {
-                let g = object(v, "a generic")?;
-                Ok(Generic {
-                    reference: string(g, "ref")?,
-                    role: string(g, "role")?,
-                    name: string(g, "name")?,
-                })
-            })?,
-            dirty: list(o, "dirty", false, |v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| "dirty must contain only strings".to_string())
-            })?,
-            no_reload: boolean(o, "noReload", false)?,
-        })
+        let r = &mut Reader::default();
+        let o = r.object(v, "the snapshot");
+        let snapshot = Snapshot {
+            page_title: r.opt_string(o, "pageTitle"),
+            menu: r.list(o, "menu", true, menu_item),
+            islands: r.list(o, "islands", false, island),
+            generics: r.list(o, "generics", false, generic),
+            dirty: r.list(o, "dirty", false, dirty),
+            no_reload: r.boolean(o, "noReload", false),
+        };
+        r.done(snapshot)
     }
 }
 
 /// What `deriveEscapes` / `isEscapeAllowed` read of a snapshot: `dirty`
 /// (default `[]`) and `noReload` (default false); the rest is ignored.
 pub fn escape_inputs(v: &Value) -> Result<Snapshot, String> {
-    let o = object(v, "the snapshot")?;
-    Ok(Snapshot {
-        dirty: list(o, "dirty", false, |v| {
-            v.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| "dirty must contain only strings".to_string())
-        })?,
-        no_reload: boolean(o, "noReload", false)?,
+    let r = &mut Reader::default();
+    let o = r.object(v, "the snapshot");
+    let snapshot = Snapshot {
+        dirty: r.list(o, "dirty", false, dirty),
+        no_reload: r.boolean(o, "noReload", false),
         ..Snapshot::default()
-    })
+    };
+    r.done(snapshot)
+}
+
+fn menu_item(r: &mut Reader, v: &Value) -> MenuItem {
+    let m = r.object(v, "a menu item");
+    MenuItem {
+        id: r.string(m, "id"),
+        event: r.opt_string(m, "event").unwrap_or_else(|| "click".into()),
+        title: r.opt_string(m, "title").unwrap_or_default(),
+        desc: r.opt_string(m, "desc").unwrap_or_default(),
+        enabled: r.boolean(m, "enabled", true),
+        visible: r.boolean(m, "visible", true),
+        island: r.opt_string(m, "island"),
+        ambiguous: r.boolean(m, "ambiguous", false),
+    }
+}
+
+fn island(r: &mut Reader, v: &Value) -> Island {
+    let i = r.object(v, "an island");
+    Island {
+        id: r.string(i, "id"),
+        slots: r.list(i, "slots", true, slot),
+    }
+}
+
+fn slot(r: &mut Reader, v: &Value) -> IslandSlot {
+    let s = r.object(v, "an island slot");
+    IslandSlot {
+        name: r.string(s, "name"),
+        id: r.string(s, "id"),
+        resolved: r.boolean(s, "resolved", true),
+    }
+}
+
+fn generic(r: &mut Reader, v: &Value) -> Generic {
+    let g = r.object(v, "a generic");
+    Generic {
+        reference: r.string(g, "ref"),
+        role: r.string(g, "role"),
+        name: r.string(g, "name"),
+    }
+}
+
+fn dirty(r: &mut Reader, v: &Value) -> String {
+    match v.as_str() {
+        Some(s) => s.to_string(),
+        None => {
+            r.fail("dirty must contain only strings".into());
+            String::new()
+        }
+    }
 }
 
 impl Escape {
@@ -221,56 +236,99 @@ impl Escape {
     }
 }
 
-fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
-    v.as_object()
-        .ok_or_else(|| format!("{what} must be an object"))
+static NO_FIELDS: Map<String, Value> = Map::new();
+
+/// Reads fields of JSON objects and keeps the first problem. Reading goes on
+/// with defaults after a problem, so no early return has to drop a
+/// half-built snapshot: with `?` between fields, each exit carried its own
+/// cleanup code (~4 KB of wasm for this reader alone).
+#[derive(Default)]
+struct Reader {
+    problem: Option<String>,
 }
 
-fn missing(key: &str) -> String {
-    format!("missing field `{key}`")
-}
-
-fn string(o: &Map<String, Value>, key: &str) -> Result<String, String> {
-    opt_string(o, key)?.ok_or_else(|| missing(key))
-}
-
-/// Absent or null is `None`.
-fn opt_string(o: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("`{key}` must be a string")),
-    }
-}
-
-fn boolean(o: &Map<String, Value>, key: &str, required: bool) -> Result<bool, String> {
-    match o.get(key) {
-        None if !required => Ok(false),
-        None => Err(missing(key)),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(format!("`{key}` must be a boolean")),
-    }
-}
-
-fn list<T>(
-    o: &Map<String, Value>,
-    key: &str,
-    required: bool,
-    each: impl Fn(&Value) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
-    match o.get(key) {
-        None if !required => Ok(Vec::new()),
-        None => Err(missing(key)),
-        Some(Value::Array(items)) => {
-            // A loop, not `collect::<Result<_>>()`: that adapter costs a
-            // few hundred bytes of wasm per element type.
-            let mut out = Vec::with_capacity(items.len());
-            for item in items {
-                out.push(each(item)?);
-            }
-            Ok(out)
+impl Reader {
+    fn fail(&mut self, why: String) {
+        if self.problem.is_none() {
+            self.problem = Some(why);
         }
-        Some(_) => Err(format!("`{key}` must be an array")),
+    }
+
+    fn done<T>(&mut self, value: T) -> Result<T, String> {
+        match self.problem.take() {
+            Some(why) => Err(why),
+            None => Ok(value),
+        }
+    }
+
+    fn object<'v>(&mut self, v: &'v Value, what: &str) -> &'v Map<String, Value> {
+        match v.as_object() {
+            Some(o) => o,
+            None => {
+                self.fail(format!("{what} must be an object"));
+                &NO_FIELDS
+            }
+        }
+    }
+
+    fn missing(&mut self, key: &str) {
+        self.fail(format!("missing field `{key}`"));
+    }
+
+    /// Absent or null is `None`.
+    fn opt_string(&mut self, o: &Map<String, Value>, key: &str) -> Option<String> {
+        match o.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => {
+                self.fail(format!("`{key}` must be a string"));
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, o: &Map<String, Value>, key: &str) -> String {
+        let s = self.opt_string(o, key);
+        if s.is_none() && matches!(o.get(key), None | Some(Value::Null)) {
+            self.missing(key);
+        }
+        s.unwrap_or_default()
+    }
+
+    fn boolean(&mut self, o: &Map<String, Value>, key: &str, required: bool) -> bool {
+        match o.get(key) {
+            None if !required => false,
+            None => {
+                self.missing(key);
+                false
+            }
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                self.fail(format!("`{key}` must be a boolean"));
+                false
+            }
+        }
+    }
+
+    fn list<T>(
+        &mut self,
+        o: &Map<String, Value>,
+        key: &str,
+        required: bool,
+        each: fn(&mut Reader, &Value) -> T,
+    ) -> Vec<T> {
+        let mut out = Vec::new();
+        match o.get(key) {
+            None if !required => {}
+            None => self.missing(key),
+            Some(Value::Array(items)) => {
+                for item in items {
+                    out.push(each(self, item));
+                }
+            }
+            Some(_) => self.fail(format!("`{key}` must be an array")),
+        }
+        out
     }
 }
 

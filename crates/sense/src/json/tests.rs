@@ -90,6 +90,31 @@ fn reading_applies_defaults_and_names_what_is_wrong() {
     assert!(e.contains("id"), "{e}");
     let e = Snapshot::from_value(&json!({ "menu": [], "noReload": "yes" })).unwrap_err();
     assert!(e.contains("noReload"), "{e}");
+    // The first problem in field order wins, whatever follows it.
+    let first = |v| Snapshot::from_value(&v).unwrap_err();
+    assert_eq!(
+        first(json!({ "pageTitle": 3, "menu": "no", "noReload": "yes" })),
+        "`pageTitle` must be a string"
+    );
+    assert_eq!(
+        first(json!({ "menu": [{ "id": "a", "enabled": true }, 7], "dirty": [1] })),
+        "missing field `visible`"
+    );
+    assert_eq!(
+        first(json!({ "menu": [], "islands": [{ "id": "i", "slots": [{ "name": "n" }] }] })),
+        "missing field `id`"
+    );
+    assert_eq!(first(json!([])), "the snapshot must be an object");
+    assert_eq!(
+        first(json!({ "menu": [], "dirty": ["a", 2] })),
+        "dirty must contain only strings"
+    );
+    assert_eq!(
+        crate::json::escape_inputs(&json!({ "dirty": "x" })).unwrap_err(),
+        "`dirty` must be an array"
+    );
+    let ok = crate::json::escape_inputs(&json!({ "dirty": ["f"], "noReload": true })).unwrap();
+    assert_eq!((ok.dirty, ok.no_reload), (vec!["f".to_string()], true));
 }
 
 #[test]
