@@ -291,10 +291,7 @@ pub fn detach_window_bridge_for_tests() {
 
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
-    let json = js_sys::JSON::stringify(snapshot)
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default();
+    let json = crate::ports::stringify(snapshot).unwrap_or_default();
     json::from_str(&json)
         .map_err(|e| e.to_string())
         .and_then(|v| sense::json::escape_inputs(&v))

@@ -43,6 +43,11 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     Ok(value)
 }
 
+/// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
+pub fn stringify(v: &JsValue) -> Option<String> {
+    js_sys::JSON::stringify(v).ok()?.as_string()
+}
+
 fn has_method(obj: &JsValue, name: &str) -> bool {
     Reflect::get(obj, &name.into()).is_ok_and(|f| f.is_function())
 }
@@ -62,12 +67,9 @@ impl Sense for SensePort {
             return self.dom.snapshot();
         };
         let value = call(js, "snapshot", &JsValue::UNDEFINED).await?;
-        let json = js_sys::JSON::stringify(&value)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| {
-                "ports.sense.snapshot() returned something that is not JSON".to_string()
-            })?;
+        let json = stringify(&value).ok_or_else(|| {
+            "ports.sense.snapshot() returned something that is not JSON".to_string()
+        })?;
         json::from_str(&json)
             .map_err(|e| e.to_string())
             .and_then(|v| Snapshot::from_value(&v))

@@ -246,10 +246,7 @@ impl Publication {
                 self.stop();
                 break;
             };
-            let json = js_sys::JSON::stringify(&response)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default();
+            let json = crate::ports::stringify(&response).unwrap_or_default();
             let response = json::from_str(&json).unwrap_or_default();
             if let Some(wanted) = plan_response(self.owner.surface(), &response) {
                 let run: &Function = self.run.as_ref().unchecked_ref();
