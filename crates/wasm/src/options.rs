@@ -53,7 +53,11 @@ fn parse_slots(value: Option<JsValue>) -> Result<IslandSlots, Msg> {
         let island = entry.get(0).as_string().unwrap_or_default();
         let slots = entry.get(1);
         if !slots.is_object() {
-            return Err(format!("islandSlots[{island:?}] must be an object of slots").into());
+            return Err(format!(
+                "islandSlots[{}] must be an object of slots",
+                json::quote(&island)
+            )
+            .into());
         }
         let mut list: Vec<(String, SlotSpec)> = Vec::new();
         for slot in Object::entries(slots.unchecked_ref()).iter() {

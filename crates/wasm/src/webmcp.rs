@@ -145,10 +145,9 @@ fn describe_tool(item: &Value, name: &str, surface: bool) -> String {
     text
 }
 
-/// `{id:?}`: the id quoted and escaped as Rust's Debug does.
+/// The id as a JSON string literal (quoted, escaped).
 fn push_quoted(out: &mut String, id: &str) {
-    use std::fmt::Write;
-    let _ = write!(out, "{id:?}");
+    json::WriteJson::write_json(id, out);
 }
 
 /// A menu item's (`IMenuItem` JSON) tool description.
