@@ -7,9 +7,14 @@
 import { renameSync, rmSync } from "node:fs";
 import { rolldown } from "rolldown";
 
+// Property names only this file reads and writes (the glue's closure state
+// and class helpers, boundary.js's budget), so they can be mangled too. Never
+// a name the page, the wasm or a caller sees (`__wbg_ptr` is on instances).
+const INTERNAL_PROPS = /^(_wbg_cb_unref|__destroy_into_raw|__wrap|cnt|problem|nodes|chars)$/;
+
 const out = "www/pkg/in_page_playable.js";
 const bundle = await rolldown({ input: "www/entry.js", treeshake: true, logLevel: "warn" });
-await bundle.write({ file: out + ".bundle", format: "esm", minify: true });
+await bundle.write({ file: out + ".bundle", format: "esm", minify: { mangleProps: { include: INTERNAL_PROPS } } });
 await bundle.close();
 renameSync(out + ".bundle", out);
 rmSync("www/pkg/snippets", { recursive: true, force: true });

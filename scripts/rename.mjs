@@ -41,16 +41,17 @@ for (const name of exports.keys()) {
 }
 
 // Imports: the minified wasm (argv[3]) takes every import from one module
-// (the -and-modules variant of the pass), under the mapping's new names.
+// (the -and-modules variant of the pass), under the mapping's new names. The
+// mapping comes before -Oz, which may drop an unused import: the glue then
+// drops its function too.
 const taken = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(process.argv[3])));
 const modules = new Set(taken.map((i) => i.module));
 if (modules.size !== 1) fail(`the minified wasm imports from ${modules.size} modules, not 1`);
 const [newModule] = modules;
 if (!/^[A-Za-z_$][\w$]*$/.test(newModule)) fail(`module name ${newModule} is not an identifier`);
 const newNames = new Set(map.imports.map(([, , neu]) => neu));
-if (taken.length !== map.imports.length || !taken.every((i) => newNames.has(i.name))) {
-  fail("the mapping's imports are not the minified wasm's");
-}
+const kept = new Set(taken.map((i) => i.name));
+if (!taken.every((i) => newNames.has(i.name))) fail("the minified wasm imports a name the mapping does not give");
 
 // Snippet imports: `import * as importN from "<path>"` namespaces become named
 // imports of just the functions the wasm takes, entered into import0.
@@ -72,6 +73,11 @@ for (const key of keys) if (!fromBg.has(key)) fail(`import0.${key} is not import
 for (const old of fromBg.keys()) if (!keys.includes(old)) fail(`import ${old} is not a key of import0`);
 if (new Set(keys).size !== keys.length) fail("import0 has a key twice");
 lit = lit.replace(/^ {8}([A-Za-z_$][\w$]*):/gm, (_, key) => `        ${fromBg.get(key)}:`);
+lit = lit
+  .split(/(?=^ {8}[A-Za-z_$][\w$]*: )/m)
+  .filter((entry) => !/^ {8}[\w$]+: /.test(entry) || kept.has(entry.match(/^ {8}([\w$]+): /)[1]))
+  .join("")
+  .replace(/,?\n?$/, ",");
 
 const snippetPaths = new Set(namespaces.values());
 const named = new Map(); // path -> ["old as local"]
@@ -79,13 +85,15 @@ let extra = "";
 map.imports.forEach(([module, old, neu], i) => {
   if (module === BG) return;
   if (!snippetPaths.has(module)) fail(`imports from ${module}, which the glue does not import`);
+  if (!kept.has(neu)) return;
   if (!/^[A-Za-z_$][\w$]*$/.test(old)) fail(`snippet import ${old} is not an identifier`);
   const local = `__wbg_s${i}`;
   if (!named.has(module)) named.set(module, []);
   named.get(module).push(`${old} as ${local}`);
   extra += `        ${neu}: ${local},\n`;
 });
-for (const path of snippetPaths) if (!named.has(path)) fail(`the glue imports ${path} but the module takes nothing from it`);
+const mappedPaths = new Set(map.imports.map(([module]) => module));
+for (const path of snippetPaths) if (!mappedPaths.has(path)) fail(`the glue imports ${path} but the module takes nothing from it`);
 const imports = [...named].map(([path, names]) => `import { ${names.join(", ")} } from "${path}";\n`).join("");
 
 // The import object: { <new module>: import0 }.
