@@ -32,6 +32,14 @@ extern "C" {
     fn settle(f: &Function, args: &Array) -> Promise;
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `console.warn(message)`, looked up when called; a page without a
+    /// console (or a throwing one) just gets no warning.
+    #[wasm_bindgen(catch, js_namespace = console, js_name = warn)]
+    fn console_warn(message: &str) -> Result<(), JsValue>;
+}
+
 /// `[json, problem]` from `plain`/`projectWith` as a JSON value.
 fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
@@ -58,16 +66,6 @@ async fn call(f: &Function, args: &Array) -> Result<JsValue, String> {
     match out.get(0).is_truthy() {
         true => Ok(out.get(1)),
         false => Err(out.get(1).as_string().unwrap_or_default()),
-    }
-}
-
-fn console_warn(message: &str) {
-    if let Ok(console) = Reflect::get(&js_sys::global(), &"console".into()) {
-        if let Ok(warn) = Reflect::get(&console, &"warn".into()) {
-            if let Some(warn) = warn.dyn_ref::<Function>() {
-                let _ = warn.call1(&console, &message.into());
-            }
-        }
     }
 }
 
@@ -129,7 +127,7 @@ impl RegistrySource for Inner {
 impl Inner {
     fn warn(&self, message: String) {
         if self.warned.take() != message {
-            console_warn(&format!("in-page-playable surface: {message}"));
+            let _ = console_warn(&format!("in-page-playable surface: {message}"));
         }
         self.warned.set(message);
     }
