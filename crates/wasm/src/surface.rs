@@ -141,12 +141,10 @@ impl Inner {
     }
 
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
-        let scalars = Array::of4(
-            &"protocol".into(),
-            &"id".into(),
-            &"method".into(),
-            &"capability".into(),
-        );
+        // Built from imports the module has anyway (no `Array.of` of four).
+        let scalars = Array::of2(&"protocol".into(), &"id".into());
+        scalars.push(&"method".into());
+        scalars.push(&"capability".into());
         let projected = project_with(&request, &scalars, "input");
         let value: Value = json::from_str(&projected.get(0).as_string().unwrap_or_default())
             .unwrap_or(Value::Null);
