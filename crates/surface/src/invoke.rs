@@ -159,24 +159,22 @@ pub(crate) fn finish(
 
 /// The implicit `record` string for row actions, then the declared schema.
 fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), BusinessError> {
-    let invalid = |detail: String| {
+    let detail = match input.get("record") {
+        _ if decl.row_action().is_none() => None,
+        Some(Value::String(_)) => None,
+        Some(_) => Some("/record: expected a record id string"),
+        None => Some("/record: required property is missing (the target record id)"),
+    };
+    let result = match detail {
+        Some(detail) => Err(detail.to_string()),
+        None => schema::validate(&decl.effective_schema(), input).map_err(|e| e.to_string()),
+    };
+    result.map_err(|detail| {
         BusinessError::new(
             BusinessCode::InvalidParams,
             format!("invalid input for `{}`: {detail}", decl.id),
         )
-    };
-    if decl.row_action().is_some() {
-        match input.get("record") {
-            Some(Value::String(_)) => {}
-            Some(_) => return Err(invalid("/record: expected a record id string".into())),
-            None => {
-                return Err(invalid(
-                    "/record: required property is missing (the target record id)".into(),
-                ))
-            }
-        }
-    }
-    schema::validate(&decl.effective_schema(), input).map_err(|e| invalid(e.to_string()))
+    })
 }
 
 fn check_available(
