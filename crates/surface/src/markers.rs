@@ -91,7 +91,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
             if let Some(r) = record.and_then(|r| obs.records.get_mut(r)) {
                 if !name.is_empty()
                     && r.fields.len() < MAX_FIELDS_PER_RECORD
-                    && !r.fields.contains_key(&name)
+                    && !r.fields.contains_key(name.as_str())
                 {
                     r.fields.insert(name, Value::String(row.text()));
                 }

@@ -153,7 +153,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
+                    .all(|(k, a)| y.get(k.as_str()).is_some_and(|b| json_eq(a, b)))
         }
         _ => a == b,
     }
@@ -366,7 +366,7 @@ fn validate_object(
     };
     if let Some(props) = properties {
         for (name, sub) in props {
-            if let Some(v) = map.get(name) {
+            if let Some(v) = map.get(name.as_str()) {
                 validate_in(sub, v, path, name, depth)?;
             }
         }
@@ -375,7 +375,7 @@ fn validate_object(
         None | Some(Value::Bool(true)) => Ok(()),
         Some(extra @ (Value::Bool(false) | Value::Object(_))) => {
             for (name, v) in map {
-                if properties.is_some_and(|p| p.contains_key(name)) {
+                if properties.is_some_and(|p| p.contains_key(name.as_str())) {
                     continue;
                 }
                 if extra == &Value::Bool(false) {
