@@ -53,7 +53,12 @@ impl<'a> RowActionId<'a> {
 
 /// Where the first `@` is.
 fn at_sign(s: &str) -> Option<usize> {
-    s.bytes().position(|b| b == b'@')
+    for (at, &b) in s.as_bytes().iter().enumerate() {
+        if b == b'@' {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// One declared capability.
