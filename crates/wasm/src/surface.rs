@@ -3,6 +3,7 @@
 //! Translation only: every rule lives in `surface`.
 
 use std::cell::{Cell, RefCell};
+use std::fmt::Write;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
@@ -116,7 +117,7 @@ impl RegistrySource for Inner {
             let mut message = "declarations skipped:".to_string();
             for (i, s) in registry.skipped.iter().enumerate() {
                 let sep = if i == 0 { " " } else { "; " };
-                message.push_str(&format!("{sep}[{}] {}", s.index, s.reason));
+                let _ = write!(message, "{sep}[{}] {}", s.index, s.reason);
             }
             self.warn(message);
         }
