@@ -142,7 +142,7 @@ impl CapabilityDeclaration {
             None | Some(Value::Null) => None,
             Some(schema @ Value::Object(map)) => {
                 if let Err(e) = schema::check_schema(schema) {
-                    return bad(&format!("input schema at {e}"));
+                    return Err(format!("`{id}`: input schema at {e}"));
                 }
                 match map.get("type") {
                     None => {}
