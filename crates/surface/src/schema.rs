@@ -162,7 +162,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let mut text = v.to_string();
+    let mut text = json::to_string(v).unwrap_or_default();
     let mut chars = text.chars();
     chars.nth(MAX - 1);
     let rest = chars.as_str().len();
