@@ -335,7 +335,8 @@ fn validate_array(
             return Err(malformed(path, "items"));
         }
         for (i, item) in items.iter().enumerate() {
-            validate_in(item_schema, item, path, &i.to_string(), depth)?;
+            let index = json::to_string(&Number::from(i)).unwrap_or_default();
+            validate_in(item_schema, item, path, &index, depth)?;
         }
     }
     Ok(())
