@@ -106,7 +106,7 @@ impl CapabilityDeclaration {
                 put(&mut schema, "required", Value::Array(Vec::new()));
             }
             if let Some(Value::Array(names)) = schema.get_mut("required") {
-                if !names.iter().any(|n| n == "record") {
+                if !names.iter().any(|n| n.as_str() == Some("record")) {
                     let mut with_record = vec![text("record")];
                     with_record.append(names);
                     *names = with_record;
@@ -146,7 +146,7 @@ impl CapabilityDeclaration {
                 }
                 match map.get("type") {
                     None => {}
-                    Some(t) if t == "object" => {}
+                    Some(t) if t.as_str() == Some("object") => {}
                     Some(_) => {
                         return bad("the input schema must describe an object (`type: \"object\"`)")
                     }
@@ -157,8 +157,8 @@ impl CapabilityDeclaration {
         };
         let risk = match obj.get("risk") {
             None | Some(Value::Null) => Risk::Low,
-            Some(r) if r == "low" => Risk::Low,
-            Some(r) if r == "high" => Risk::High,
+            Some(r) if r.as_str() == Some("low") => Risk::Low,
+            Some(r) if r.as_str() == Some("high") => Risk::High,
             Some(_) => return bad("`risk` must be \"low\" or \"high\""),
         };
         let expect = match obj.get("expect") {

@@ -165,8 +165,8 @@ fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, Pro
     };
     let capabilities = match input.get("capabilities") {
         None => CapabilityMode::All,
-        Some(v) if v == "all" => CapabilityMode::All,
-        Some(v) if v == "changed" => CapabilityMode::Changed,
+        Some(v) if v.as_str() == Some("all") => CapabilityMode::All,
+        Some(v) if v.as_str() == Some("changed") => CapabilityMode::Changed,
         Some(_) => {
             return Err(ProtocolError::invalid(
                 "`input.capabilities` must be \"all\" or \"changed\"",
