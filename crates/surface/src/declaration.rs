@@ -53,7 +53,12 @@ impl<'a> RowActionId<'a> {
 
 /// Where the first `@` is.
 fn at_sign(s: &str) -> Option<usize> {
-    s.bytes().position(|b| b == b'@')
+    for (at, &b) in s.as_bytes().iter().enumerate() {
+        if b == b'@' {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// One declared capability.
@@ -101,7 +106,7 @@ impl CapabilityDeclaration {
                 put(&mut schema, "required", Value::Array(Vec::new()));
             }
             if let Some(Value::Array(names)) = schema.get_mut("required") {
-                if !names.iter().any(|n| n == "record") {
+                if !names.iter().any(|n| n.as_str() == Some("record")) {
                     let mut with_record = vec![text("record")];
                     with_record.append(names);
                     *names = with_record;
@@ -137,11 +142,11 @@ impl CapabilityDeclaration {
             None | Some(Value::Null) => None,
             Some(schema @ Value::Object(map)) => {
                 if let Err(e) = schema::check_schema(schema) {
-                    return bad(&format!("input schema at {e}"));
+                    return Err(format!("`{id}`: input schema at {e}"));
                 }
                 match map.get("type") {
                     None => {}
-                    Some(t) if t == "object" => {}
+                    Some(t) if t.as_str() == Some("object") => {}
                     Some(_) => {
                         return bad("the input schema must describe an object (`type: \"object\"`)")
                     }
@@ -152,8 +157,8 @@ impl CapabilityDeclaration {
         };
         let risk = match obj.get("risk") {
             None | Some(Value::Null) => Risk::Low,
-            Some(r) if r == "low" => Risk::Low,
-            Some(r) if r == "high" => Risk::High,
+            Some(r) if r.as_str() == Some("low") => Risk::Low,
+            Some(r) if r.as_str() == Some("high") => Risk::High,
             Some(_) => return bad("`risk` must be \"low\" or \"high\""),
         };
         let expect = match obj.get("expect") {

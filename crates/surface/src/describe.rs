@@ -61,7 +61,7 @@ pub(crate) fn describe(
         capabilities.push(capability_json(d));
     }
     let capabilities = Value::Array(capabilities);
-    let print = fingerprint(&capabilities.to_string());
+    let print = fingerprint(&json::to_string(&capabilities).unwrap_or_default());
 
     let mut out = Map::new();
     put_text(&mut out, "app", &config.app);

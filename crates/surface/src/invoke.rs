@@ -159,24 +159,22 @@ pub(crate) fn finish(
 
 /// The implicit `record` string for row actions, then the declared schema.
 fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), BusinessError> {
-    let invalid = |detail: String| {
+    let detail = match input.get("record") {
+        _ if decl.row_action().is_none() => None,
+        Some(Value::String(_)) => None,
+        Some(_) => Some("/record: expected a record id string"),
+        None => Some("/record: required property is missing (the target record id)"),
+    };
+    let result = match detail {
+        Some(detail) => Err(detail.to_string()),
+        None => schema::validate(&decl.effective_schema(), input).map_err(|e| e.to_string()),
+    };
+    result.map_err(|detail| {
         BusinessError::new(
             BusinessCode::InvalidParams,
             format!("invalid input for `{}`: {detail}", decl.id),
         )
-    };
-    if decl.row_action().is_some() {
-        match input.get("record") {
-            Some(Value::String(_)) => {}
-            Some(_) => return Err(invalid("/record: expected a record id string".into())),
-            None => {
-                return Err(invalid(
-                    "/record: required property is missing (the target record id)".into(),
-                ))
-            }
-        }
-    }
-    schema::validate(&decl.effective_schema(), input).map_err(|e| invalid(e.to_string()))
+    })
 }
 
 fn check_available(
@@ -184,18 +182,26 @@ fn check_available(
     input: &Value,
     before: &Result<Observation, String>,
 ) -> Result<(), BusinessError> {
-    let unavailable =
-        |message: String| BusinessError::new(BusinessCode::ActionUnavailable, message);
+    availability(decl, input, before)
+        .map_err(|message| BusinessError::new(BusinessCode::ActionUnavailable, message))
+}
+
+/// Why `decl` cannot run now, if it cannot.
+fn availability(
+    decl: &CapabilityDeclaration,
+    input: &Value,
+    before: &Result<Observation, String>,
+) -> Result<(), String> {
     let id = &decl.id;
     let Some(RowActionId { kind, .. }) = decl.row_action() else {
         // Page-level capability: only an explicit mark on the page stops it.
         if let Ok(page) = before {
             if let Some(action) = page.action(id, None) {
                 if let Some(reason) = &action.unavailable_reason {
-                    return Err(unavailable(reason.clone()));
+                    return Err(reason.clone());
                 }
                 if !action.enabled {
-                    return Err(unavailable(format!("`{id}` is disabled on the page")));
+                    return Err(format!("`{id}` is disabled on the page"));
                 }
             }
         }
@@ -205,14 +211,12 @@ fn check_available(
         .get("record")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let page = before.as_ref().map_err(|e| {
-        unavailable(format!(
-            "could not read the page to find record `{record_id}`: {e}"
-        ))
-    })?;
+    let page = before
+        .as_ref()
+        .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
     let Some(record) = page.record(kind, record_id) else {
         let other = page.records.iter().find(|r| r.id == record_id);
-        return Err(unavailable(match other {
+        return Err(match other {
             Some(r) => format!(
                 "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
                 r.kind
@@ -220,21 +224,19 @@ fn check_available(
             None => {
                 format!("no `{kind}` record `{record_id}` on the page: describe the page again")
             }
-        }));
+        });
     };
     if let Err(region) = page.region_of(record) {
-        return Err(unavailable(format!(
+        return Err(format!(
             "record `{record_id}` is in region `{region}`, which is not active"
-        )));
+        ));
     }
     if let Some(action) = page.action(id, Some(record_id)) {
         if let Some(reason) = &action.unavailable_reason {
-            return Err(unavailable(reason.clone()));
+            return Err(reason.clone());
         }
         if !action.enabled {
-            return Err(unavailable(format!(
-                "`{id}` is disabled for record `{record_id}`"
-            )));
+            return Err(format!("`{id}` is disabled for record `{record_id}`"));
         }
     }
     Ok(())

@@ -81,12 +81,17 @@ pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 /// which would add several KB to the wasm module.
 pub(crate) fn number_text(f: f64) -> String {
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if f.fract() == 0.0 && f.abs() <= EXACT {
+    let n = if f.fract() == 0.0 && f.abs() <= EXACT {
         // Exact: a whole f64 within ±2^53 converts to i64 without rounding.
-        (f as i64).to_string()
+        json::Number::from(f as i64)
     } else {
-        json::Number::from_f64(f).map_or_else(|| "NaN".to_string(), |n| n.to_string())
-    }
+        match json::Number::from_f64(f) {
+            Some(n) => n,
+            None => return "NaN".to_string(),
+        }
+    };
+    // The JSON writer the module has anyway (no integer `Display`).
+    json::to_string(&n).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -78,19 +78,20 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
     let rows = rows.as_array().map(Vec::as_slice).unwrap_or_default();
     // Per row: the nearest valid record / region at or above it (indices
     // into obs.records / obs.regions). Parents precede children.
-    let mut record_at: Vec<Option<usize>> = Vec::with_capacity(rows.len());
-    let mut region_at: Vec<Option<usize>> = Vec::with_capacity(rows.len());
+    let mut at: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(rows.len());
     for raw in rows {
         let row = Row(raw.as_array().map(Vec::as_slice).unwrap_or_default());
-        let parent = row.parent().filter(|&p| p < record_at.len());
-        let (record, region) = parent.map_or((None, None), |p| (record_at[p], region_at[p]));
+        let (record, region) = row
+            .parent()
+            .and_then(|p| at.get(p).copied())
+            .unwrap_or_default();
         let mut own_record = record;
         let mut own_region = region;
         if let Some(name) = row.str(4).map(|n| cap_chars(n, MAX_LABEL_CHARS)) {
             if let Some(r) = record.and_then(|r| obs.records.get_mut(r)) {
                 if !name.is_empty()
                     && r.fields.len() < MAX_FIELDS_PER_RECORD
-                    && !r.fields.contains_key(&name)
+                    && !r.fields.contains_key(name.as_str())
                 {
                     r.fields.insert(name, Value::String(row.text()));
                 }
@@ -116,7 +117,9 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
                         kind: kind.to_string(),
                         fields: Default::default(),
                         state: row.label(7),
-                        region: region.map(|r| obs.regions[r].id.clone()),
+                        region: region
+                            .and_then(|r| obs.regions.get(r))
+                            .map(|r| r.id.clone()),
                     });
                 }
             }
@@ -126,7 +129,8 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
                     // row action; any other id is a page-level control.
                     let record = record
                         .filter(|_| RowActionId::parse(id).is_some())
-                        .map(|r| obs.records[r].id.clone());
+                        .and_then(|r| obs.records.get(r))
+                        .map(|r| r.id.clone());
                     let unavailable_reason = row
                         .str(9)
                         .map(|r| row_reason(&cap_chars(r, MAX_LABEL_CHARS)));
@@ -158,8 +162,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
         if obs.page_title.is_none() {
             obs.page_title = row.label(11);
         }
-        record_at.push(own_record);
-        region_at.push(own_region);
+        at.push((own_record, own_region));
     }
     Ok(obs)
 }

@@ -113,13 +113,14 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
             ))
         }
     };
+    let empty = Map::new();
     let input = match obj.get("input") {
-        None => Map::new(),
-        Some(Value::Object(input)) => input.clone(),
+        None => &empty,
+        Some(Value::Object(input)) => input,
         Some(_) => return Err(ProtocolError::invalid("`input` must be an object")),
     };
     if method == "describe" {
-        let input = parse_describe_input(&input)?;
+        let input = parse_describe_input(input)?;
         return Ok(Request::Describe { id, input });
     }
     let capability = match obj.get("capability") {
@@ -133,7 +134,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
     Ok(Request::Invoke {
         id,
         capability,
-        input,
+        input: input.clone(),
     })
 }
 
@@ -164,8 +165,8 @@ fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, Pro
     };
     let capabilities = match input.get("capabilities") {
         None => CapabilityMode::All,
-        Some(v) if v == "all" => CapabilityMode::All,
-        Some(v) if v == "changed" => CapabilityMode::Changed,
+        Some(v) if v.as_str() == Some("all") => CapabilityMode::All,
+        Some(v) if v.as_str() == Some("changed") => CapabilityMode::Changed,
         Some(_) => {
             return Err(ProtocolError::invalid(
                 "`input.capabilities` must be \"all\" or \"changed\"",

@@ -153,7 +153,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
+                    .all(|(k, a)| y.get(k.as_str()).is_some_and(|b| json_eq(a, b)))
         }
         _ => a == b,
     }
@@ -162,7 +162,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let mut text = v.to_string();
+    let mut text = json::to_string(v).unwrap_or_default();
     let mut chars = text.chars();
     chars.nth(MAX - 1);
     let rest = chars.as_str().len();
@@ -335,7 +335,8 @@ fn validate_array(
             return Err(malformed(path, "items"));
         }
         for (i, item) in items.iter().enumerate() {
-            validate_in(item_schema, item, path, &i.to_string(), depth)?;
+            let index = json::to_string(&Number::from(i)).unwrap_or_default();
+            validate_in(item_schema, item, path, &index, depth)?;
         }
     }
     Ok(())
@@ -366,7 +367,7 @@ fn validate_object(
     };
     if let Some(props) = properties {
         for (name, sub) in props {
-            if let Some(v) = map.get(name) {
+            if let Some(v) = map.get(name.as_str()) {
                 validate_in(sub, v, path, name, depth)?;
             }
         }
@@ -375,7 +376,7 @@ fn validate_object(
         None | Some(Value::Bool(true)) => Ok(()),
         Some(extra @ (Value::Bool(false) | Value::Object(_))) => {
             for (name, v) in map {
-                if properties.is_some_and(|p| p.contains_key(name)) {
+                if properties.is_some_and(|p| p.contains_key(name.as_str())) {
                     continue;
                 }
                 if extra == &Value::Bool(false) {

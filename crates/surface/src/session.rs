@@ -197,7 +197,7 @@ impl SessionState {
                 ProtocolCode::RateLimited,
                 format!(
                     "rate limit of {} invokes per {} ms reached: retry after {} ms with a new request id",
-                    limit.invokes,
+                    number_text(f64::from(limit.invokes)),
                     number_text(limit.per_ms),
                     number_text(retry)
                 ),

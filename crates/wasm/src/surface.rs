@@ -3,6 +3,7 @@
 //! Translation only: every rule lives in `surface`.
 
 use std::cell::{Cell, RefCell};
+use std::fmt::Write;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
@@ -32,6 +33,14 @@ extern "C" {
     fn settle(f: &Function, args: &Array) -> Promise;
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `console.warn(message)`, looked up when called; a page without a
+    /// console (or a throwing one) just gets no warning.
+    #[wasm_bindgen(catch, js_namespace = console, js_name = warn)]
+    fn console_warn(message: &str) -> Result<(), JsValue>;
+}
+
 /// `[json, problem]` from `plain`/`projectWith` as a JSON value.
 fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
@@ -58,16 +67,6 @@ async fn call(f: &Function, args: &Array) -> Result<JsValue, String> {
     match out.get(0).is_truthy() {
         true => Ok(out.get(1)),
         false => Err(out.get(1).as_string().unwrap_or_default()),
-    }
-}
-
-fn console_warn(message: &str) {
-    if let Ok(console) = Reflect::get(&js_sys::global(), &"console".into()) {
-        if let Ok(warn) = Reflect::get(&console, &"warn".into()) {
-            if let Some(warn) = warn.dyn_ref::<Function>() {
-                let _ = warn.call1(&console, &message.into());
-            }
-        }
     }
 }
 
@@ -118,7 +117,7 @@ impl RegistrySource for Inner {
             let mut message = "declarations skipped:".to_string();
             for (i, s) in registry.skipped.iter().enumerate() {
                 let sep = if i == 0 { " " } else { "; " };
-                message.push_str(&format!("{sep}[{}] {}", s.index, s.reason));
+                let _ = write!(message, "{sep}[{}] {}", s.index, s.reason);
             }
             self.warn(message);
         }
@@ -129,7 +128,7 @@ impl RegistrySource for Inner {
 impl Inner {
     fn warn(&self, message: String) {
         if self.warned.take() != message {
-            console_warn(&format!("in-page-playable surface: {message}"));
+            let _ = console_warn(&format!("in-page-playable surface: {message}"));
         }
         self.warned.set(message);
     }
@@ -143,12 +142,10 @@ impl Inner {
     }
 
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
-        let scalars = Array::of4(
-            &"protocol".into(),
-            &"id".into(),
-            &"method".into(),
-            &"capability".into(),
-        );
+        // Built from imports the module has anyway (no `Array.of` of four).
+        let scalars = Array::of2(&"protocol".into(), &"id".into());
+        scalars.push(&"method".into());
+        scalars.push(&"capability".into());
         let projected = project_with(&request, &scalars, "input");
         let value: Value = json::from_str(&projected.get(0).as_string().unwrap_or_default())
             .unwrap_or(Value::Null);

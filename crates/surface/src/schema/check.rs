@@ -53,53 +53,48 @@ fn check_keyword(
     path: &mut String,
     depth: usize,
 ) -> Result<(), SchemaError> {
-    let bad = |p: &str, what: &str| Err(fail(p, format!("`{name}` must be {what}")));
-    match name {
+    // What the keyword's value must be, when it is not.
+    let problem = match name {
         "type" => {
             let known = |v: &Value| v.as_str().is_some_and(|t| TYPE_NAMES.contains(&t));
             let ok = match value {
                 Value::Array(names) => !names.is_empty() && names.iter().all(known),
                 single => known(single),
             };
-            if ok {
-                Ok(())
-            } else {
-                bad(path, "a type name or a non-empty array of type names")
-            }
+            (!ok).then_some("a type name or a non-empty array of type names")
         }
-        "enum" => match value {
-            Value::Array(_) => Ok(()),
-            _ => bad(path, "an array"),
-        },
-        "const" => Ok(()),
+        "enum" => (!value.is_array()).then_some("an array"),
+        "const" => None,
         "required" => match value {
-            Value::Array(names) if names.iter().all(Value::is_string) => Ok(()),
-            _ => bad(path, "an array of property names"),
+            Value::Array(names) if names.iter().all(Value::is_string) => None,
+            _ => Some("an array of property names"),
         },
-        "minLength" | "maxLength" | "minItems" | "maxItems" => match as_count(value) {
-            Some(_) => Ok(()),
-            None => bad(path, "a non-negative integer"),
-        },
+        "minLength" | "maxLength" | "minItems" | "maxItems" => {
+            as_count(value).is_none().then_some("a non-negative integer")
+        }
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
-            match value.as_f64().filter(|f| f.is_finite()) {
-                Some(_) => Ok(()),
-                None => bad(path, "a number"),
-            }
+            (!value.as_f64().is_some_and(f64::is_finite)).then_some("a number")
         }
         "properties" => match value {
             Value::Object(props) => {
                 for (prop, sub) in props {
                     nested(path, prop, |p| check_at(sub, p, depth + 1))?;
                 }
-                Ok(())
+                None
             }
-            _ => bad(path, "an object of schemas"),
+            _ => Some("an object of schemas"),
         },
-        "additionalProperties" | "items" => check_at(value, path, depth + 1),
-        _ if ANNOTATIONS.contains(&name) => Ok(()),
-        _ => Err(fail(
-            path,
-            format!("unsupported schema keyword `{name}` (the supported subset is listed in docs/surface.md)"),
-        )),
+        "additionalProperties" | "items" => return check_at(value, path, depth + 1),
+        _ if ANNOTATIONS.contains(&name) => None,
+        _ => {
+            return Err(fail(
+                path,
+                format!("unsupported schema keyword `{name}` (the supported subset is listed in docs/surface.md)"),
+            ))
+        }
+    };
+    match problem {
+        None => Ok(()),
+        Some(what) => Err(fail(path, format!("`{name}` must be {what}"))),
     }
 }
