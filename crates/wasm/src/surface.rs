@@ -58,10 +58,15 @@ fn to_js(value: &Value) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-/// Calls a host callback and awaits it; `Err(message)` when it threw or rejected.
-async fn call(f: &Function, args: &Array) -> Result<JsValue, String> {
-    let out: Array = JsFuture::from(settle(f, args))
-        .await
+/// Calls a host callback; await the future, then read it with [`settled`].
+/// (A plain `JsFuture` per await site is smaller than an async helper.)
+fn call(f: &Function, args: &Array) -> JsFuture {
+    JsFuture::from(settle(f, args))
+}
+
+/// A [`call`]'s outcome; `Err(message)` when the callback threw or rejected.
+fn settled(out: Result<JsValue, JsValue>) -> Result<JsValue, String> {
+    let out: Array = out
         .map(JsCast::unchecked_into)
         .map_err(|_| "the callback could not be called".to_string())?;
     match out.get(0).is_truthy() {
@@ -136,7 +141,7 @@ impl Inner {
     /// `session()`, read per request. A throw, a rejection or a malformed
     /// value is no session (`SESSION_EXPIRED`): fail closed.
     async fn session(&self) -> Option<Session> {
-        let value = call(&self.session, &Array::new()).await.ok()?;
+        let value = settled(call(&self.session, &Array::new()).await).ok()?;
         let json = parsed(&plain(&value, "session")).ok()?;
         Session::from_json(&json).ok().flatten()
     }
@@ -175,9 +180,9 @@ impl Inner {
         let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
         // The page's `confirm(capabilityId, input)`: only `true` approves.
         let approved = match (&self.confirm, p.ask()) {
-            (Some(confirm), true) => call(confirm, &args())
-                .await
-                .is_ok_and(|v| v.as_bool() == Some(true)),
+            (Some(confirm), true) => {
+                settled(call(confirm, &args()).await).is_ok_and(|v| v.as_bool() == Some(true))
+            }
             _ => true,
         };
         let outcome = match (&self.execute, approved) {
@@ -185,7 +190,7 @@ impl Inner {
             // The built-in executor: a click through playable's `run`.
             (None, true) => self.dom_executor.execute(p.capability(), p.input()).await,
             // The page's `execute(id, args)`.
-            (Some(execute), true) => match call(execute, &args()).await {
+            (Some(execute), true) => match settled(call(execute, &args()).await) {
                 Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
                 Ok(out) => match parsed(&plain(&out, "result")) {
                     Err(why) => Err(failed(format!(
