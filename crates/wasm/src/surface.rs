@@ -138,14 +138,6 @@ impl Inner {
         self.warned.set(message);
     }
 
-    /// `session()`, read per request. A throw, a rejection or a malformed
-    /// value is no session (`SESSION_EXPIRED`): fail closed.
-    async fn session(&self) -> Option<Session> {
-        let value = settled(call(&self.session, &Array::new()).await).ok()?;
-        let json = parsed(&plain(&value, "session")).ok()?;
-        Session::from_json(&json).ok().flatten()
-    }
-
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
         // Built from imports the module has anyway (no `Array.of` of four).
         let scalars = Array::of2(&"protocol".into(), &"id".into());
@@ -162,7 +154,8 @@ impl Inner {
             return to_js(&surface::respond(&value, Err(error)));
         }
         // `Surface::handle`'s two halves around this shell's own awaits.
-        let session = self.session().await;
+        // `session()`, read per request.
+        let session = read_session(settled(call(&self.session, &Array::new()).await));
         let observe = || self.page.observe();
         let p = match self.core.begin(
             &value,
@@ -217,6 +210,13 @@ impl Inner {
             |inner: Rc<Self>, request| async move { inner.handle(request).await },
         )
     }
+}
+
+/// What `session()` settled to. A throw, a rejection or a malformed value
+/// is no session (`SESSION_EXPIRED`): fail closed.
+fn read_session(value: Result<JsValue, String>) -> Option<Session> {
+    let json = parsed(&plain(&value.ok()?, "session")).ok()?;
+    Session::from_json(&json).ok().flatten()
 }
 
 /// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
