@@ -203,3 +203,24 @@ export function drag(src, dst) {
   pointer("pointerup", end, b, 0);
   mouse("mouseup", end, b, 0);
 }
+
+/** Exactly one click: HTMLElement.click() (activation behaviour included), or a synthetic `click` MouseEvent for other elements (SVG…). Null, or why it could not. */
+export function click(el) {
+  if (el instanceof HTMLElement) {
+    el.click();
+    return null;
+  }
+  if (!(el instanceof Element)) return "the target is not an element";
+  let event;
+  try {
+    event = new MouseEvent("click", { bubbles: true, cancelable: true, composed: true });
+  } catch {
+    return "could not create a click event";
+  }
+  try {
+    el.dispatchEvent(event);
+  } catch {
+    return "dispatching click threw";
+  }
+  return null;
+}
