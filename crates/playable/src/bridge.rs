@@ -7,10 +7,19 @@
 //! for every protocol on the window; only the channel differs (`"in-page-playable"`
 //! here, `"pling.surface"` for Surface), hence the `*_on(channel, …)` forms.
 
-use gloo_events::EventListener;
-use js_sys::{Number, Object, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Window};
+use js_sys::{Function, Number, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use web_sys::Window;
+
+#[wasm_bindgen(module = "/src/listen.js")]
+extern "C" {
+    /// Adds `handler` for `kind` events on `target`; returns its removal.
+    fn listen(target: &JsValue, kind: &str, handler: &Handler) -> Function;
+}
+
+/// The same closure type as the other listeners of the module, so one
+/// invoke shim serves them all (it never returns an error).
+type Handler = Closure<dyn FnMut(JsValue) -> Result<(), JsError>>;
 
 pub const CHANNEL: &str = "in-page-playable";
 
@@ -23,7 +32,15 @@ pub struct Delivery {
 
 /// Owns the listener; dropping it removes the listener.
 pub struct WindowBridge {
-    _listener: EventListener,
+    stop: Function,
+    _handler: Handler,
+}
+
+impl Drop for WindowBridge {
+    fn drop(&mut self) {
+        // Removed before the closure is freed (fields drop after this).
+        let _ = self.stop.call0(&JsValue::UNDEFINED);
+    }
 }
 
 /// Why attaching failed, for a clear JS error.
@@ -49,26 +66,27 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// The filter, applied to one message event. `None`: ignore silently.
-pub fn accept(event: &MessageEvent, window: &Window, origins: &[String]) -> Option<Delivery> {
+/// The event's fields are read by name: an event that is no `MessageEvent`
+/// has no `source` and is ignored like any other stranger.
+pub fn accept(event: &JsValue, window: &Window, origins: &[String]) -> Option<Delivery> {
     accept_on(CHANNEL, event, window, origins)
 }
 
 /// [`accept`] for the wrapper on `channel`.
 pub fn accept_on(
     channel: &str,
-    event: &MessageEvent,
+    event: &JsValue,
     window: &Window,
     origins: &[String],
 ) -> Option<Delivery> {
-    let source = event.source()?;
-    if !Object::is(source.as_ref(), window.as_ref()) {
+    if !Object::is(&get(event, "source"), window.as_ref()) {
         return None;
     }
-    let origin = event.origin();
+    let origin = get(event, "origin").as_string()?;
     if !origins.contains(&origin) {
         return None;
     }
-    let data = event.data();
+    let data = get(event, "data");
     if !data.is_object() {
         return None;
     }
@@ -121,17 +139,16 @@ impl WindowBridge {
         origins: Vec<String>,
         on_down: impl Fn(Delivery) + 'static,
     ) -> Self {
-        let target = window.clone();
-        let listener = EventListener::new(&target, "message", move |event| {
-            let Some(event) = event.dyn_ref::<MessageEvent>() else {
-                return;
-            };
-            if let Some(delivery) = accept_on(channel, event, &window, &origins) {
+        let target: JsValue = window.clone().into();
+        let handler = Handler::new(move |event: JsValue| {
+            if let Some(delivery) = accept_on(channel, &event, &window, &origins) {
                 on_down(delivery);
             }
+            Ok(())
         });
         Self {
-            _listener: listener,
+            stop: listen(&target, "message", &handler),
+            _handler: handler,
         }
     }
 }
