@@ -2,9 +2,9 @@
 // scripts/size.mjs prints it (gzip level 9, per file, summed). Deterministic:
 // it reads the built files, no timing.
 //
-// The budget is 60 KB = 60,000 bytes and is NOT met yet (about 113.6 KB with
-// Surface and WebMCP linked in; see docs/benchmarks.md and bench/notes.md for
-// where the bytes go and the plan). Until it is, the budget check runs as a
+// The budget is 60 KB = 60,000 bytes and is NOT met yet (about 72.2 KB with
+// Surface and WebMCP linked in, down from 113.6 KB; see docs/benchmarks.md and
+// bench/notes.md for where the bytes go and the plan). Until it is, the budget check runs as a
 // `todo` — node's runner prints its failure without failing the suite — and a
 // ceiling keeps the module from growing while the shrinking work goes on.
 import { test } from "node:test";
@@ -16,7 +16,7 @@ import { moduleFiles, measure } from "../scripts/size.mjs";
 
 const BUDGET_GZIP_BYTES = 60_000;
 /** Lower this as the module shrinks; never raise it without a reason in the commit. */
-const CEILING_GZIP_BYTES = 116_000;
+const CEILING_GZIP_BYTES = 74_000;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
