@@ -3,7 +3,6 @@
 //! (wasm), so `RefCell` suffices; no borrow is held across an await.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
@@ -12,7 +11,9 @@ use std::task::{Context, Poll, Waker};
 struct Inner {
     busy: bool,
     next_ticket: u64,
-    queue: VecDeque<(u64, Option<Waker>)>,
+    /// Waiting tickets in arrival order (a few at most: a `Vec`, not a
+    /// `VecDeque`, whose ring-buffer code the module need not carry).
+    queue: Vec<(u64, Option<Waker>)>,
     granted: Option<u64>,
 }
 
@@ -43,7 +44,8 @@ impl Fifo {
     fn release(&self) {
         let waker = {
             let mut s = self.inner.borrow_mut();
-            match s.queue.pop_front() {
+            let next = (!s.queue.is_empty()).then(|| s.queue.remove(0));
+            match next {
                 Some((ticket, waker)) => {
                     s.granted = Some(ticket);
                     waker
@@ -76,7 +78,7 @@ impl<'a> Future for Acquire<'a> {
             None => {
                 let ticket = s.next_ticket;
                 s.next_ticket += 1;
-                s.queue.push_back((ticket, Some(cx.waker().clone())));
+                s.queue.push((ticket, Some(cx.waker().clone())));
                 drop(s);
                 self.ticket = Some(ticket);
                 Poll::Pending
