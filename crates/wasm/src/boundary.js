@@ -138,7 +138,3 @@ export function callPort(obj, name, arg) {
     return [false, e && e.message ? String(e.message) : String(e)];
   }
 }
-
-export function isThenable(v) {
-  return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function";
-}
