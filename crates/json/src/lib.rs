@@ -12,6 +12,8 @@
 //! and read exactly as serde_json reads them up to exponents of ±22 (beyond,
 //! within a few ulps: `parse::scale` keeps no 2.5 KB table of powers),
 //! duplicate keys keep the last value, nesting is limited to 127 levels.
+//! Parse errors give the line and column as serde_json does, with a shorter
+//! message per kind of error (unexpected end, unexpected character…).
 
 mod macros;
 mod map;

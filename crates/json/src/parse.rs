@@ -43,13 +43,23 @@ pub fn from_str(text: &str) -> Result<Value, Error> {
         at: 0,
         depth: 0,
     };
-    let value = p.value()?;
-    p.space();
-    if p.at < p.s.len() {
-        return Err(p.error("trailing characters"));
-    }
-    Ok(value)
+    let parsed = p.value().and_then(|value| {
+        p.space();
+        if p.at < p.s.len() {
+            return Err(UNEXPECTED);
+        }
+        Ok(value)
+    });
+    // The parser stops where it failed: the position is computed once, here.
+    parsed.map_err(|message| p.error(message))
 }
+
+/// What went wrong; `from_str` adds where.
+type Fail = &'static str;
+const END: Fail = "unexpected end of text";
+const UNEXPECTED: Fail = "unexpected character";
+const NOT_VALUE: Fail = "expected a value";
+const ESCAPE: Fail = "invalid string escape";
 
 struct Parser<'a> {
     s: &'a [u8],
@@ -79,19 +89,19 @@ impl Parser<'_> {
         }
     }
 
-    fn literal(&mut self, word: &[u8], value: Value) -> Result<Value, Error> {
+    fn literal(&mut self, word: &[u8], value: Value) -> Result<Value, Fail> {
         if self.s[self.at..].starts_with(word) {
             self.at += word.len();
             Ok(value)
         } else {
-            Err(self.error("expected value"))
+            Err(NOT_VALUE)
         }
     }
 
-    fn value(&mut self) -> Result<Value, Error> {
+    fn value(&mut self) -> Result<Value, Fail> {
         self.space();
         match self.peek() {
-            None => Err(self.error("EOF while parsing a value")),
+            None => Err(END),
             Some(b'n') => self.literal(b"null", Value::Null),
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
@@ -100,7 +110,7 @@ impl Parser<'_> {
             Some(open @ (b'[' | b'{')) => {
                 self.depth += 1;
                 if self.depth >= MAX_DEPTH {
-                    return Err(self.error("recursion limit exceeded"));
+                    return Err("nested too deeply");
                 }
                 self.at += 1;
                 let value = if open == b'[' {
@@ -111,12 +121,12 @@ impl Parser<'_> {
                 self.depth -= 1;
                 value
             }
-            Some(_) => Err(self.error("expected value")),
+            Some(_) => Err(NOT_VALUE),
         }
     }
 
     /// After `[`.
-    fn array(&mut self) -> Result<Value, Error> {
+    fn array(&mut self) -> Result<Value, Fail> {
         let mut items = Vec::new();
         self.space();
         if self.peek() == Some(b']') {
@@ -132,14 +142,14 @@ impl Parser<'_> {
                     self.at += 1;
                     return Ok(Value::Array(items));
                 }
-                None => return Err(self.error("EOF while parsing a list")),
-                Some(_) => return Err(self.error("expected `,` or `]`")),
+                None => return Err(END),
+                Some(_) => return Err(UNEXPECTED),
             }
         }
     }
 
     /// After `{`. Duplicate keys: the last one wins.
-    fn object(&mut self) -> Result<Value, Error> {
+    fn object(&mut self) -> Result<Value, Fail> {
         let mut map = Map::new();
         self.space();
         if self.peek() == Some(b'}') {
@@ -150,13 +160,13 @@ impl Parser<'_> {
             self.space();
             match self.peek() {
                 Some(b'"') => {}
-                None => return Err(self.error("EOF while parsing an object")),
-                Some(_) => return Err(self.error("key must be a string")),
+                None => return Err(END),
+                Some(_) => return Err(UNEXPECTED),
             }
             let key = self.string()?;
             self.space();
             if self.peek() != Some(b':') {
-                return Err(self.error("expected `:`"));
+                return Err(UNEXPECTED);
             }
             self.at += 1;
             let value = self.value()?;
@@ -168,14 +178,14 @@ impl Parser<'_> {
                     self.at += 1;
                     return Ok(Value::Object(map));
                 }
-                None => return Err(self.error("EOF while parsing an object")),
-                Some(_) => return Err(self.error("expected `,` or `}`")),
+                None => return Err(END),
+                Some(_) => return Err(UNEXPECTED),
             }
         }
     }
 
     /// At `"`. The input is a `&str`, so unescaped runs are valid UTF-8 already.
-    fn string(&mut self) -> Result<String, Error> {
+    fn string(&mut self) -> Result<String, Fail> {
         self.at += 1;
         let mut out = String::new();
         loop {
@@ -190,7 +200,7 @@ impl Parser<'_> {
             // multi-byte UTF-8 sequence, so start..at is on char boundaries.
             out.push_str(std::str::from_utf8(&self.s[start..self.at]).unwrap_or_default());
             match self.peek() {
-                None => return Err(self.error("EOF while parsing a string")),
+                None => return Err(END),
                 Some(b'"') => {
                     self.at += 1;
                     return Ok(out);
@@ -199,18 +209,15 @@ impl Parser<'_> {
                     self.at += 1;
                     self.escape(&mut out)?;
                 }
-                Some(_) => {
-                    return Err(self
-                        .error("control character (\\u0000-\\u001F) found while parsing a string"))
-                }
+                Some(_) => return Err("control character in a string"),
             }
         }
     }
 
     /// After `\`.
-    fn escape(&mut self, out: &mut String) -> Result<(), Error> {
+    fn escape(&mut self, out: &mut String) -> Result<(), Fail> {
         let Some(b) = self.peek() else {
-            return Err(self.error("EOF while parsing a string"));
+            return Err(END);
         };
         self.at += 1;
         let c = match b {
@@ -226,12 +233,12 @@ impl Parser<'_> {
                 let hi = self.hex4()?;
                 let code = if (0xD800..0xDC00).contains(&hi) {
                     if !self.s[self.at..].starts_with(b"\\u") {
-                        return Err(self.error("lone leading surrogate in hex escape"));
+                        return Err(ESCAPE);
                     }
                     self.at += 2;
                     let lo = self.hex4()?;
                     if !(0xDC00..0xE000).contains(&lo) {
-                        return Err(self.error("lone leading surrogate in hex escape"));
+                        return Err(ESCAPE);
                     }
                     0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                 } else {
@@ -239,24 +246,24 @@ impl Parser<'_> {
                 };
                 match char::from_u32(code) {
                     Some(c) => c,
-                    None => return Err(self.error("invalid unicode code point")),
+                    None => return Err(ESCAPE),
                 }
             }
-            _ => return Err(self.error("invalid escape")),
+            _ => return Err(ESCAPE),
         };
         out.push(c);
         Ok(())
     }
 
-    fn hex4(&mut self) -> Result<u32, Error> {
+    fn hex4(&mut self) -> Result<u32, Fail> {
         let mut code = 0;
         for _ in 0..4 {
             let digit = match self.peek() {
                 Some(b @ b'0'..=b'9') => b - b'0',
                 Some(b @ b'a'..=b'f') => b - b'a' + 10,
                 Some(b @ b'A'..=b'F') => b - b'A' + 10,
-                None => return Err(self.error("EOF while parsing a string")),
-                Some(_) => return Err(self.error("invalid escape")),
+                None => return Err(END),
+                Some(_) => return Err(ESCAPE),
             };
             self.at += 1;
             code = code * 16 + u32::from(digit);
@@ -269,7 +276,7 @@ impl Parser<'_> {
     /// stay exact; otherwise a u64 significand and a decimal exponent, scaled
     /// by powers of ten (exact for up to 15 or so digits and |exp| ≤ 22,
     /// else within a few ulps: see `scale`). Digits past the 19th only move the exponent.
-    fn number(&mut self) -> Result<Number, Error> {
+    fn number(&mut self) -> Result<Number, Fail> {
         let negative = self.peek() == Some(b'-');
         if negative {
             self.at += 1;
@@ -294,14 +301,14 @@ impl Parser<'_> {
                     }
                 }
             }
-            _ => return Err(self.error("invalid number")),
+            _ => return Err(NOT_VALUE),
         }
         let mut integer = !full;
         if self.peek() == Some(b'.') {
             self.at += 1;
             integer = false;
             if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.error("invalid number"));
+                return Err(NOT_VALUE);
             }
             while let Some(d @ b'0'..=b'9') = self.peek() {
                 self.at += 1;
@@ -328,7 +335,7 @@ impl Parser<'_> {
                 self.at += 1;
             }
             if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.error("invalid number"));
+                return Err(NOT_VALUE);
             }
             let mut e: i64 = 0;
             while let Some(d @ b'0'..=b'9') = self.peek() {
@@ -347,8 +354,7 @@ impl Parser<'_> {
                 return Ok(Number(N::NegInt(neg)));
             }
         }
-        let f =
-            scale(significand as f64, exponent).ok_or_else(|| self.error("number out of range"))?;
+        let f = scale(significand as f64, exponent).ok_or("number out of range")?;
         Ok(Number(N::Float(if negative { -f } else { f })))
     }
 }

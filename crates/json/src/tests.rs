@@ -145,7 +145,7 @@ fn nesting_is_limited_like_serde_json() {
 fn errors_say_where() {
     let e = from_str("[1,\n  x]").unwrap_err();
     assert_eq!((e.line(), e.column()), (2, 2));
-    assert_eq!(e.to_string(), "expected value at line 2 column 2");
+    assert_eq!(e.to_string(), "expected a value at line 2 column 2");
 }
 
 #[test]
