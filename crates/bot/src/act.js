@@ -5,24 +5,29 @@ function win(el) {
   return el.ownerDocument.defaultView || window;
 }
 
-/** What kind of editable thing `el` is, for matching an input value. */
+// Kinds of editable things (dom.rs KINDS): 0 none, 1 text, 2 editable
+// (contenteditable), 3 checkbox, 4 radio, 5 select, 6 select-multiple.
+const CHECKBOX = 3, RADIO = 4, SELECT = 5;
+
+/** What kind of editable thing `el` is (a number above), for matching an input value. */
 export function inputKind(el) {
   const tag = el.tagName;
-  if (tag === "TEXTAREA") return "text";
-  if (tag === "SELECT") return el.multiple ? "select-multiple" : "select";
+  if (tag === "TEXTAREA") return 1;
+  if (tag === "SELECT") return el.multiple ? 6 : SELECT;
   if (tag === "INPUT") {
     const type = (el.getAttribute("type") || "text").toLowerCase();
-    if (type === "checkbox" || type === "radio") return type;
-    if (["button", "submit", "reset", "image", "file", "hidden", "range", "color"].includes(type)) return "other";
-    return "text";
+    if (type === "checkbox") return CHECKBOX;
+    if (type === "radio") return RADIO;
+    if (["button", "submit", "reset", "image", "file", "hidden", "range", "color"].includes(type)) return 0;
+    return 1;
   }
-  return el.isContentEditable ? "editable" : "other";
+  return el.isContentEditable ? 2 : 0;
 }
 
-/** Option values of a select that are not among its options ([] when all exist). */
+/** The option values of a select that are not among its options, joined with ", " ("" when all exist). */
 export function missingOptions(el, values) {
   const have = new Set(Array.from(el.options, (o) => o.value));
-  return values.filter((v) => !have.has(v));
+  return values.filter((v) => !have.has(v)).join(", ");
 }
 
 export function isReadOnly(el) {
@@ -92,11 +97,11 @@ function fire(el, type) {
   el.dispatchEvent(new Event(type, { bubbles: true, cancelable: type !== "change", composed: true }));
 }
 
-/** Sets a value the way frameworks observe it: native setter, then input and change. */
+/** Sets a value the way frameworks observe it: native setter, then input and change. `kind` as from inputKind. */
 export function setValue(el, kind, value) {
-  if (kind === "checkbox" || kind === "radio") {
+  if (kind === CHECKBOX || kind === RADIO) {
     if (el.checked === value) return;
-    if (value || kind === "checkbox") {
+    if (value || kind === CHECKBOX) {
       el.click(); // toggles and fires click, input, change — what React listens to
       return;
     }
@@ -106,14 +111,14 @@ export function setValue(el, kind, value) {
     return;
   }
   if (typeof el.focus === "function") el.focus({ preventScroll: true });
-  if (kind === "select" || kind === "select-multiple") {
+  if (kind >= SELECT) {
     const wanted = new Set(Array.isArray(value) ? value : [value]);
     for (const o of el.options) o.selected = wanted.has(o.value);
     fire(el, "input");
     fire(el, "change");
     return;
   }
-  const editable = kind === "editable";
+  const editable = kind === 2;
   if (editable) el.textContent = value;
   else nativeSet(el, "value", value);
   el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));

@@ -10,21 +10,36 @@ use crate::Actionability;
 #[wasm_bindgen(module = "/src/act.js")]
 extern "C" {
     #[wasm_bindgen(js_name = inputKind)]
-    fn input_kind(el: &JsValue) -> String;
+    fn input_kind(el: &JsValue) -> u32;
     #[wasm_bindgen(js_name = missingOptions)]
-    fn missing_options(el: &JsValue, values: &Array) -> Array;
+    fn missing_options(el: &JsValue, values: &Array) -> String;
     #[wasm_bindgen(js_name = isReadOnly)]
     fn is_read_only(el: &JsValue) -> bool;
     #[wasm_bindgen(js_name = stableAndHit)]
     fn stable_and_hit(el: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = setValue, catch)]
-    fn set_value(el: &JsValue, kind: &str, value: &JsValue) -> Result<(), JsValue>;
+    fn set_value(el: &JsValue, kind: u32, value: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
     fn scroll(el: &JsValue, to: Option<String>, bx: f64, by: f64) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
     fn click(el: &JsValue) -> Option<String>;
 }
+
+/// The kinds of editable things `inputKind` (act.js) tells apart, by number.
+const KINDS: [&str; 7] = [
+    "",
+    "text",
+    "editable",
+    "checkbox",
+    "radio",
+    "select",
+    "select-multiple",
+];
+const CHECKBOX: u32 = 3;
+const RADIO: u32 = 4;
+const SELECT: u32 = 5;
+const SELECT_MULTIPLE: u32 = 6;
 
 /// Dispatches on live elements.
 #[derive(Debug, Default, Clone, Copy)]
@@ -64,52 +79,44 @@ impl DomBot {
         .map_err(str::to_string)
     }
 
-    /// Does the input value fit the element? (`BAD_REQUEST` when not.)
-    fn fits(&self, target: &JsValue, value: &InputValue) -> Result<&'static str, Refusal> {
+    /// Does the input value fit the element? (`BAD_REQUEST` when not.) The
+    /// element's kind as `inputKind` numbers it (an index into [`KINDS`]).
+    fn fits(&self, target: &JsValue, value: &InputValue) -> Result<u32, Refusal> {
         let kind = input_kind(target);
-        let kind: &'static str = match kind.as_str() {
-            "text" => "text",
-            "editable" => "editable",
-            "checkbox" => "checkbox",
-            "radio" => "radio",
-            "select" => "select",
-            "select-multiple" => "select-multiple",
+        let name = match KINDS.get(kind as usize) {
+            Some(name) if kind > 0 => name,
             _ => {
                 return Err(not_actionable(
                     "the element is not editable (not a form field or contenteditable)",
                 ))
             }
         };
-        let ok = match (kind, value) {
-            ("text" | "editable" | "select" | "select-multiple", InputValue::Text(_)) => true,
-            ("checkbox" | "radio", InputValue::Bool(_)) => true,
-            ("select-multiple", InputValue::List(_)) => true,
-            ("select", InputValue::List(v)) => v.len() == 1,
-            _ => false,
+        let (ok, wants) = match (kind, value) {
+            (CHECKBOX | RADIO, v) => (matches!(v, InputValue::Bool(_)), "a boolean"),
+            (SELECT_MULTIPLE, v) => (
+                !matches!(v, InputValue::Bool(_)),
+                "a string or a list of strings (option values)",
+            ),
+            (SELECT, InputValue::List(v)) => (v.len() == 1, "a string (an option value)"),
+            (SELECT, v) => (
+                matches!(v, InputValue::Text(_)),
+                "a string (an option value)",
+            ),
+            (_, v) => (matches!(v, InputValue::Text(_)), "a string"),
         };
         if !ok {
-            let wants = match kind {
-                "checkbox" | "radio" => "a boolean",
-                "select-multiple" => "a string or a list of strings (option values)",
-                "select" => "a string (an option value)",
-                _ => "a string",
-            };
-            return Err(Refusal::BadRequest(format!("a {kind} takes {wants}")));
+            return Err(Refusal::BadRequest(format!("a {name} takes {wants}")));
         }
-        if let ("select" | "select-multiple", InputValue::Text(_) | InputValue::List(_)) =
-            (kind, value)
-        {
+        if kind >= SELECT {
             let wanted = match value {
-                InputValue::Text(t) => vec![t.clone()],
-                InputValue::List(l) => l.clone(),
-                InputValue::Bool(_) => Vec::new(),
+                InputValue::Text(t) => strings(std::slice::from_ref(t)),
+                InputValue::List(l) => strings(l),
+                InputValue::Bool(_) => Array::new(),
             };
-            let missing = missing_options(target, &strings(&wanted));
-            if missing.length() > 0 {
-                let names: Vec<String> = missing.iter().filter_map(|v| v.as_string()).collect();
+            let missing = missing_options(target, &wanted);
+            if !missing.is_empty() {
                 return Err(Refusal::BadRequest(format!(
-                    "no option with value {}",
-                    sense::join(names.iter().map(String::as_str), ", ")
+                    "no option with value {missing}"
                 )));
             }
         }
