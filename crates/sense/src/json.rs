@@ -142,14 +142,20 @@ impl Snapshot {
     pub fn from_value(v: &Value) -> Result<Snapshot, String> {
         let r = &mut Reader::default();
         let o = r.object(v, "the snapshot");
-        let snapshot = Snapshot {
+        let mut snapshot = Snapshot {
             page_title: r.opt_string(o, "pageTitle"),
-            menu: r.list(o, "menu", true, menu_item),
-            islands: r.list(o, "islands", false, island),
-            generics: r.list(o, "generics", false, generic),
-            dirty: r.list(o, "dirty", false, dirty),
-            no_reload: r.boolean(o, "noReload", false),
+            ..Snapshot::default()
         };
+        r.list(o, "menu", true, &mut |r, v| {
+            snapshot.menu.push(menu_item(r, v))
+        });
+        r.list(o, "islands", false, &mut |r, v| {
+            snapshot.islands.push(island(r, v))
+        });
+        r.list(o, "generics", false, &mut |r, v| {
+            snapshot.generics.push(generic(r, v))
+        });
+        read_escape_inputs(r, o, &mut snapshot);
         r.done(snapshot)
     }
 }
@@ -159,12 +165,17 @@ impl Snapshot {
 pub fn escape_inputs(v: &Value) -> Result<Snapshot, String> {
     let r = &mut Reader::default();
     let o = r.object(v, "the snapshot");
-    let snapshot = Snapshot {
-        dirty: r.list(o, "dirty", false, dirty),
-        no_reload: r.boolean(o, "noReload", false),
-        ..Snapshot::default()
-    };
+    let mut snapshot = Snapshot::default();
+    read_escape_inputs(r, o, &mut snapshot);
     r.done(snapshot)
+}
+
+fn read_escape_inputs(r: &mut Reader, o: &Map<String, Value>, snapshot: &mut Snapshot) {
+    r.list(o, "dirty", false, &mut |r, v| match v.as_str() {
+        Some(s) => snapshot.dirty.push(s.to_string()),
+        None => r.fail("dirty must contain only strings".into()),
+    });
+    snapshot.no_reload = r.boolean(o, "noReload", false);
 }
 
 fn menu_item(r: &mut Reader, v: &Value) -> MenuItem {
@@ -183,10 +194,12 @@ fn menu_item(r: &mut Reader, v: &Value) -> MenuItem {
 
 fn island(r: &mut Reader, v: &Value) -> Island {
     let i = r.object(v, "an island");
-    Island {
+    let mut island = Island {
         id: r.string(i, "id"),
-        slots: r.list(i, "slots", true, slot),
-    }
+        slots: Vec::new(),
+    };
+    r.list(i, "slots", true, &mut |r, v| island.slots.push(slot(r, v)));
+    island
 }
 
 fn slot(r: &mut Reader, v: &Value) -> IslandSlot {
@@ -204,16 +217,6 @@ fn generic(r: &mut Reader, v: &Value) -> Generic {
         reference: r.string(g, "ref"),
         role: r.string(g, "role"),
         name: r.string(g, "name"),
-    }
-}
-
-fn dirty(r: &mut Reader, v: &Value) -> String {
-    match v.as_str() {
-        Some(s) => s.to_string(),
-        None => {
-            r.fail("dirty must contain only strings".into());
-            String::new()
-        }
     }
 }
 
@@ -310,25 +313,25 @@ impl Reader {
         }
     }
 
-    fn list<T>(
+    /// Calls `each` on every item of the array at `key` (one copy of this
+    /// loop for every kind of item).
+    fn list(
         &mut self,
         o: &Map<String, Value>,
         key: &str,
         required: bool,
-        each: fn(&mut Reader, &Value) -> T,
-    ) -> Vec<T> {
-        let mut out = Vec::new();
+        each: &mut dyn FnMut(&mut Reader, &Value),
+    ) {
         match o.get(key) {
             None if !required => {}
             None => self.missing(key),
             Some(Value::Array(items)) => {
                 for item in items {
-                    out.push(each(self, item));
+                    each(self, item);
                 }
             }
             Some(_) => self.fail(format!("`{key}` must be an array")),
         }
-        out
     }
 }
 
