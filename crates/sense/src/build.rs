@@ -205,12 +205,17 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                     .unwrap_or(&[]);
                 for (name, spec) in slot_index.get(id) {
                     let slot_id = format!("{id}:{name}");
-                    let mut matches = inside
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, n)| slot_matches(n, spec))
-                        .map(|(i, _)| index + 1 + i);
-                    let first = matches.next();
+                    // Every matching node is a slot element (not a generic ref).
+                    let mut first = None;
+                    let mut again = false;
+                    for (i, n) in inside.iter().enumerate() {
+                        if slot_matches(n, spec) {
+                            let at = index + 1 + i;
+                            slot_nodes[at] = true;
+                            again = first.is_some();
+                            first = first.or(Some(at));
+                        }
+                    }
                     island.slots.push(IslandSlot {
                         name: name.clone(),
                         id: slot_id.clone(),
@@ -219,12 +224,6 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                     let Some(first) = first else {
                         continue;
                     };
-                    slot_nodes[first] = true;
-                    let mut again = false;
-                    for m in matches {
-                        slot_nodes[m] = true;
-                        again = true;
-                    }
                     let el = &nodes[first];
                     let item = MenuItem {
                         id: slot_id.clone(),
