@@ -69,13 +69,14 @@ impl Command {
     }
 }
 
-/// A downlink that passed the shape and cmd checks.
+/// A downlink that passed the shape and cmd checks. The payload is borrowed
+/// from the parsed envelope (no copy of it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Downlink {
+pub struct Downlink<'v> {
     pub page_id: Option<String>,
     pub request_id: String,
     pub cmd: Command,
-    pub payload: Map<String, Value>,
+    pub payload: &'v Map<String, Value>,
 }
 
 /// Ok payloads per command (JSON field names in the comments).
@@ -264,7 +265,7 @@ pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
 }
 
 /// Shape and cmd checks, in baseline order. Never panics.
-pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
+pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
     let bad = |request_id: &str, message: String| Refusal {
         request_id: request_id.to_string(),
         code: ErrorCode::BadRequest,
@@ -329,7 +330,7 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink, Refusal> {
             .map(str::to_string),
         request_id: request_id.to_string(),
         cmd: command,
-        payload: payload.clone(),
+        payload,
     })
 }
 

@@ -119,7 +119,7 @@ where
     }
 
     /// Phase, then latch.
-    fn gate(&self, down: &Downlink) -> Result<(), (ErrorCode, String)> {
+    fn gate(&self, down: &Downlink<'_>) -> Result<(), (ErrorCode, String)> {
         let state = self.state.borrow();
         match state.phase {
             Phase::Retired => {
@@ -170,8 +170,8 @@ where
         read_menu(&self.sense).await
     }
 
-    async fn snapshot(&self, down: &Downlink, shot: &mut Option<S::Shot>) -> Outcome {
-        let want = payload_bool(&down.payload, "screenshot").map_err(bad)?;
+    async fn snapshot(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
+        let want = payload_bool(down.payload, "screenshot").map_err(bad)?;
         let snapshot = self.read().await?;
         if want {
             *shot = self.sense.capture().await.map_err(|e| {
@@ -185,15 +185,15 @@ where
         Ok(OkPayload::Snapshot { snapshot, escapes })
     }
 
-    async fn run(&self, down: &Downlink) -> Outcome {
-        let id = payload_str(&down.payload, "id", true)
+    async fn run(&self, down: &Downlink<'_>) -> Outcome {
+        let id = payload_str(down.payload, "id", true)
             .map_err(bad)?
             .unwrap_or_default();
-        run_item(&self.sense, &self.bot, id, &down.payload).await
+        run_item(&self.sense, &self.bot, id, down.payload).await
     }
 
-    async fn escape(&self, down: &Downlink) -> Outcome {
-        let kind = payload_str(&down.payload, "type", true)
+    async fn escape(&self, down: &Downlink<'_>) -> Outcome {
+        let kind = payload_str(down.payload, "type", true)
             .map_err(bad)?
             .unwrap_or_default();
         if kind != "reload" {
