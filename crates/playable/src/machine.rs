@@ -207,16 +207,10 @@ where
             ));
         }
         let snapshot = self.read().await?;
-        if let Some(refused) = derive_escapes(&snapshot)
-            .into_iter()
-            .find(|e| e.kind == "reload" && !e.allowed)
-        {
+        if let Some(reason) = sense::reload_refusal(&snapshot) {
             return Err((
                 ErrorCode::EscapeNotAllowed,
-                format!(
-                    "reload is not allowed now: {}",
-                    refused.reason.unwrap_or_default()
-                ),
+                format!("reload is not allowed now: {reason}"),
             ));
         }
         let outcome = self

@@ -24,10 +24,10 @@ pub use model::{Escape, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot
 pub use slots::{IslandSlots, SlotSpec};
 pub use text::{cap_chars, char_count, join, prefix_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
 
-/// `deriveEscapes`: reload is allowed iff nothing forbids it and nothing is dirty
-/// (an agent never throws away unsaved work).
-pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
-    let reason = if snapshot.no_reload {
+/// Why reload is not allowed now (`None`: allowed). Nothing may forbid it
+/// and nothing may be dirty (an agent never throws away unsaved work).
+pub fn reload_refusal(snapshot: &Snapshot) -> Option<String> {
+    if snapshot.no_reload {
         Some("the page forbids reload (data-e2e-noreload)".to_string())
     } else if !snapshot.dirty.is_empty() {
         Some(format!(
@@ -43,7 +43,12 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
         ))
     } else {
         None
-    };
+    }
+}
+
+/// `deriveEscapes`: one reload escape, allowed per [`reload_refusal`].
+pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
+    let reason = reload_refusal(snapshot);
     vec![Escape {
         kind: "reload".to_string(),
         allowed: reason.is_none(),
@@ -53,9 +58,7 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
 
 /// `isEscapeAllowed`: the same rule as [`derive_escapes`], as a boolean.
 pub fn is_escape_allowed(snapshot: &Snapshot, kind: &str) -> bool {
-    derive_escapes(snapshot)
-        .iter()
-        .any(|e| e.kind == kind && e.allowed)
+    kind == "reload" && reload_refusal(snapshot).is_none()
 }
 
 #[cfg(test)]
