@@ -7,35 +7,10 @@ use json::{Map, Value};
 
 use crate::model::{Escape, Generic, Island, IslandSlot, MenuItem, Snapshot};
 
-/// Appends `s` as a JSON string literal (the same escapes as json).
+/// Appends `s` as a JSON string literal (json's writer: one copy of the
+/// escaping code in the module).
 pub fn push_str(out: &mut String, s: &str) {
-    out.push('"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b >= 0x20 && b != b'"' && b != b'\\' {
-            continue;
-        }
-        out.push_str(&s[start..i]);
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(HEX[usize::from(b >> 4)] as char);
-                out.push(HEX[usize::from(b & 15)] as char);
-            }
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
-    out.push('"');
+    json::WriteJson::write_json(s, out)
 }
 
 /// Appends `,"key":` (keys here never need escaping).
