@@ -7,7 +7,7 @@
 //! for every protocol on the window; only the channel differs (`"in-page-playable"`
 //! here, `"pling.surface"` for Surface), hence the `*_on(channel, …)` forms.
 
-use js_sys::{Function, Number, Object, Reflect};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
@@ -15,6 +15,13 @@ use web_sys::Window;
 extern "C" {
     /// Adds `handler` for `kind` events on `target`; returns its removal.
     fn listen(target: &JsValue, kind: &str, handler: &Handler) -> Function;
+    /// The filter: `[seq, envelope, origin]`, or `None` to ignore the event.
+    #[wasm_bindgen(js_name = accept)]
+    fn accept_js(event: &JsValue, window: &Window, channel: &str, origins: &Array)
+        -> Option<Array>;
+    /// Posts the reply wrapper to `origin` (errors ignored).
+    #[wasm_bindgen(js_name = reply)]
+    fn reply_js(window: &Window, channel: &str, origin: &str, seq: &JsValue, envelope: &JsValue);
 }
 
 /// The same closure type as the other listeners of the module, so one
@@ -61,10 +68,6 @@ pub fn check_origins(origins: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
 /// The filter, applied to one message event. `None`: ignore silently.
 /// The event's fields are read by name: an event that is no `MessageEvent`
 /// has no `source` and is ignored like any other stranger.
@@ -79,30 +82,20 @@ pub fn accept_on(
     window: &Window,
     origins: &[String],
 ) -> Option<Delivery> {
-    if !Object::is(&get(event, "source"), window.as_ref()) {
-        return None;
-    }
-    let origin = get(event, "origin").as_string()?;
-    if !origins.contains(&origin) {
-        return None;
-    }
-    let data = get(event, "data");
-    if !data.is_object() {
-        return None;
-    }
-    if get(&data, "channel").as_string().as_deref() != Some(channel)
-        || get(&data, "dir").as_string().as_deref() != Some("down")
-    {
-        return None;
-    }
-    let seq = get(&data, "seq");
-    if !Number::is_integer(&seq) {
-        return None;
-    }
+    accept_in(channel, event, window, &origin_list(origins))
+}
+
+fn origin_list(origins: &[String]) -> Array {
+    origins.iter().map(|o| JsValue::from_str(o)).collect()
+}
+
+/// [`accept_on`] with the origins as a JS array (built once per listener).
+fn accept_in(channel: &str, event: &JsValue, window: &Window, origins: &Array) -> Option<Delivery> {
+    let got = accept_js(event, window, channel, origins)?;
     Some(Delivery {
-        seq,
-        envelope: get(&data, "envelope"),
-        origin,
+        seq: got.get(0),
+        envelope: got.get(1),
+        origin: got.get(2).as_string()?,
     })
 }
 
@@ -113,13 +106,7 @@ pub fn reply(window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
 
 /// [`reply`] on `channel`.
 pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
-    let msg = Object::new();
-    let _ = Reflect::set(&msg, &"channel".into(), &channel.into());
-    let _ = Reflect::set(&msg, &"dir".into(), &"up".into());
-    let _ = Reflect::set(&msg, &"seq".into(), seq);
-    let _ = Reflect::set(&msg, &"envelope".into(), uplink);
-    // An origin the browser cannot target (e.g. "null") just drops the reply.
-    let _ = window.post_message(&msg, origin);
+    reply_js(window, channel, origin, seq, uplink);
 }
 
 impl WindowBridge {
@@ -140,8 +127,9 @@ impl WindowBridge {
         on_down: impl Fn(Delivery) + 'static,
     ) -> Self {
         let target: JsValue = window.clone().into();
+        let origins = origin_list(&origins);
         let handler = Handler::new(move |event: JsValue| {
-            if let Some(delivery) = accept_on(channel, &event, &window, &origins) {
+            if let Some(delivery) = accept_in(channel, &event, &window, &origins) {
                 on_down(delivery);
             }
             Ok(())
