@@ -105,9 +105,8 @@ where
             Err(refusal) => Err(refusal),
             Ok(()) => match down.cmd {
                 Command::Hello => self.hello(),
-                Command::Snapshot => self.snapshot(&down, &mut screenshot).await,
                 Command::Run => self.run(&down).await,
-                Command::Escape => self.escape(&down).await,
+                Command::Snapshot | Command::Escape => self.read_then(&down, &mut screenshot).await,
             },
         };
         let page_id = self.page_id();
@@ -166,14 +165,47 @@ where
         Ok(OkPayload::Hello { page_id: id })
     }
 
-    async fn read(&self) -> Result<sense::Snapshot, (ErrorCode, String)> {
-        read_menu(&self.sense).await
+    async fn run(&self, down: &Downlink<'_>) -> Outcome {
+        let id = payload_str(down.payload, "id", true)
+            .map_err(bad)?
+            .unwrap_or_default();
+        run_item(&self.sense, &self.bot, id, down.payload).await
     }
 
-    async fn snapshot(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
-        let want = payload_bool(down.payload, "screenshot").map_err(bad)?;
-        let snapshot = self.read().await?;
-        if want {
+    /// `snapshot` and `escape`: their payload checks, then one fresh read of
+    /// the menu (one await of the reader for both commands).
+    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
+        let escape = down.cmd == Command::Escape;
+        let want_shot = if escape {
+            let kind = payload_str(down.payload, "type", true)
+                .map_err(bad)?
+                .unwrap_or_default();
+            if kind != "reload" {
+                let shown = sense::prefix_chars(kind, 40);
+                return Err((
+                    ErrorCode::EscapeNotAllowed,
+                    format!(
+                        "escape type {} is not offered; only \"reload\" exists",
+                        json::quote(shown)
+                    ),
+                ));
+            }
+            false
+        } else {
+            payload_bool(down.payload, "screenshot").map_err(bad)?
+        };
+        let snapshot = read_menu(&self.sense).await?;
+        if escape {
+            if let Some(reason) = sense::reload_refusal(&snapshot) {
+                return Err((
+                    ErrorCode::EscapeNotAllowed,
+                    format!("reload is not allowed now: {reason}"),
+                ));
+            }
+            drop(snapshot);
+            return self.reload().await;
+        }
+        if want_shot {
             *shot = self.sense.capture().await.map_err(|e| {
                 (
                     ErrorCode::Internal,
@@ -185,34 +217,8 @@ where
         Ok(OkPayload::Snapshot { snapshot, escapes })
     }
 
-    async fn run(&self, down: &Downlink<'_>) -> Outcome {
-        let id = payload_str(down.payload, "id", true)
-            .map_err(bad)?
-            .unwrap_or_default();
-        run_item(&self.sense, &self.bot, id, down.payload).await
-    }
-
-    async fn escape(&self, down: &Downlink<'_>) -> Outcome {
-        let kind = payload_str(down.payload, "type", true)
-            .map_err(bad)?
-            .unwrap_or_default();
-        if kind != "reload" {
-            let shown = sense::prefix_chars(kind, 40);
-            return Err((
-                ErrorCode::EscapeNotAllowed,
-                format!(
-                    "escape type {} is not offered; only \"reload\" exists",
-                    json::quote(shown)
-                ),
-            ));
-        }
-        let snapshot = self.read().await?;
-        if let Some(reason) = sense::reload_refusal(&snapshot) {
-            return Err((
-                ErrorCode::EscapeNotAllowed,
-                format!("reload is not allowed now: {reason}"),
-            ));
-        }
+    /// The reload escape, once the fresh menu allows it.
+    async fn reload(&self) -> Outcome {
         let outcome = self
             .bom
             .reload()
