@@ -80,7 +80,8 @@ impl DomSense {
         let text = String::from_utf8(bytes)
             .map_err(|_| "sense: gatherer returned text that is not UTF-8".to_string())?;
         let ints = out.get(1).unchecked_into::<Uint32Array>().to_vec();
-        let nodes = wire::decode(&text, &ints)?;
+        let nodes =
+            wire::decode(&text, &ints).ok_or_else(|| "sense: malformed gather data".to_string())?;
         let built = build(&nodes, &self.slots);
         let mut ids = String::new();
         let items = built

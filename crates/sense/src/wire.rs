@@ -60,10 +60,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Decodes the gatherer's output. `Err` names what was malformed (it never
-/// is when the text and integers come from `gather.js`).
-pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Result<Vec<RawNode<'a>>, String> {
-    let bad = || "sense: malformed gather data".to_string();
+/// Decodes the gatherer's output. `None` when it is malformed (it never is
+/// when the text and integers come from `gather.js`).
+pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<RawNode<'a>>> {
     let mut cursor = Cursor {
         text,
         pos: 0,
@@ -78,13 +77,12 @@ pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Result<Vec<RawNode<'a>>, Strin
             ..RawNode::default()
         };
         if head & HAS_END != 0 {
-            node.end = it.next().ok_or_else(bad)? as usize;
+            node.end = it.next()? as usize;
         }
         let mut fields: [Option<&str>; FIELDS as usize] = [None; FIELDS as usize];
         for (k, slot) in fields.iter_mut().enumerate() {
             if head & (1 << (FIELD_SHIFT + k as u32)) != 0 {
-                let units = it.next().ok_or_else(bad)?;
-                *slot = Some(cursor.take(units).ok_or_else(bad)?);
+                *slot = Some(cursor.take(it.next()?)?);
             }
         }
         let [kind, id, event, title, desc, page_title, role, name, aria_label] = fields;
@@ -99,10 +97,7 @@ pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Result<Vec<RawNode<'a>>, Strin
         node.aria_label = aria_label;
         nodes.push(node);
     }
-    if cursor.pos != text.len() || cursor.owed != 0 {
-        return Err(bad());
-    }
-    Ok(nodes)
+    (cursor.pos == text.len() && cursor.owed == 0).then_some(nodes)
 }
 
 #[cfg(test)]

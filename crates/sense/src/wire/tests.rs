@@ -50,13 +50,13 @@ fn a_pair_joined_across_two_fields_stays_in_the_first() {
 
 #[test]
 fn malformed_data_is_an_error_not_a_panic() {
-    assert!(decode("abc", &[ID, 5]).is_err());
-    assert!(decode("abc", &[ID, 2]).is_err(), "text left over");
+    assert!(decode("abc", &[ID, 5]).is_none());
+    assert!(decode("abc", &[ID, 2]).is_none(), "text left over");
     assert!(
-        decode("😀", &[ID, 1]).is_err(),
+        decode("😀", &[ID, 1]).is_none(),
         "half a pair, nothing after"
     );
-    assert!(decode("", &[ID]).is_err());
-    assert!(decode("", &[HAS_END]).is_err());
-    assert_eq!(decode("", &[]), Ok(vec![]));
+    assert!(decode("", &[ID]).is_none());
+    assert!(decode("", &[HAS_END]).is_none());
+    assert_eq!(decode("", &[]), Some(vec![]));
 }
