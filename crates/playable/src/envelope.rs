@@ -3,7 +3,7 @@
 //! Uplinks are written as JSON by hand ([`Uplink::to_json`]): one pass into one
 //! String, and no serde derive code in the module.
 
-use json::{Map, Value};
+use json::{Map, Number, Value, WriteJson};
 use sense::json::{push_bool, push_key, push_str};
 use sense::{Escape, Snapshot};
 
@@ -127,16 +127,15 @@ impl OkPayload {
                 out.push_str("\"id\":");
                 push_str(out, id);
                 push_key(out, "scrollLeft");
-                out.push_str(&scroll_left.to_string());
+                Number::from(*scroll_left).write_json(out);
                 push_key(out, "scrollTop");
-                out.push_str(&scroll_top.to_string());
+                Number::from(*scroll_top).write_json(out);
             }
             Self::RunInput { id, value } => {
                 out.push_str("\"id\":");
                 push_str(out, id);
                 push_key(out, "value");
-                // Values come from json and always print.
-                out.push_str(&json::to_string(value).unwrap_or_else(|_| "null".into()));
+                value.write_json(out);
             }
             Self::RunDrag { id, to } => {
                 out.push_str("\"id\":");
