@@ -102,7 +102,7 @@ pub enum OkPayload {
     /// `{ id }`
     Run { id: String },
     /// `{ type, retired }`
-    Escape { kind: String, retired: bool },
+    Escape { kind: &'static str, retired: bool },
 }
 
 impl OkPayload {
@@ -410,7 +410,7 @@ mod json_tests {
         );
         assert_eq!(
             ok(OkPayload::Escape {
-                kind: "reload".into(),
+                kind: "reload",
                 retired: true
             }),
             json!({ "type": "reload", "retired": true })

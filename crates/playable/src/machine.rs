@@ -235,7 +235,7 @@ where
         }
         self.state.borrow_mut().phase = Phase::Retired;
         Ok(OkPayload::Escape {
-            kind: "reload".into(),
+            kind: "reload",
             retired: true,
         })
     }

@@ -198,7 +198,7 @@ fn generic(r: &mut Reader, v: &Value) -> Generic {
 impl Escape {
     pub fn write_json(&self, out: &mut String) {
         out.push_str("{\"type\":");
-        push_str(out, &self.kind);
+        push_str(out, self.kind);
         push_key(out, "allowed");
         push_bool(out, self.allowed);
         if let Some(reason) = &self.reason {

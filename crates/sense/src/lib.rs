@@ -50,7 +50,7 @@ pub fn reload_refusal(snapshot: &Snapshot) -> Option<String> {
 pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
     let reason = reload_refusal(snapshot);
     vec![Escape {
-        kind: "reload".to_string(),
+        kind: "reload",
         allowed: reason.is_none(),
         reason,
     }]

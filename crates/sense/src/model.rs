@@ -92,7 +92,7 @@ pub struct Generic {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Escape {
     /// `type` in JSON.
-    pub kind: String,
+    pub kind: &'static str,
     pub allowed: bool,
     pub reason: Option<String>,
 }

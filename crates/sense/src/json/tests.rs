@@ -122,7 +122,7 @@ fn escapes_json() {
     let mut out = String::new();
     Escape::list_json(
         &[Escape {
-            kind: "reload".into(),
+            kind: "reload",
             allowed: false,
             reason: Some("why".into()),
         }],
