@@ -26,10 +26,11 @@ pub struct FifoGuard<'a> {
     fifo: &'a Fifo,
 }
 
+/// `ticket` is the place in the queue while waiting (`None` before the
+/// first poll and once the turn is granted).
 pub struct Acquire<'a> {
     fifo: &'a Fifo,
     ticket: Option<u64>,
-    done: bool,
 }
 
 impl Fifo {
@@ -37,7 +38,6 @@ impl Fifo {
         Acquire {
             fifo: self,
             ticket: None,
-            done: false,
         }
     }
 
@@ -71,8 +71,6 @@ impl<'a> Future for Acquire<'a> {
         match self.ticket {
             None if !s.busy => {
                 s.busy = true;
-                drop(s);
-                self.done = true;
                 Poll::Ready(FifoGuard { fifo })
             }
             None => {
@@ -86,7 +84,7 @@ impl<'a> Future for Acquire<'a> {
             Some(ticket) if s.granted == Some(ticket) => {
                 s.granted = None;
                 drop(s);
-                self.done = true;
+                self.ticket = None;
                 Poll::Ready(FifoGuard { fifo })
             }
             Some(ticket) => {
@@ -102,7 +100,7 @@ impl<'a> Future for Acquire<'a> {
 impl Drop for Acquire<'_> {
     // A waiter dropped before it ran must not block the queue.
     fn drop(&mut self) {
-        let (Some(ticket), false) = (self.ticket, self.done) else {
+        let Some(ticket) = self.ticket else {
             return;
         };
         let granted = {
