@@ -13,7 +13,7 @@ struct Inner {
     next_ticket: u64,
     /// Waiting tickets in arrival order (a few at most: a `Vec`, not a
     /// `VecDeque`, whose ring-buffer code the module need not carry).
-    queue: Vec<(u64, Option<Waker>)>,
+    queue: Vec<(u64, Waker)>,
     granted: Option<u64>,
 }
 
@@ -48,7 +48,7 @@ impl Fifo {
             match next {
                 Some((ticket, waker)) => {
                     s.granted = Some(ticket);
-                    waker
+                    Some(waker)
                 }
                 None => {
                     s.busy = false;
@@ -76,7 +76,7 @@ impl<'a> Future for Acquire<'a> {
             None => {
                 let ticket = s.next_ticket;
                 s.next_ticket += 1;
-                s.queue.push((ticket, Some(cx.waker().clone())));
+                s.queue.push((ticket, cx.waker().clone()));
                 drop(s);
                 self.ticket = Some(ticket);
                 Poll::Pending
@@ -89,7 +89,7 @@ impl<'a> Future for Acquire<'a> {
             }
             Some(ticket) => {
                 if let Some(entry) = s.queue.iter_mut().find(|(t, _)| *t == ticket) {
-                    entry.1 = Some(cx.waker().clone());
+                    entry.1 = cx.waker().clone();
                 }
                 Poll::Pending
             }
