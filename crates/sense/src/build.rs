@@ -129,6 +129,27 @@ impl<'s> SlotIndex<'s> {
     }
 }
 
+/// A menu item for `node` (a playable, or a slot element with its
+/// accessible name as the title and no description).
+fn menu_item(
+    id: String,
+    node: &RawNode,
+    title: Option<&str>,
+    desc: Option<&str>,
+    island: Option<String>,
+) -> MenuItem {
+    MenuItem {
+        id,
+        event: non_empty(node.event).unwrap_or("click").to_string(),
+        title: cap_chars(title.unwrap_or(""), TITLE_MAX_CHARS),
+        desc: cap_chars(desc.unwrap_or(""), DESC_MAX_CHARS),
+        enabled: node.has(RawNode::FLAG_ENABLED),
+        visible: node.has(RawNode::FLAG_VISIBLE),
+        island,
+        ambiguous: false,
+    }
+}
+
 /// Builds the snapshot. Never panics, whatever the nodes say (indices out of
 /// range are ignored).
 pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
@@ -176,16 +197,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
         };
         match kind {
             "playable" => {
-                let item = MenuItem {
-                    id: id.to_string(),
-                    event: non_empty(node.event).unwrap_or("click").to_string(),
-                    title: cap_chars(node.title.unwrap_or(""), TITLE_MAX_CHARS),
-                    desc: cap_chars(node.desc.unwrap_or(""), DESC_MAX_CHARS),
-                    enabled: node.has(RawNode::FLAG_ENABLED),
-                    visible: node.has(RawNode::FLAG_VISIBLE),
-                    island: None,
-                    ambiguous: false,
-                };
+                let item = menu_item(id.to_string(), node, node.title, node.desc, None);
                 claim(
                     &mut snap,
                     &mut targets,
@@ -225,16 +237,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
                         continue;
                     };
                     let el = &nodes[first];
-                    let item = MenuItem {
-                        id: slot_id.clone(),
-                        event: non_empty(el.event).unwrap_or("click").to_string(),
-                        title: cap_chars(el.name.unwrap_or(""), TITLE_MAX_CHARS),
-                        desc: String::new(),
-                        enabled: el.has(RawNode::FLAG_ENABLED),
-                        visible: el.has(RawNode::FLAG_VISIBLE),
-                        island: Some(id.to_string()),
-                        ambiguous: false,
-                    };
+                    let item = menu_item(slot_id.clone(), el, el.name, None, Some(id.to_string()));
                     claim(
                         &mut snap,
                         &mut targets,
