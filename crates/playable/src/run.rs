@@ -116,29 +116,18 @@ fn shown(v: &Value) -> String {
 
 /// The menu item `id` names, if it is runnable at all.
 fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a MenuItem, Failure> {
-    let qid = quote(id);
-    let Some(item) = snapshot.menu.iter().find(|m| m.id == id) else {
-        return Err((
-            ErrorCode::NotInMenu,
-            format!("{role}{qid} is not in the current menu"),
-        ));
-    };
-    if item.ambiguous {
-        return Err((
+    let item = snapshot.menu.iter().find(|m| m.id == id);
+    let (code, why) = match item {
+        None => (ErrorCode::NotInMenu, "is not in the current menu"),
+        Some(m) if m.ambiguous => (
             ErrorCode::Ambiguous,
-            format!("{role}{qid} is claimed by more than one element; nothing was dispatched"),
-        ));
-    }
-    if !item.enabled {
-        return Err((ErrorCode::NotActionable, format!("{role}{qid} is disabled")));
-    }
-    if !item.visible {
-        return Err((
-            ErrorCode::NotActionable,
-            format!("{role}{qid} is not visible"),
-        ));
-    }
-    Ok(item)
+            "is claimed by more than one element; nothing was dispatched",
+        ),
+        Some(m) if !m.enabled => (ErrorCode::NotActionable, "is disabled"),
+        Some(m) if !m.visible => (ErrorCode::NotActionable, "is not visible"),
+        Some(m) => return Ok(m),
+    };
+    Err((code, format!("{role}{} {why}", quote(id))))
 }
 
 async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
