@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Uint32Array, Uint8Array};
+use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::{build, wire, IslandSlots, Snapshot};
@@ -79,7 +79,13 @@ impl DomSense {
         let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
         let text = String::from_utf8(bytes)
             .map_err(|_| "sense: gatherer returned text that is not UTF-8".to_string())?;
-        let ints = out.get(1).unchecked_into::<Uint32Array>().to_vec();
+        // The integers come as the bytes of a Uint32Array (little-endian, as
+        // wasm memory): one typed-array type crosses, not two.
+        let raw = out.get(1).unchecked_into::<Uint8Array>().to_vec();
+        let mut ints = Vec::with_capacity(raw.len() / 4);
+        for b in raw.chunks_exact(4) {
+            ints.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
         let nodes =
             wire::decode(&text, &ints).ok_or_else(|| "sense: malformed gather data".to_string())?;
         let built = build(&nodes, &self.slots);

@@ -163,7 +163,8 @@ function merge(list, hosts, els) {
 const encoder = new TextEncoder();
 
 /**
- * Returns [text, ints, elements] in the wire format of wire.rs: per element,
+ * Returns [text, ints, elements] in the wire format of wire.rs (the ints as
+ * the bytes of a Uint32Array): per element,
  * a head (flags, HAS_END, one presence bit per field), an island's end index,
  * then each present field's length (UTF-16 units); the field values go into
  * text back to back, handed over as UTF-8 bytes (TextEncoder is native and
@@ -249,5 +250,6 @@ export function gather(root) {
     field(8, ariaLabel);
     ints[at] = head;
   }
-  return [encoder.encode(text), ints.subarray(0, len), els];
+  // The integers as their bytes: the Rust side reads both as Uint8Array.
+  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els];
 }
