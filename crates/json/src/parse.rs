@@ -289,10 +289,7 @@ impl Parser<'_> {
             Some(b'1'..=b'9') => {
                 while let Some(d @ b'0'..=b'9') = self.peek() {
                     self.at += 1;
-                    match significand
-                        .checked_mul(10)
-                        .and_then(|s| s.checked_add(u64::from(d - b'0')))
-                    {
+                    match push_digit(significand, d) {
                         Some(s) if !full => significand = s,
                         _ => {
                             full = true;
@@ -315,10 +312,7 @@ impl Parser<'_> {
                 if full {
                     continue;
                 }
-                match significand
-                    .checked_mul(10)
-                    .and_then(|s| s.checked_add(u64::from(d - b'0')))
-                {
+                match push_digit(significand, d) {
                     Some(s) => {
                         significand = s;
                         exponent -= 1;
@@ -357,6 +351,15 @@ impl Parser<'_> {
         let f = scale(significand as f64, exponent).ok_or("number out of range")?;
         Ok(Number(N::Float(if negative { -f } else { f })))
     }
+}
+
+/// `significand × 10 + digit` when it fits a u64. Compared, not
+/// `checked_mul`: on wasm32 that is a 128-bit multiplication (`__multi3`).
+fn push_digit(significand: u64, digit: u8) -> Option<u64> {
+    const MAX_TENTH: u64 = u64::MAX / 10; // 1844674407370955161, remainder 5
+    let d = u64::from(digit - b'0');
+    (significand < MAX_TENTH || (significand == MAX_TENTH && d <= u64::MAX % 10))
+        .then(|| significand * 10 + d)
 }
 
 /// `f × 10^exponent`. Up to 10^22 every power of ten is an exact double, so
