@@ -24,7 +24,10 @@ impl Built {
 
 /// True for the ids that are generic refs (`g0`, `g1`, …), which are never runnable.
 pub fn is_generic_ref(id: &str) -> bool {
-    id.len() > 1 && id.starts_with('g') && id[1..].bytes().all(|b| b.is_ascii_digit())
+    match id.as_bytes() {
+        [b'g', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
 }
 
 fn non_empty(s: Option<&str>) -> Option<&str> {
