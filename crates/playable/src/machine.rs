@@ -158,7 +158,13 @@ where
                 format!("no randomness for a pageId: {e}"),
             )
         })?;
-        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        // Lowercase hex by table: no integer formatting per byte.
+        let mut hex = Vec::with_capacity(32);
+        for b in bytes {
+            hex.push(b"0123456789abcdef"[usize::from(b >> 4)]);
+            hex.push(b"0123456789abcdef"[usize::from(b & 15)]);
+        }
+        let id = String::from_utf8(hex).unwrap_or_default();
         let mut state = self.state.borrow_mut();
         state.page_id = Some(id.clone());
         state.phase = Phase::Live;
