@@ -138,13 +138,7 @@ function collect(root) {
 }
 
 function collectInto(root, els) {
-  const list = root.querySelectorAll(SELECTOR);
-  const hosts = shadowHosts(root);
-  if (hosts.length === 0) {
-    for (let i = 0; i < list.length; i++) els.push(list[i]);
-  } else {
-    merge(list, hosts, els);
-  }
+  merge(root.querySelectorAll(SELECTOR), shadowHosts(root), els);
 }
 
 function merge(list, hosts, els) {
