@@ -54,7 +54,9 @@ pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
     MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
-pub use session::{scope_matches, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY};
+pub use session::{
+    scope_matches, MalformedSession, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY,
+};
 pub use surface::{
     respond, ConfigError, Host, Observe, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT,
 };
