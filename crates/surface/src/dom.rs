@@ -20,8 +20,8 @@ use crate::page::{Observation, Page};
 
 #[wasm_bindgen(module = "/src/observe.js")]
 extern "C" {
-    #[wasm_bindgen(catch)]
-    fn observe(root: &JsValue, all: bool, checks: &Array) -> Result<String, JsValue>;
+    /// The marker JSON (an array), or the message of what went wrong.
+    fn observe(root: &JsValue, all: bool, checks: &Array) -> String;
     #[wasm_bindgen(js_name = nextChange)]
     fn next_change(root: &JsValue, within_ms: f64) -> Promise;
     #[wasm_bindgen(js_name = findRecords)]
@@ -39,13 +39,10 @@ impl DomPage {
     }
 
     fn read(&self, all: bool) -> Result<Observation, String> {
-        let json = observe(&self.root, all, &sense::dom::visibility_checks()).map_err(|e| {
-            let why = js_sys::Reflect::get(&e, &"message".into())
-                .ok()
-                .and_then(|m| m.as_string())
-                .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into());
-            format!("reading the scan root failed: {why}")
-        })?;
+        let json = observe(&self.root, all, &sense::dom::visibility_checks());
+        if !json.starts_with("[") {
+            return Err(json);
+        }
         read_observation(&json)
     }
 

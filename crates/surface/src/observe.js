@@ -16,8 +16,16 @@ let nextSerial = 1;
 
 const cut = (s) => (s.length > RAW_MAX ? s.slice(0, RAW_MAX) : s);
 
-/** `[documentSerial, href, documentTitle, rows]` as JSON (see markers.rs). */
-export function observe(root, all, [isVisible, isEnabled]) {
+/** `[documentSerial, href, documentTitle, rows]` as JSON (see markers.rs), or why not; never throws. */
+export function observe(root, all, checks) {
+  try {
+    return gather(root, all, checks);
+  } catch (e) {
+    return "reading the scan root failed: " + String((e && e.message) || "not a Document, ShadowRoot or Element");
+  }
+}
+
+function gather(root, all, [isVisible, isEnabled]) {
   const doc = root.nodeType === 9 ? root : root.ownerDocument;
   let serial = serials.get(doc);
   if (!serial) serials.set(doc, (serial = nextSerial++));
