@@ -23,7 +23,7 @@ extern "C" {
     /// The marker JSON (an array), or the message of what went wrong.
     fn observe(root: &JsValue, all: bool, checks: &Array) -> String;
     #[wasm_bindgen(js_name = nextChange)]
-    fn next_change(root: &JsValue, within_ms: f64) -> Promise;
+    fn next_change(root: &JsValue, deadline: f64) -> Promise;
     #[wasm_bindgen(js_name = findRecords)]
     fn find_records(root: &JsValue, kind: &str, id: &str) -> Array;
 }
@@ -66,11 +66,8 @@ impl Page for DomPage {
             if self.shows_text(text) {
                 return true;
             }
-            let left = deadline - Date::now();
-            if left.is_nan() || left <= 0.0 {
-                return false;
-            }
-            match JsFuture::from(next_change(&self.root, left)).await {
+            // False once the deadline has passed.
+            match JsFuture::from(next_change(&self.root, deadline)).await {
                 Ok(changed) if changed.is_truthy() => {}
                 _ => return false,
             }

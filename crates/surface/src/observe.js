@@ -57,9 +57,11 @@ function gather(root, all, [isVisible, isEnabled]) {
   return JSON.stringify([serial, href, cut((doc && doc.title) || ""), rows]);
 }
 
-/** Resolves true on the next change under root that could alter status or feedback, false after `ms`. */
-export function nextChange(root, ms) {
+/** Resolves true on the next change under root that could alter status or feedback, false at `deadline` (ms since the epoch). */
+export function nextChange(root, deadline) {
   return new Promise((resolve) => {
+    const ms = deadline - Date.now();
+    if (!(ms > 0)) return resolve(false);
     const done = (changed) => {
       observer.disconnect();
       clearTimeout(timer);
@@ -67,7 +69,7 @@ export function nextChange(root, ms) {
     };
     const observer = new MutationObserver(() => done(true));
     // setTimeout fires at once beyond 2^31-1 ms.
-    const timer = setTimeout(() => done(false), Math.max(0, Math.min(ms, 2147483647)));
+    const timer = setTimeout(() => done(false), Math.min(ms, 2147483647));
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-e2e-kind"] });
   });
 }
