@@ -165,14 +165,14 @@ impl<M: MenuRun> Executor for DomExecutor<M> {
 
 /// Run's refusals (the control is missing, ambiguous, not actionable, or
 /// needs a payload a click does not carry): the action exists but cannot
-/// run now.
+/// run now. The name is playable's wire code.
 fn refusal_name(code: ErrorCode) -> Option<&'static str> {
     match code {
-        ErrorCode::BadRequest => Some("BAD_REQUEST"),
-        ErrorCode::NotInMenu => Some("NOT_IN_MENU"),
-        ErrorCode::Ambiguous => Some("AMBIGUOUS"),
-        ErrorCode::NotActionable => Some("NOT_ACTIONABLE"),
-        ErrorCode::UnsupportedEvent => Some("UNSUPPORTED_EVENT"),
+        ErrorCode::BadRequest
+        | ErrorCode::NotInMenu
+        | ErrorCode::Ambiguous
+        | ErrorCode::NotActionable
+        | ErrorCode::UnsupportedEvent => Some(code.as_str()),
         _ => None,
     }
 }
