@@ -171,19 +171,30 @@ impl Inner {
         // Fresh arguments per callback: one hook mutating its input must
         // not change what the next one sees.
         let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
-        // The page's `confirm(capabilityId, input)`: only `true` approves.
-        let approved = match (&self.confirm, p.ask()) {
-            (Some(confirm), true) => {
-                settled(call(confirm, &args()).await).is_ok_and(|v| v.as_bool() == Some(true))
+        // At most two page callbacks, through one await: `confirm(capabilityId,
+        // input)` when a person must approve (only `true` approves), then
+        // `execute(capabilityId, input)` — or the built-in executor.
+        let mut approved = !p.ask();
+        let outcome = loop {
+            let hook = match (approved, &self.confirm, &self.execute) {
+                (false, Some(confirm), _) => confirm,
+                // `begin` asks only when there is a confirm hook.
+                (false, None, _) => break p.declined(),
+                (true, _, Some(execute)) => execute,
+                // The built-in executor: a click through playable's `run`.
+                (true, _, None) => {
+                    break self.dom_executor.execute(p.capability(), p.input()).await
+                }
+            };
+            let out = settled(call(hook, &args()).await);
+            if !approved {
+                approved = out.is_ok_and(|v| v.as_bool() == Some(true));
+                if !approved {
+                    break p.declined();
+                }
+                continue;
             }
-            _ => true,
-        };
-        let outcome = match (&self.execute, approved) {
-            (_, false) => p.declined(),
-            // The built-in executor: a click through playable's `run`.
-            (None, true) => self.dom_executor.execute(p.capability(), p.input()).await,
-            // The page's `execute(id, args)`.
-            (Some(execute), true) => match settled(call(execute, &args()).await) {
+            break match out {
                 Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
                 Ok(out) => match parsed(&plain(&out, "result")) {
                     Err(why) => Err(failed(format!(
@@ -191,7 +202,7 @@ impl Inner {
                     ))),
                     Ok(json) => exec_outcome_from_json(&json),
                 },
-            },
+            };
         };
         let shown = match (&outcome, p.expect()) {
             (Ok(_), Some(e)) => self.page.wait_for_text(&e.text, e.within_ms).await,
