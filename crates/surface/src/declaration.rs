@@ -147,9 +147,7 @@ impl CapabilityDeclaration {
                 match map.get("type") {
                     None => {}
                     Some(t) if t.as_str() == Some("object") => {}
-                    Some(_) => {
-                        return bad("the input schema must describe an object (`type: \"object\"`)")
-                    }
+                    Some(_) => return bad("the input schema's `type` must be \"object\""),
                 }
                 Some(schema.clone())
             }

@@ -60,7 +60,7 @@ pub(crate) fn prepare<'s>(
     if ask && !can_ask {
         return Err(BusinessError::new(
             BusinessCode::PermissionDenied,
-            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report"),
+            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook: stop and report"),
         ));
     }
     let expect = decl.expect.clone();
@@ -125,7 +125,7 @@ pub(crate) fn finish(
             return Err(BusinessError::new(
                 BusinessCode::ExpectationFailed,
                 format!(
-                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
+                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page again",
                     p.capability,
                     expect.text,
                     crate::json::number_text(expect.within_ms)

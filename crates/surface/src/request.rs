@@ -84,7 +84,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         }
         _ => {
             return Err(ProtocolError::invalid(
-                "`protocol` must be the string `pling.surface/0.1`",
+                "`protocol` must be `pling.surface/0.1`",
             ))
         }
     }
@@ -127,7 +127,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         Some(Value::String(c)) if !c.is_empty() => c.clone(),
         _ => {
             return Err(ProtocolError::invalid(
-                "invoke needs `capability`: a non-empty capability id string",
+                "invoke needs `capability`: a non-empty string",
             ))
         }
     };

@@ -167,7 +167,7 @@ impl SessionState {
         if listed(&self.seen, request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
-                format!("request id `{request_id}` was already used in this session: send each request with a new id"),
+                format!("request id `{request_id}` was already used in this session: use a new id"),
             ));
         }
         if self.seen.len() >= REPLAY_MEMORY {

@@ -309,7 +309,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
     let registry = get(&options, "registry")?;
     if !Array::is_array(&registry) && !registry.is_function() {
         return Err(type_error(
-            "options.registry must be an array of capability declarations or a function returning one",
+            "options.registry must be an array of declarations or a function returning one",
         ));
     }
     let session = optional_function(&options, "session")?.ok_or_else(|| {

@@ -69,9 +69,9 @@ fn check_keyword(
             Value::Array(names) if names.iter().all(Value::is_string) => None,
             _ => Some("an array of property names"),
         },
-        "minLength" | "maxLength" | "minItems" | "maxItems" => {
-            as_count(value).is_none().then_some("a non-negative integer")
-        }
+        "minLength" | "maxLength" | "minItems" | "maxItems" => as_count(value)
+            .is_none()
+            .then_some("a non-negative integer"),
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
             (!value.as_f64().is_some_and(f64::is_finite)).then_some("a number")
         }
@@ -89,7 +89,7 @@ fn check_keyword(
         _ => {
             return Err(fail(
                 path,
-                format!("unsupported schema keyword `{name}` (the supported subset is listed in docs/surface.md)"),
+                format!("unsupported schema keyword `{name}` (the subset is in docs/surface.md)"),
             ))
         }
     };
