@@ -46,9 +46,18 @@ impl DomPage {
         read_observation(&json)
     }
 
-    /// Status and feedback only: the cheap read `wait_for_text` repeats.
-    fn shows_text(&self, text: &str) -> bool {
+    /// Whether `text` shows in status or feedback now: the cheap read (of
+    /// just those) that `wait_for_text` repeats.
+    pub fn shows_text(&self, text: &str) -> bool {
         self.read(false).is_ok_and(|o| o.shows_text(text))
+    }
+
+    /// Resolves `true` on the next DOM change that could alter status or
+    /// feedback, `false` at `deadline` (ms since the epoch; at once when it
+    /// has passed). A host that drives its own loop (the wasm shell) uses
+    /// this and [`DomPage::shows_text`] as `wait_for_text` does.
+    pub fn next_change(&self, deadline: f64) -> JsFuture {
+        JsFuture::from(next_change(&self.root, deadline))
     }
 }
 
@@ -66,8 +75,7 @@ impl Page for DomPage {
             if self.shows_text(text) {
                 return true;
             }
-            // False once the deadline has passed.
-            match JsFuture::from(next_change(&self.root, deadline)).await {
+            match self.next_change(deadline).await {
                 Ok(changed) if changed.is_truthy() => {}
                 _ => return false,
             }

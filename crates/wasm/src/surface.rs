@@ -204,10 +204,23 @@ impl Inner {
                 },
             };
         };
-        let shown = match (&outcome, p.expect()) {
-            (Ok(_), Some(e)) => self.page.wait_for_text(&e.text, e.within_ms).await,
-            _ => true,
-        };
+        // `wait_for_text`, driven here: checks now, then after each DOM
+        // change, until the expected text shows or `within` ms pass.
+        let mut shown = true;
+        if let (Ok(_), Some(e)) = (&outcome, p.expect()) {
+            let deadline = Date::now() + e.within_ms;
+            while !self.page.shows_text(&e.text) {
+                if !self
+                    .page
+                    .next_change(deadline)
+                    .await
+                    .is_ok_and(|c| c.is_truthy())
+                {
+                    shown = false;
+                    break;
+                }
+            }
+        }
         to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
     }
 
