@@ -135,39 +135,50 @@ fn unavailable(message: String) -> BusinessError {
 
 impl<M: MenuRun> Executor for DomExecutor<M> {
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let scope = match RowActionId::parse(capability) {
-            None => self.root.clone(),
-            Some(RowActionId { kind, .. }) => {
-                let id = args
-                    .get("record")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let found = find_records(&self.root, kind, id);
-                match found.length() {
-                    1 => found.get(0),
-                    0 => {
-                        return Err(unavailable(format!(
-                            "no `{kind}` record `{id}` on the page"
-                        )))
-                    }
-                    _ => {
-                        return Err(unavailable(format!(
-                            "more than one `{kind}` record claims id `{id}`; nothing was clicked"
-                        )))
-                    }
-                }
-            }
-        };
-        match self.menu.run(scope, capability).await {
-            Ok(()) => Ok(None),
-            Err((code, message)) => Err(match refusal_name(code) {
-                Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
-                None => BusinessError {
-                    code: MALFORMED_RESULT_CODE.to_string(),
-                    message: format!("clicking `{capability}` failed: {message}"),
-                },
-            }),
-        }
+        let scope = control_scope(&self.root, capability, args)?;
+        clicked(capability, self.menu.run(scope, capability).await)
+    }
+}
+
+/// Where the built-in executor looks for `capability`'s control: under
+/// `root`, or for a row action `name@kind` inside the one `kind` record
+/// named by `args.record`. A host that drives the click itself (the wasm
+/// shell) uses this and [`clicked`] as [`DomExecutor`] does.
+pub fn control_scope(
+    root: &JsValue,
+    capability: &str,
+    args: &Value,
+) -> Result<JsValue, BusinessError> {
+    let Some(RowActionId { kind, .. }) = RowActionId::parse(capability) else {
+        return Ok(root.clone());
+    };
+    let id = args
+        .get("record")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let found = find_records(root, kind, id);
+    match found.length() {
+        1 => Ok(found.get(0)),
+        0 => Err(unavailable(format!(
+            "no `{kind}` record `{id}` on the page"
+        ))),
+        _ => Err(unavailable(format!(
+            "more than one `{kind}` record claims id `{id}`; nothing was clicked"
+        ))),
+    }
+}
+
+/// The built-in executor's outcome for `run`'s result on `capability`.
+pub fn clicked(capability: &str, run: Result<(), (ErrorCode, String)>) -> ExecOutcome {
+    match run {
+        Ok(()) => Ok(None),
+        Err((code, message)) => Err(match refusal_name(code) {
+            Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
+            None => BusinessError {
+                code: MALFORMED_RESULT_CODE.to_string(),
+                message: format!("clicking `{capability}` failed: {message}"),
+            },
+        }),
     }
 }
 

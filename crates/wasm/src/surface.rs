@@ -9,9 +9,9 @@ use std::rc::Rc;
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
 use json::Value;
 use playable::bridge::WindowBridge;
-use surface::dom::{DomExecutor, DomPage, MenuRun};
+use surface::dom::{clicked, control_scope, DomPage};
 use surface::{
-    exec_outcome_from_json, BusinessError, Executor, Page, ProtocolCode, ProtocolError, Registry,
+    exec_outcome_from_json, BusinessError, Page, ProtocolCode, ProtocolError, Registry,
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
@@ -83,7 +83,6 @@ pub(crate) struct Inner {
     session: Function,
     confirm: Option<Function>,
     page: DomPage,
-    dom_executor: DomExecutor<ShellRun>,
     window: Window,
     /// The scan root (a WebMCP publication watches it).
     root: JsValue,
@@ -183,7 +182,23 @@ impl Inner {
                 (true, _, Some(execute)) => execute,
                 // The built-in executor: a click through playable's `run`.
                 (true, _, None) => {
-                    break self.dom_executor.execute(p.capability(), p.input()).await
+                    let scope = match control_scope(&self.root, p.capability(), p.input()) {
+                        Ok(scope) => scope,
+                        Err(e) => break Err(e),
+                    };
+                    // The same `SensePort`/`BotPort` types the playable
+                    // machine uses: one copy of `run` in the module.
+                    let sense = crate::ports::SensePort {
+                        dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
+                        js: None,
+                        capture: None,
+                    };
+                    let bot = crate::ports::BotPort {
+                        dom: bot::DomBot,
+                        js: None,
+                    };
+                    let run = playable::run_menu_item(&sense, &bot, p.capability()).await;
+                    break clicked(p.capability(), run);
                 }
             };
             let out = settled(call(hook, &args()).await);
@@ -353,7 +368,6 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             session,
             confirm,
             page: DomPage::new(scan.root.clone()),
-            dom_executor: DomExecutor::with_runner(scan.root.clone(), ShellRun),
             root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
@@ -362,23 +376,4 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             webmcp: RefCell::new(None),
         }),
     })
-}
-
-/// The built-in executor's clicks through the same `SensePort`/`BotPort`
-/// types the playable machine uses: one copy of `run` in the module.
-pub(crate) struct ShellRun;
-
-impl MenuRun for ShellRun {
-    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (playable::ErrorCode, String)> {
-        let sense = crate::ports::SensePort {
-            dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
-            js: None,
-            capture: None,
-        };
-        let bot = crate::ports::BotPort {
-            dom: bot::DomBot,
-            js: None,
-        };
-        playable::run_menu_item(&sense, &bot, id).await
-    }
 }
