@@ -7,7 +7,7 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
-use json::Value;
+use json::{Map, Value};
 use playable::bridge::WindowBridge;
 use surface::dom::{clicked, control_scope, DomPage};
 use surface::{
@@ -197,8 +197,8 @@ impl Inner {
                         dom: bot::DomBot,
                         js: None,
                     };
-                    let run = playable::run_menu_item(&sense, &bot, p.capability()).await;
-                    break clicked(p.capability(), run);
+                    let run = playable::run_item(&sense, &bot, p.capability(), &Map::new()).await;
+                    break clicked(p.capability(), run.map(|_| ()));
                 }
             };
             let out = settled(call(hook, &args()).await);
