@@ -144,16 +144,36 @@ impl Surface {
     /// least recently used session is forgotten. Not generic.
     fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
         let mut sessions = self.sessions.take();
-        let found = sessions
-            .iter()
-            .position(|(id, _)| id == session_id)
-            .map(|i| sessions.remove(i));
-        let mut entry = found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()));
-        f(&mut entry.1);
-        if sessions.len() >= MAX_TRACKED_SESSIONS {
-            sessions.remove(0);
+        let mut at = None;
+        for (i, (id, _)) in sessions.iter().enumerate() {
+            if id == session_id {
+                at = Some(i);
+                break;
+            }
         }
-        sessions.push(entry);
+        let at = match at {
+            Some(i) => i,
+            None => {
+                let fresh = (session_id.to_string(), SessionState::default());
+                if sessions.len() < MAX_TRACKED_SESSIONS {
+                    sessions.push(fresh);
+                    sessions.len() - 1
+                } else {
+                    // Full: the least recently used entry makes room.
+                    if let Some(lru) = sessions.first_mut() {
+                        *lru = fresh;
+                    }
+                    0
+                }
+            }
+        };
+        // Moved to the end (most recently used) by swaps: no `Vec::remove`.
+        for i in at + 1..sessions.len() {
+            sessions.swap(i - 1, i);
+        }
+        if let Some((_, memory)) = sessions.last_mut() {
+            f(memory);
+        }
         self.sessions.set(sessions);
     }
 }
