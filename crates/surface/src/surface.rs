@@ -48,13 +48,11 @@ impl SurfaceConfig {
     /// (the function-valued options are the shell's business).
     pub fn from_json(options: &Value) -> Result<Self, ConfigError> {
         let err = |m: &str| Err(ConfigError(m.to_string()));
-        let Some(obj) = options.as_object() else {
-            return err("createSurface options must be an object");
-        };
-        let Some(app) = obj.get("app").and_then(Value::as_str) else {
+        // A non-object has no `app` (the shell passes an object anyway).
+        let Some(app) = options.get("app").and_then(Value::as_str) else {
             return err("`app` must be a string");
         };
-        let Some(expose) = obj.get("expose").and_then(string_list) else {
+        let Some(expose) = options.get("expose").and_then(string_list) else {
             return err("`expose` must be an array of capability ids");
         };
         let mut config = Self {
@@ -63,14 +61,14 @@ impl SurfaceConfig {
             record_limit: DEFAULT_RECORD_LIMIT,
             rate_limit: RateLimit::default(),
         };
-        match obj.get("recordLimit") {
+        match options.get("recordLimit") {
             None | Some(Value::Null) => {}
             Some(v) => match crate::schema::as_count(v) {
                 Some(n @ 1..) if n as usize <= MAX_RECORD_LIMIT => config.record_limit = n as usize,
                 _ => return err("`recordLimit` must be an integer from 1 to 100"),
             },
         }
-        match obj.get("rateLimit") {
+        match options.get("rateLimit") {
             None | Some(Value::Null) => {}
             Some(v) => {
                 let invokes = v.get("invokes").and_then(crate::schema::as_count);
