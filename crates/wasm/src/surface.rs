@@ -15,7 +15,7 @@ use surface::{
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
 use crate::options;
@@ -246,9 +246,15 @@ impl Inner {
             &self.window,
             &self.allowed_origins,
             Rc::downgrade(self),
-            |inner: Rc<Self>, request| async move { inner.handle(request).await },
+            answer,
         )
     }
+}
+
+/// [`Inner::handle`] owning its surface: a bridge delivery's answer, and
+/// `Surface.handle`'s.
+async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
+    inner.handle(request).await
 }
 
 /// What `session()` settled to. A throw, a rejection or a malformed value
@@ -276,8 +282,9 @@ pub struct Surface {
 impl Surface {
     /// Answers one request. Never throws, never rejects.
     pub fn handle(&self, request: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        future_to_promise(async move { Ok(inner.handle(request).await) })
+        // Boxed like a bridge delivery's answer (the same future type), into
+        // the shell's one `future_to_promise`.
+        crate::serve::promise(Box::pin(answer(Rc::clone(&self.inner), request)))
     }
 
     /// Starts answering `{ channel: "pling.surface", dir: "down", seq,
