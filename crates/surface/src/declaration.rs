@@ -125,9 +125,7 @@ impl CapabilityDeclaration {
         };
         let bad = |what: &str| Err(refused(&id, what));
         if at_sign(&id).is_some() && RowActionId::parse(&id).is_none() {
-            return bad(
-                "a row action id must be `name@kind` with one `@` and both parts non-empty",
-            );
+            return bad("a row action id must be `name@kind` (one `@`, non-empty parts)");
         }
         let title = match obj.get("title") {
             Some(Value::String(t)) => t.clone(),

@@ -48,9 +48,7 @@ pub(crate) fn prepare<'s>(
     let Some(decl) = registry.get(&capability) else {
         return Err(BusinessError::new(
             BusinessCode::ActionNotFound,
-            format!(
-                "`{capability}` is not registered on the current page: describe the page again"
-            ),
+            format!("`{capability}` is not registered on this page: describe the page again"),
         ));
     };
     check_input(decl, &input)?;
@@ -163,7 +161,7 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
         _ if decl.row_action().is_none() => None,
         Some(Value::String(_)) => None,
         Some(_) => Some("/record: expected a record id string"),
-        None => Some("/record: required property is missing (the target record id)"),
+        None => Some("/record: required property is missing"),
     };
     let result = match detail {
         Some(detail) => Err(detail.to_string()),

@@ -322,7 +322,7 @@ impl Surface {
                     return Err(ProtocolError::new(
                         ProtocolCode::CapabilityNotExposed,
                         format!(
-                            "capability `{capability}` is not exposed to this session: describe again, or request a scope that includes it"
+                            "`{capability}` is not exposed to this session: describe again, or request a scope that includes it"
                         ),
                     ));
                 }

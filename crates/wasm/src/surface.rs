@@ -348,7 +348,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
         ));
     }
     let session = optional_function(&options, "session")?.ok_or_else(|| {
-        type_error("options.session must be a function returning the verified session (or null)")
+        type_error("options.session must be a function returning the session (or null)")
     })?;
     let execute = optional_function(&options, "execute")?;
     let confirm = optional_function(&options, "confirm")?;
