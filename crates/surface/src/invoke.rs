@@ -58,7 +58,7 @@ pub(crate) fn prepare<'s>(
     if ask && !can_ask {
         return Err(BusinessError::new(
             BusinessCode::PermissionDenied,
-            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook: stop and report"),
+            format!("`{capability}` is high-risk and needs a person's consent, but this page has no confirm hook: stop and report"),
         ));
     }
     let expect = decl.expect.clone();
