@@ -247,11 +247,13 @@ fn check_type(t: &Value, value: &Value, path: &str) -> Result<(), SchemaError> {
         Value::Array(names) => names.as_slice(),
         single => std::slice::from_ref(single),
     };
-    for (i, name) in names.iter().filter_map(Value::as_str).enumerate() {
-        if i > 0 {
-            expected.push_str(" or ");
+    let mut sep = "";
+    for name in names {
+        if let Some(name) = name.as_str() {
+            expected.push_str(sep);
+            expected.push_str(name);
+            sep = " or ";
         }
-        expected.push_str(name);
     }
     Err(fail(
         path,
