@@ -138,18 +138,22 @@ impl CapabilityDeclaration {
         };
         let input = match obj.get("input") {
             None | Some(Value::Null) => None,
-            Some(schema @ Value::Object(map)) => {
+            Some(schema) => {
+                // A non-object, or an object schema of another type.
+                const NOT_AN_OBJECT: &str = "`input` must be an object schema (`type: \"object\"`)";
+                let Some(map) = schema.as_object() else {
+                    return bad(NOT_AN_OBJECT);
+                };
                 if let Err(e) = schema::check_schema(schema) {
                     return Err(format!("`{id}`: input schema at {e}"));
                 }
                 match map.get("type") {
                     None => {}
                     Some(t) if t.as_str() == Some("object") => {}
-                    Some(_) => return bad("the input schema's `type` must be \"object\""),
+                    Some(_) => return bad(NOT_AN_OBJECT),
                 }
                 Some(schema.clone())
             }
-            Some(_) => return bad("`input` must be a JSON schema object"),
         };
         let risk = match obj.get("risk") {
             None | Some(Value::Null) => Risk::Low,
