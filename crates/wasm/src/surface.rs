@@ -33,14 +33,6 @@ extern "C" {
     fn settle(f: &Function, args: &Array) -> Promise;
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// `console.warn(message)`, looked up when called; a page without a
-    /// console (or a throwing one) just gets no warning.
-    #[wasm_bindgen(catch, js_namespace = console, js_name = warn)]
-    fn console_warn(message: &str) -> Result<(), JsValue>;
-}
-
 /// `[json, problem]` from `plain`/`projectWith` as a JSON value.
 fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
@@ -132,7 +124,7 @@ impl RegistrySource for Inner {
 impl Inner {
     fn warn(&self, message: String) {
         if self.warned.take() != message {
-            let _ = console_warn(&format!("in-page-playable surface: {message}"));
+            surface::dom::warn(&message);
         }
         self.warned.set(message);
     }
