@@ -283,9 +283,9 @@ impl Surface {
     /// envelope: request }` messages from this window and `allowedOrigins`.
     #[wasm_bindgen(js_name = attachWindowBridge)]
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
-        self.inner
-            .attach_bridge()
-            .map_err(|e| JsError::new(&format!("surface: {e}")))
+        // The same message as the playable instance's attach (it names
+        // attachWindowBridge and allowedOrigins).
+        self.inner.attach_bridge().map_err(|e| JsError::new(&e))
     }
 
     /// Stops answering bridge messages.
