@@ -318,7 +318,7 @@ impl Surface {
             Request::Invoke {
                 capability, input, ..
             } => {
-                if !self.is_exposed(session, &capability) {
+                if !self.is_exposed(session, capability) {
                     return Err(ProtocolError::new(
                         ProtocolCode::CapabilityNotExposed,
                         format!(
@@ -328,8 +328,8 @@ impl Surface {
                 }
                 let prepared = invoke::prepare(
                     session,
-                    capability,
-                    Value::Object(input),
+                    capability.to_string(),
+                    Value::Object(input.cloned().unwrap_or_default()),
                     registry.registry(),
                     observe,
                     can_ask,
