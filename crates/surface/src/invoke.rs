@@ -30,8 +30,8 @@ struct Run<'s> {
     capability: String,
     input: Value,
     ask: bool,
-    expect: Option<Expectation>,
-    /// The registry and page read before running, for the `after` evidence.
+    /// The registry and page read before running, for the `after` evidence
+    /// (the registry also holds the declaration's `expect`).
     registry: Registry,
     before: Result<Observation, String>,
 }
@@ -61,13 +61,11 @@ pub(crate) fn prepare<'s>(
             format!("`{capability}` is high-risk and needs a person's consent, but this page has no confirm hook: stop and report"),
         ));
     }
-    let expect = decl.expect.clone();
     Ok(Pending(Box::new(Run {
         session,
         capability,
         input,
         ask,
-        expect,
         registry,
         before,
     })))
@@ -91,7 +89,7 @@ impl Pending<'_> {
 
     /// The declared text to wait for after a successful run.
     pub fn expect(&self) -> Option<&Expectation> {
-        self.0.expect.as_ref()
+        self.0.registry.get(&self.0.capability)?.expect.as_ref()
     }
 
     /// The outcome when the person said no.
@@ -117,20 +115,20 @@ pub(crate) fn finish(
     observe: Observe,
 ) -> Result<Value, BusinessError> {
     let value = outcome?;
-    let p = p.0;
-    if let Some(expect) = &p.expect {
+    if let Some(expect) = p.expect() {
         if !shown {
             return Err(BusinessError::new(
                 BusinessCode::ExpectationFailed,
                 format!(
                     "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page again",
-                    p.capability,
+                    p.capability(),
                     expect.text,
                     crate::json::number_text(expect.within_ms)
                 ),
             ));
         }
     }
+    let p = p.0;
     let mut result = Map::new();
     if let Some(value) = value {
         put(&mut result, "value", value);
