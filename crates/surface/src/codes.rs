@@ -42,9 +42,14 @@ impl ProtocolCode {
     }
 }
 
-/// A refused exchange.
+/// A refused exchange: its [`Refusal`], boxed so that the many `Result`s
+/// carrying it through the checks stay one pointer wide.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ProtocolError {
+pub struct ProtocolError(Box<Refusal>);
+
+/// What a [`ProtocolError`] says (its fields are reached through it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
     pub code: ProtocolCode,
     pub message: String,
     /// Only for [`ProtocolCode::RateLimited`]: how long to wait before the
@@ -52,13 +57,26 @@ pub struct ProtocolError {
     pub retry_after_ms: Option<f64>,
 }
 
+impl std::ops::Deref for ProtocolError {
+    type Target = Refusal;
+    fn deref(&self) -> &Refusal {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ProtocolError {
+    fn deref_mut(&mut self) -> &mut Refusal {
+        &mut self.0
+    }
+}
+
 impl ProtocolError {
     pub fn new(code: ProtocolCode, message: impl Into<String>) -> Self {
-        Self {
+        Self(Box::new(Refusal {
             code,
             message: message.into(),
             retry_after_ms: None,
-        }
+        }))
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
