@@ -123,19 +123,36 @@ impl BusinessCode {
     }
 }
 
-/// A business failure inside a valid exchange.
+/// A business failure inside a valid exchange: its [`Failure`], boxed so
+/// that the `Result`s carrying it stay one pointer wide.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BusinessError {
+pub struct BusinessError(Box<Failure>);
+
+/// What a [`BusinessError`] says (its fields are reached through it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
     pub code: String,
     pub message: String,
 }
 
+impl std::ops::Deref for BusinessError {
+    type Target = Failure;
+    fn deref(&self) -> &Failure {
+        &self.0
+    }
+}
+
 impl BusinessError {
     pub fn new(code: BusinessCode, message: impl Into<String>) -> Self {
-        Self {
-            code: code.as_str().to_string(),
-            message: message.into(),
-        }
+        Self::coded(code.as_str(), message.into())
+    }
+
+    /// A failure with any code (an executor may pass through its own).
+    pub fn coded(code: &str, message: String) -> Self {
+        Self(Box::new(Failure {
+            code: code.to_string(),
+            message,
+        }))
     }
 
     /// `{ code, message }`

@@ -176,10 +176,10 @@ pub fn clicked(capability: &str, run: Result<(), (ErrorCode, String)>) -> ExecOu
         Ok(()) => Ok(None),
         Err((code, message)) => Err(match refusal_name(code) {
             Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
-            None => BusinessError {
-                code: MALFORMED_RESULT_CODE.to_string(),
-                message: format!("clicking `{capability}` failed: {message}"),
-            },
+            None => BusinessError::coded(
+                MALFORMED_RESULT_CODE,
+                format!("clicking `{capability}` failed: {message}"),
+            ),
         }),
     }
 }

@@ -35,15 +35,15 @@ pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
     let message = error.and_then(|e| e.get("message")).and_then(Value::as_str);
     match (obj.and_then(|o| o.get("ok")), code) {
         (Some(Value::Bool(true)), _) => Ok(obj.and_then(|o| o.get("value")).cloned()),
-        (Some(Value::Bool(false)), Some(code)) if !code.is_empty() => Err(BusinessError {
-            code: code.to_string(),
-            message: message.unwrap_or_default().to_string(),
-        }),
+        (Some(Value::Bool(false)), Some(code)) if !code.is_empty() => Err(BusinessError::coded(
+            code,
+            message.unwrap_or_default().to_string(),
+        )),
         // One message for every other shape: it spells out both valid ones.
-        _ => Err(BusinessError {
-            code: MALFORMED_RESULT_CODE.to_string(),
-            message: "the page's executor returned a malformed result: expected { ok: true, value? } or { ok: false, error: { code: non-empty string, message? } }".to_string(),
-        }),
+        _ => Err(BusinessError::coded(
+            MALFORMED_RESULT_CODE,
+            "the page's executor returned a malformed result: expected { ok: true, value? } or { ok: false, error: { code: non-empty string, message? } }".to_string(),
+        )),
     }
 }
 

@@ -39,7 +39,7 @@ mod surface;
 #[cfg(target_arch = "wasm32")]
 pub mod dom;
 
-pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError, Refusal};
+pub use codes::{BusinessCode, BusinessError, Failure, ProtocolCode, ProtocolError, Refusal};
 pub use declaration::{
     CapabilityDeclaration, Expectation, Registry, Risk, RowActionId, SkippedDeclaration,
     DEFAULT_EXPECT_WITHIN_MS,

@@ -258,10 +258,7 @@ fn read_session(value: Result<JsValue, String>) -> Option<Session> {
 
 /// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
 fn failed(message: String) -> BusinessError {
-    BusinessError {
-        code: MALFORMED_RESULT_CODE.to_string(),
-        message,
-    }
+    BusinessError::coded(MALFORMED_RESULT_CODE, message)
 }
 
 /// `ISurface`: `handle(request)` and the window bridge.
