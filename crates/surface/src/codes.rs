@@ -72,9 +72,15 @@ impl std::ops::DerefMut for ProtocolError {
 
 impl ProtocolError {
     pub fn new(code: ProtocolCode, message: impl Into<String>) -> Self {
+        Self::boxed(code, message.into())
+    }
+
+    /// One (non-generic) copy of the boxing for every message type.
+    #[inline(never)]
+    fn boxed(code: ProtocolCode, message: String) -> Self {
         Self(Box::new(Refusal {
             code,
-            message: message.into(),
+            message,
             retry_after_ms: None,
         }))
     }
