@@ -40,12 +40,12 @@ impl DomPage {
         Self { root }
     }
 
-    fn read(&self, all: bool) -> Result<Observation, String> {
+    fn read(&self, all: bool) -> Result<Box<Observation>, String> {
         let json = observe(&self.root, all, &sense::dom::visibility_checks());
         if !json.starts_with("[") {
             return Err(json);
         }
-        read_observation(&json)
+        read_observation(&json).map(Box::new)
     }
 
     /// Whether `text` shows in status or feedback now: the cheap read (of
@@ -64,7 +64,7 @@ impl DomPage {
 }
 
 impl Page for DomPage {
-    fn observe(&self) -> Result<Observation, String> {
+    fn observe(&self) -> Result<Box<Observation>, String> {
         self.read(true)
     }
 

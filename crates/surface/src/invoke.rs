@@ -33,7 +33,7 @@ struct Run<'s> {
     /// The registry and page read before running, for the `after` evidence
     /// (the registry also holds the declaration's `expect`).
     registry: Registry,
-    before: Result<Observation, String>,
+    before: Result<Box<Observation>, String>,
 }
 
 /// registration → input schema → availability → "can a person be asked".
@@ -176,7 +176,7 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
 fn check_available(
     decl: &CapabilityDeclaration,
     input: &Value,
-    before: &Result<Observation, String>,
+    before: &Result<Box<Observation>, String>,
 ) -> Result<(), BusinessError> {
     availability(decl, input, before)
         .map_err(|message| BusinessError::new(BusinessCode::ActionUnavailable, message))
@@ -186,7 +186,7 @@ fn check_available(
 fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
-    before: &Result<Observation, String>,
+    before: &Result<Box<Observation>, String>,
 ) -> Result<(), String> {
     let id = &decl.id;
     let Some(RowActionId { kind, .. }) = decl.row_action() else {

@@ -346,7 +346,7 @@ impl Surface {
 }
 
 /// How the core reads the page: [`Page::observe`].
-pub type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
+pub type Observe<'a> = &'a dyn Fn() -> Result<Box<Observation>, String>;
 
 /// `{ protocol, id, ok, result | error }`, echoing the request's id.
 pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {
