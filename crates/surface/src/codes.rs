@@ -42,9 +42,14 @@ impl ProtocolCode {
     }
 }
 
-/// A refused exchange.
+/// A refused exchange: its [`Refusal`], boxed so that the many `Result`s
+/// carrying it through the checks stay one pointer wide.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ProtocolError {
+pub struct ProtocolError(Box<Refusal>);
+
+/// What a [`ProtocolError`] says (its fields are reached through it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
     pub code: ProtocolCode,
     pub message: String,
     /// Only for [`ProtocolCode::RateLimited`]: how long to wait before the
@@ -52,13 +57,32 @@ pub struct ProtocolError {
     pub retry_after_ms: Option<f64>,
 }
 
+impl std::ops::Deref for ProtocolError {
+    type Target = Refusal;
+    fn deref(&self) -> &Refusal {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ProtocolError {
+    fn deref_mut(&mut self) -> &mut Refusal {
+        &mut self.0
+    }
+}
+
 impl ProtocolError {
     pub fn new(code: ProtocolCode, message: impl Into<String>) -> Self {
-        Self {
+        Self::boxed(code, message.into())
+    }
+
+    /// One (non-generic) copy of the boxing for every message type.
+    #[inline(never)]
+    fn boxed(code: ProtocolCode, message: String) -> Self {
+        Self(Box::new(Refusal {
             code,
-            message: message.into(),
+            message,
             retry_after_ms: None,
-        }
+        }))
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
@@ -105,19 +129,36 @@ impl BusinessCode {
     }
 }
 
-/// A business failure inside a valid exchange.
+/// A business failure inside a valid exchange: its [`Failure`], boxed so
+/// that the `Result`s carrying it stay one pointer wide.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BusinessError {
+pub struct BusinessError(Box<Failure>);
+
+/// What a [`BusinessError`] says (its fields are reached through it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
     pub code: String,
     pub message: String,
 }
 
+impl std::ops::Deref for BusinessError {
+    type Target = Failure;
+    fn deref(&self) -> &Failure {
+        &self.0
+    }
+}
+
 impl BusinessError {
     pub fn new(code: BusinessCode, message: impl Into<String>) -> Self {
-        Self {
-            code: code.as_str().to_string(),
-            message: message.into(),
-        }
+        Self::coded(code.as_str(), message.into())
+    }
+
+    /// A failure with any code (an executor may pass through its own).
+    pub fn coded(code: &str, message: String) -> Self {
+        Self(Box::new(Failure {
+            code: code.to_string(),
+            message,
+        }))
     }
 
     /// `{ code, message }`

@@ -125,9 +125,7 @@ impl CapabilityDeclaration {
         };
         let bad = |what: &str| Err(refused(&id, what));
         if at_sign(&id).is_some() && RowActionId::parse(&id).is_none() {
-            return bad(
-                "a row action id must be `name@kind` with one `@` and both parts non-empty",
-            );
+            return bad("a row action id must be `name@kind` (one `@`, non-empty parts)");
         }
         let title = match obj.get("title") {
             Some(Value::String(t)) => t.clone(),
@@ -140,20 +138,22 @@ impl CapabilityDeclaration {
         };
         let input = match obj.get("input") {
             None | Some(Value::Null) => None,
-            Some(schema @ Value::Object(map)) => {
+            Some(schema) => {
+                // A non-object, or an object schema of another type.
+                const NOT_AN_OBJECT: &str = "`input` must be an object schema (`type: \"object\"`)";
+                let Some(map) = schema.as_object() else {
+                    return bad(NOT_AN_OBJECT);
+                };
                 if let Err(e) = schema::check_schema(schema) {
                     return Err(format!("`{id}`: input schema at {e}"));
                 }
                 match map.get("type") {
                     None => {}
                     Some(t) if t.as_str() == Some("object") => {}
-                    Some(_) => {
-                        return bad("the input schema must describe an object (`type: \"object\"`)")
-                    }
+                    Some(_) => return bad(NOT_AN_OBJECT),
                 }
                 Some(schema.clone())
             }
-            Some(_) => return bad("`input` must be a JSON schema object"),
         };
         let risk = match obj.get("risk") {
             None | Some(Value::Null) => Risk::Low,

@@ -20,12 +20,14 @@ use crate::page::{Observation, Page};
 
 #[wasm_bindgen(module = "/src/observe.js")]
 extern "C" {
-    #[wasm_bindgen(catch)]
-    fn observe(root: &JsValue, all: bool, checks: &Array) -> Result<String, JsValue>;
+    /// The marker JSON (an array), or the message of what went wrong.
+    fn observe(root: &JsValue, all: bool, checks: &Array) -> String;
     #[wasm_bindgen(js_name = nextChange)]
-    fn next_change(root: &JsValue, within_ms: f64) -> Promise;
+    fn next_change(root: &JsValue, deadline: f64) -> Promise;
     #[wasm_bindgen(js_name = findRecords)]
     fn find_records(root: &JsValue, kind: &str, id: &str) -> Array;
+    /// `console.warn("in-page-playable surface: " + message)`; never throws.
+    pub fn warn(message: &str);
 }
 
 /// The page under one scan root (Document, ShadowRoot or Element).
@@ -38,25 +40,31 @@ impl DomPage {
         Self { root }
     }
 
-    fn read(&self, all: bool) -> Result<Observation, String> {
-        let json = observe(&self.root, all, &sense::dom::visibility_checks()).map_err(|e| {
-            let why = js_sys::Reflect::get(&e, &"message".into())
-                .ok()
-                .and_then(|m| m.as_string())
-                .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into());
-            format!("reading the scan root failed: {why}")
-        })?;
-        read_observation(&json)
+    fn read(&self, all: bool) -> Result<Box<Observation>, String> {
+        let json = observe(&self.root, all, &sense::dom::visibility_checks());
+        if !json.starts_with("[") {
+            return Err(json);
+        }
+        read_observation(&json).map(Box::new)
     }
 
-    /// Status and feedback only: the cheap read `wait_for_text` repeats.
-    fn shows_text(&self, text: &str) -> bool {
+    /// Whether `text` shows in status or feedback now: the cheap read (of
+    /// just those) that `wait_for_text` repeats.
+    pub fn shows_text(&self, text: &str) -> bool {
         self.read(false).is_ok_and(|o| o.shows_text(text))
+    }
+
+    /// Resolves `true` on the next DOM change that could alter status or
+    /// feedback, `false` at `deadline` (ms since the epoch; at once when it
+    /// has passed). A host that drives its own loop (the wasm shell) uses
+    /// this and [`DomPage::shows_text`] as `wait_for_text` does.
+    pub fn next_change(&self, deadline: f64) -> JsFuture {
+        JsFuture::from(next_change(&self.root, deadline))
     }
 }
 
 impl Page for DomPage {
-    fn observe(&self) -> Result<Observation, String> {
+    fn observe(&self) -> Result<Box<Observation>, String> {
         self.read(true)
     }
 
@@ -69,11 +77,7 @@ impl Page for DomPage {
             if self.shows_text(text) {
                 return true;
             }
-            let left = deadline - Date::now();
-            if left.is_nan() || left <= 0.0 {
-                return false;
-            }
-            match JsFuture::from(next_change(&self.root, left)).await {
+            match self.next_change(deadline).await {
                 Ok(changed) if changed.is_truthy() => {}
                 _ => return false,
             }
@@ -133,52 +137,63 @@ fn unavailable(message: String) -> BusinessError {
 
 impl<M: MenuRun> Executor for DomExecutor<M> {
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let scope = match RowActionId::parse(capability) {
-            None => self.root.clone(),
-            Some(RowActionId { kind, .. }) => {
-                let id = args
-                    .get("record")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let found = find_records(&self.root, kind, id);
-                match found.length() {
-                    1 => found.get(0),
-                    0 => {
-                        return Err(unavailable(format!(
-                            "no `{kind}` record `{id}` on the page"
-                        )))
-                    }
-                    _ => {
-                        return Err(unavailable(format!(
-                            "more than one `{kind}` record claims id `{id}`; nothing was clicked"
-                        )))
-                    }
-                }
-            }
-        };
-        match self.menu.run(scope, capability).await {
-            Ok(()) => Ok(None),
-            Err((code, message)) => Err(match refusal_name(code) {
-                Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
-                None => BusinessError {
-                    code: MALFORMED_RESULT_CODE.to_string(),
-                    message: format!("clicking `{capability}` failed: {message}"),
-                },
-            }),
-        }
+        let scope = control_scope(&self.root, capability, args)?;
+        clicked(capability, self.menu.run(scope, capability).await)
+    }
+}
+
+/// Where the built-in executor looks for `capability`'s control: under
+/// `root`, or for a row action `name@kind` inside the one `kind` record
+/// named by `args.record`. A host that drives the click itself (the wasm
+/// shell) uses this and [`clicked`] as [`DomExecutor`] does.
+pub fn control_scope(
+    root: &JsValue,
+    capability: &str,
+    args: &Value,
+) -> Result<JsValue, BusinessError> {
+    let Some(RowActionId { kind, .. }) = RowActionId::parse(capability) else {
+        return Ok(root.clone());
+    };
+    let id = args
+        .get("record")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let found = find_records(root, kind, id);
+    match found.length() {
+        1 => Ok(found.get(0)),
+        0 => Err(unavailable(format!(
+            "no `{kind}` record `{id}` on the page"
+        ))),
+        _ => Err(unavailable(format!(
+            "more than one `{kind}` record claims id `{id}`; nothing was clicked"
+        ))),
+    }
+}
+
+/// The built-in executor's outcome for `run`'s result on `capability`.
+pub fn clicked(capability: &str, run: Result<(), (ErrorCode, String)>) -> ExecOutcome {
+    match run {
+        Ok(()) => Ok(None),
+        Err((code, message)) => Err(match refusal_name(code) {
+            Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
+            None => BusinessError::coded(
+                MALFORMED_RESULT_CODE,
+                format!("clicking `{capability}` failed: {message}"),
+            ),
+        }),
     }
 }
 
 /// Run's refusals (the control is missing, ambiguous, not actionable, or
 /// needs a payload a click does not carry): the action exists but cannot
-/// run now.
+/// run now. The name is playable's wire code.
 fn refusal_name(code: ErrorCode) -> Option<&'static str> {
     match code {
-        ErrorCode::BadRequest => Some("BAD_REQUEST"),
-        ErrorCode::NotInMenu => Some("NOT_IN_MENU"),
-        ErrorCode::Ambiguous => Some("AMBIGUOUS"),
-        ErrorCode::NotActionable => Some("NOT_ACTIONABLE"),
-        ErrorCode::UnsupportedEvent => Some("UNSUPPORTED_EVENT"),
+        ErrorCode::BadRequest
+        | ErrorCode::NotInMenu
+        | ErrorCode::Ambiguous
+        | ErrorCode::NotActionable
+        | ErrorCode::UnsupportedEvent => Some(code.as_str()),
         _ => None,
     }
 }

@@ -29,30 +29,21 @@ pub const MALFORMED_RESULT_CODE: &str = "EXECUTION_FAILED";
 /// documented shapes becomes an `EXECUTION_FAILED` business error, so a
 /// buggy executor can never look like a success.
 pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
-    let malformed = |why: &str| {
-        Err(BusinessError {
-            code: MALFORMED_RESULT_CODE.to_string(),
-            message: format!("the page's executor returned a malformed result: {why}"),
-        })
-    };
-    let Some(obj) = value.as_object() else {
-        return malformed("expected { ok, value? } or { ok: false, error }");
-    };
-    match obj.get("ok") {
-        Some(Value::Bool(true)) => Ok(obj.get("value").cloned()),
-        Some(Value::Bool(false)) => {
-            let error = obj.get("error").and_then(Value::as_object);
-            let code = error.and_then(|e| e.get("code")).and_then(Value::as_str);
-            let message = error.and_then(|e| e.get("message")).and_then(Value::as_str);
-            match (code, message) {
-                (Some(code), message) if !code.is_empty() => Err(BusinessError {
-                    code: code.to_string(),
-                    message: message.unwrap_or_default().to_string(),
-                }),
-                _ => malformed("`error.code` must be a non-empty string"),
-            }
-        }
-        _ => malformed("`ok` must be a boolean"),
+    let obj = value.as_object();
+    let error = obj.and_then(|o| o.get("error")).and_then(Value::as_object);
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_str);
+    let message = error.and_then(|e| e.get("message")).and_then(Value::as_str);
+    match (obj.and_then(|o| o.get("ok")), code) {
+        (Some(Value::Bool(true)), _) => Ok(obj.and_then(|o| o.get("value")).cloned()),
+        (Some(Value::Bool(false)), Some(code)) if !code.is_empty() => Err(BusinessError::coded(
+            code,
+            message.unwrap_or_default().to_string(),
+        )),
+        // One message for every other shape: it spells out both valid ones.
+        _ => Err(BusinessError::coded(
+            MALFORMED_RESULT_CODE,
+            "the page's executor returned a malformed result: expected { ok: true, value? } or { ok: false, error: { code: non-empty string, message? } }".to_string(),
+        )),
     }
 }
 

@@ -30,10 +30,10 @@ struct Run<'s> {
     capability: String,
     input: Value,
     ask: bool,
-    expect: Option<Expectation>,
-    /// The registry and page read before running, for the `after` evidence.
+    /// The registry and page read before running, for the `after` evidence
+    /// (the registry also holds the declaration's `expect`).
     registry: Registry,
-    before: Result<Observation, String>,
+    before: Result<Box<Observation>, String>,
 }
 
 /// registration → input schema → availability → "can a person be asked".
@@ -48,9 +48,7 @@ pub(crate) fn prepare<'s>(
     let Some(decl) = registry.get(&capability) else {
         return Err(BusinessError::new(
             BusinessCode::ActionNotFound,
-            format!(
-                "`{capability}` is not registered on the current page: describe the page again"
-            ),
+            format!("`{capability}` is not registered on this page: describe the page again"),
         ));
     };
     check_input(decl, &input)?;
@@ -60,16 +58,14 @@ pub(crate) fn prepare<'s>(
     if ask && !can_ask {
         return Err(BusinessError::new(
             BusinessCode::PermissionDenied,
-            format!("`{capability}` is high-risk and needs a person's approval, but this page has no confirm hook; consent cannot be granted by the request: stop and report"),
+            format!("`{capability}` is high-risk and needs a person's consent, but this page has no confirm hook: stop and report"),
         ));
     }
-    let expect = decl.expect.clone();
     Ok(Pending(Box::new(Run {
         session,
         capability,
         input,
         ask,
-        expect,
         registry,
         before,
     })))
@@ -93,7 +89,7 @@ impl Pending<'_> {
 
     /// The declared text to wait for after a successful run.
     pub fn expect(&self) -> Option<&Expectation> {
-        self.0.expect.as_ref()
+        self.0.registry.get(&self.0.capability)?.expect.as_ref()
     }
 
     /// The outcome when the person said no.
@@ -119,20 +115,20 @@ pub(crate) fn finish(
     observe: Observe,
 ) -> Result<Value, BusinessError> {
     let value = outcome?;
-    let p = p.0;
-    if let Some(expect) = &p.expect {
+    if let Some(expect) = p.expect() {
         if !shown {
             return Err(BusinessError::new(
                 BusinessCode::ExpectationFailed,
                 format!(
-                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page before deciding",
-                    p.capability,
+                    "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page again",
+                    p.capability(),
                     expect.text,
                     crate::json::number_text(expect.within_ms)
                 ),
             ));
         }
     }
+    let p = p.0;
     let mut result = Map::new();
     if let Some(value) = value {
         put(&mut result, "value", value);
@@ -163,7 +159,7 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
         _ if decl.row_action().is_none() => None,
         Some(Value::String(_)) => None,
         Some(_) => Some("/record: expected a record id string"),
-        None => Some("/record: required property is missing (the target record id)"),
+        None => Some("/record: required property is missing"),
     };
     let result = match detail {
         Some(detail) => Err(detail.to_string()),
@@ -180,7 +176,7 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
 fn check_available(
     decl: &CapabilityDeclaration,
     input: &Value,
-    before: &Result<Observation, String>,
+    before: &Result<Box<Observation>, String>,
 ) -> Result<(), BusinessError> {
     availability(decl, input, before)
         .map_err(|message| BusinessError::new(BusinessCode::ActionUnavailable, message))
@@ -190,7 +186,7 @@ fn check_available(
 fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
-    before: &Result<Observation, String>,
+    before: &Result<Box<Observation>, String>,
 ) -> Result<(), String> {
     let id = &decl.id;
     let Some(RowActionId { kind, .. }) = decl.row_action() else {

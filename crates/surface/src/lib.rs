@@ -39,7 +39,7 @@ mod surface;
 #[cfg(target_arch = "wasm32")]
 pub mod dom;
 
-pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
+pub use codes::{BusinessCode, BusinessError, Failure, ProtocolCode, ProtocolError, Refusal};
 pub use declaration::{
     CapabilityDeclaration, Expectation, Registry, Risk, RowActionId, SkippedDeclaration,
     DEFAULT_EXPECT_WITHIN_MS,
@@ -54,7 +54,9 @@ pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
     MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
-pub use session::{scope_matches, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY};
+pub use session::{
+    scope_matches, MalformedSession, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY,
+};
 pub use surface::{
     respond, ConfigError, Host, Observe, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT,
 };

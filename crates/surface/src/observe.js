@@ -16,8 +16,16 @@ let nextSerial = 1;
 
 const cut = (s) => (s.length > RAW_MAX ? s.slice(0, RAW_MAX) : s);
 
-/** `[documentSerial, href, documentTitle, rows]` as JSON (see markers.rs). */
-export function observe(root, all, [isVisible, isEnabled]) {
+/** `[documentSerial, href, documentTitle, rows]` as JSON (see markers.rs), or why not; never throws. */
+export function observe(root, all, checks) {
+  try {
+    return gather(root, all, checks);
+  } catch (e) {
+    return "reading the scan root failed: " + String((e && e.message) || "not a Document, ShadowRoot or Element");
+  }
+}
+
+function gather(root, all, [isVisible, isEnabled]) {
   const doc = root.nodeType === 9 ? root : root.ownerDocument;
   let serial = serials.get(doc);
   if (!serial) serials.set(doc, (serial = nextSerial++));
@@ -49,9 +57,11 @@ export function observe(root, all, [isVisible, isEnabled]) {
   return JSON.stringify([serial, href, cut((doc && doc.title) || ""), rows]);
 }
 
-/** Resolves true on the next change under root that could alter status or feedback, false after `ms`. */
-export function nextChange(root, ms) {
+/** Resolves true on the next change under root that could alter status or feedback, false at `deadline` (ms since the epoch). */
+export function nextChange(root, deadline) {
   return new Promise((resolve) => {
+    const ms = deadline - Date.now();
+    if (!(ms > 0)) return resolve(false);
     const done = (changed) => {
       observer.disconnect();
       clearTimeout(timer);
@@ -59,7 +69,7 @@ export function nextChange(root, ms) {
     };
     const observer = new MutationObserver(() => done(true));
     // setTimeout fires at once beyond 2^31-1 ms.
-    const timer = setTimeout(() => done(false), Math.max(0, Math.min(ms, 2147483647)));
+    const timer = setTimeout(() => done(false), Math.min(ms, 2147483647));
     observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-e2e-kind"] });
   });
 }
@@ -69,4 +79,11 @@ export function findRecords(root, kind, id) {
   const all = Array.from(root.querySelectorAll('[data-e2e-kind="record"]'));
   if (root.nodeType === 1) all.unshift(root);
   return all.filter((el) => el.getAttribute("data-e2e-kind") === "record" && el.getAttribute("data-e2e-record") === kind && el.getAttribute("data-e2e-id") === id);
+}
+
+/** console.warn with Surface's prefix; a page without a console (or a throwing one) just gets no warning. */
+export function warn(message) {
+  try {
+    console.warn("in-page-playable surface: " + message);
+  } catch {}
 }

@@ -180,7 +180,7 @@ fn contains(haystack: &str, needle: &str) -> bool {
 #[allow(async_fn_in_trait)]
 pub trait Page {
     /// One consistent reading of the page. An `Err` is a host fault.
-    fn observe(&self) -> Result<Observation, String>;
+    fn observe(&self) -> Result<Box<Observation>, String>;
 
     /// Resolves `true` as soon as `text` is in a status or feedback text
     /// (already, or within `within_ms`); `false` on timeout. The DOM side

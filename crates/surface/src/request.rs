@@ -42,21 +42,22 @@ pub struct DescribeInput {
     pub capabilities: CapabilityMode,
 }
 
-/// A request that passed the shape check.
+/// A request that passed the shape check, borrowing from the request value.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Request {
+pub enum Request<'a> {
     Describe {
-        id: String,
+        id: &'a str,
         input: DescribeInput,
     },
     Invoke {
-        id: String,
-        capability: String,
-        input: Map<String, Value>,
+        id: &'a str,
+        capability: &'a str,
+        /// `None`: no `input` (an empty object).
+        input: Option<&'a Map<String, Value>>,
     },
 }
 
-impl Request {
+impl Request<'_> {
     pub fn id(&self) -> &str {
         match self {
             Self::Describe { id, .. } | Self::Invoke { id, .. } => id,
@@ -71,7 +72,7 @@ pub fn echo_id(request: &Value) -> &str {
 
 /// Checks the request shape; every failure is `INVALID_REQUEST` naming the
 /// offending field.
-pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
+pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
     let obj = request
         .as_object()
         .ok_or_else(|| ProtocolError::invalid("the request must be a JSON object"))?;
@@ -84,7 +85,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         }
         _ => {
             return Err(ProtocolError::invalid(
-                "`protocol` must be the string `pling.surface/0.1`",
+                "`protocol` must be `pling.surface/0.1`",
             ))
         }
     }
@@ -92,7 +93,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         Some(Value::String(id))
             if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() =>
         {
-            id.clone()
+            id.as_str()
         }
         _ => {
             return Err(ProtocolError::invalid(
@@ -113,10 +114,9 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
             ))
         }
     };
-    let empty = Map::new();
     let input = match obj.get("input") {
-        None => &empty,
-        Some(Value::Object(input)) => input,
+        None => None,
+        Some(Value::Object(input)) => Some(input),
         Some(_) => return Err(ProtocolError::invalid("`input` must be an object")),
     };
     if method == "describe" {
@@ -124,21 +124,25 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         return Ok(Request::Describe { id, input });
     }
     let capability = match obj.get("capability") {
-        Some(Value::String(c)) if !c.is_empty() => c.clone(),
+        Some(Value::String(c)) if !c.is_empty() => c.as_str(),
         _ => {
             return Err(ProtocolError::invalid(
-                "invoke needs `capability`: a non-empty capability id string",
+                "invoke needs `capability`: a non-empty string",
             ))
         }
     };
     Ok(Request::Invoke {
         id,
         capability,
-        input: input.clone(),
+        input,
     })
 }
 
-fn parse_describe_input(input: &Map<String, Value>) -> Result<DescribeInput, ProtocolError> {
+fn parse_describe_input(
+    input: Option<&Map<String, Value>>,
+) -> Result<DescribeInput, ProtocolError> {
+    let empty = Map::new();
+    let input = input.unwrap_or(&empty);
     let count = |name: &str| -> Result<Option<usize>, ProtocolError> {
         match input.get(name) {
             None => Ok(None),

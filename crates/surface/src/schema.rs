@@ -27,13 +27,35 @@ mod check;
 /// `additionalProperties` step is one level).
 pub const MAX_SCHEMA_DEPTH: usize = 32;
 
-/// The first failure found, at a JSON pointer (`""` is the root).
+/// The first failure found, at a JSON pointer (`""` is the root): its
+/// [`SchemaProblem`], boxed so that the validator's `Result`s stay one
+/// pointer wide.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaError {
+pub struct SchemaError(Box<SchemaProblem>);
+
+/// What a [`SchemaError`] says (its fields are reached through it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaProblem {
     /// JSON pointer (RFC 6901) into the value (for [`validate`]) or into the
     /// schema (for [`check_schema`]).
     pub path: String,
     pub message: String,
+}
+
+impl std::ops::Deref for SchemaError {
+    type Target = SchemaProblem;
+    fn deref(&self) -> &SchemaProblem {
+        &self.0
+    }
+}
+
+impl SchemaError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self(Box::new(SchemaProblem {
+            path: path.into(),
+            message: message.into(),
+        }))
+    }
 }
 
 impl fmt::Display for SchemaError {
@@ -47,10 +69,7 @@ impl fmt::Display for SchemaError {
 }
 
 fn fail(path: &str, message: impl Into<String>) -> SchemaError {
-    SchemaError {
-        path: path.to_string(),
-        message: message.into(),
-    }
+    SchemaError::new(path, message)
 }
 
 /// Appends one escaped pointer segment (`~` → `~0`, `/` → `~1`).
@@ -247,11 +266,13 @@ fn check_type(t: &Value, value: &Value, path: &str) -> Result<(), SchemaError> {
         Value::Array(names) => names.as_slice(),
         single => std::slice::from_ref(single),
     };
-    for (i, name) in names.iter().filter_map(Value::as_str).enumerate() {
-        if i > 0 {
-            expected.push_str(" or ");
+    let mut sep = "";
+    for name in names {
+        if let Some(name) = name.as_str() {
+            expected.push_str(sep);
+            expected.push_str(name);
+            sep = " or ";
         }
-        expected.push_str(name);
     }
     Err(fail(
         path,

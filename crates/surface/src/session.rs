@@ -17,6 +17,12 @@ pub const REPLAY_MEMORY: usize = 1024;
 /// kept at once; the least recently used one is forgotten beyond this.
 pub const MAX_TRACKED_SESSIONS: usize = 64;
 
+/// A session value that is neither null nor `{ id: non-empty string,
+/// scope?: string[], expiresAt?: number (ms since the epoch), revoked?:
+/// boolean }`. It carries no message: the host treats it as no session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MalformedSession;
+
 /// A delegation the host verified.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
@@ -32,33 +38,28 @@ impl Session {
     /// Reads `{ id, scope?, expiresAt?, revoked? } | null` as the host's
     /// `session()` returns it. `Ok(None)` for null/undefined; `Err` for a
     /// malformed session, which the caller treats as no session (fail closed).
-    pub fn from_json(value: &Value) -> Result<Option<Self>, String> {
-        let malformed = || {
-            "a session must be null or { id: non-empty string, scope?: string[], \
-             expiresAt?: number (ms since the epoch), revoked?: boolean }"
-                .to_string()
-        };
+    pub fn from_json(value: &Value) -> Result<Option<Self>, MalformedSession> {
         let obj = match value {
             Value::Null => return Ok(None),
             Value::Object(obj) => obj,
-            _ => return Err(malformed()),
+            _ => return Err(MalformedSession),
         };
         let id = match obj.get("id") {
             Some(Value::String(id)) if !id.is_empty() => id.clone(),
-            _ => return Err(malformed()),
+            _ => return Err(MalformedSession),
         };
         let scope = match obj.get("scope") {
             None | Some(Value::Null) => Vec::new(),
-            Some(scope) => string_list(scope).ok_or_else(malformed)?,
+            Some(scope) => string_list(scope).ok_or(MalformedSession)?,
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or_else(malformed)?),
+            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or(MalformedSession)?),
         };
         let revoked = match obj.get("revoked") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(malformed()),
+            Some(_) => return Err(MalformedSession),
         };
         Ok(Some(Self {
             id,
@@ -166,7 +167,7 @@ impl SessionState {
         if listed(&self.seen, request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
-                format!("request id `{request_id}` was already used in this session: send each request with a new id"),
+                format!("request id `{request_id}` was already used in this session: use a new id"),
             ));
         }
         if self.seen.len() >= REPLAY_MEMORY {

@@ -48,13 +48,11 @@ impl SurfaceConfig {
     /// (the function-valued options are the shell's business).
     pub fn from_json(options: &Value) -> Result<Self, ConfigError> {
         let err = |m: &str| Err(ConfigError(m.to_string()));
-        let Some(obj) = options.as_object() else {
-            return err("createSurface options must be an object");
-        };
-        let Some(app) = obj.get("app").and_then(Value::as_str) else {
+        // A non-object has no `app` (the shell passes an object anyway).
+        let Some(app) = options.get("app").and_then(Value::as_str) else {
             return err("`app` must be a string");
         };
-        let Some(expose) = obj.get("expose").and_then(string_list) else {
+        let Some(expose) = options.get("expose").and_then(string_list) else {
             return err("`expose` must be an array of capability ids");
         };
         let mut config = Self {
@@ -63,14 +61,14 @@ impl SurfaceConfig {
             record_limit: DEFAULT_RECORD_LIMIT,
             rate_limit: RateLimit::default(),
         };
-        match obj.get("recordLimit") {
+        match options.get("recordLimit") {
             None | Some(Value::Null) => {}
             Some(v) => match crate::schema::as_count(v) {
                 Some(n @ 1..) if n as usize <= MAX_RECORD_LIMIT => config.record_limit = n as usize,
                 _ => return err("`recordLimit` must be an integer from 1 to 100"),
             },
         }
-        match obj.get("rateLimit") {
+        match options.get("rateLimit") {
             None | Some(Value::Null) => {}
             Some(v) => {
                 let invokes = v.get("invokes").and_then(crate::schema::as_count);
@@ -144,16 +142,36 @@ impl Surface {
     /// least recently used session is forgotten. Not generic.
     fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
         let mut sessions = self.sessions.take();
-        let found = sessions
-            .iter()
-            .position(|(id, _)| id == session_id)
-            .map(|i| sessions.remove(i));
-        let mut entry = found.unwrap_or_else(|| (session_id.to_string(), SessionState::default()));
-        f(&mut entry.1);
-        if sessions.len() >= MAX_TRACKED_SESSIONS {
-            sessions.remove(0);
+        let mut at = None;
+        for (i, (id, _)) in sessions.iter().enumerate() {
+            if id == session_id {
+                at = Some(i);
+                break;
+            }
         }
-        sessions.push(entry);
+        let at = match at {
+            Some(i) => i,
+            None => {
+                let fresh = (session_id.to_string(), SessionState::default());
+                if sessions.len() < MAX_TRACKED_SESSIONS {
+                    sessions.push(fresh);
+                    sessions.len() - 1
+                } else {
+                    // Full: the least recently used entry makes room.
+                    if let Some(lru) = sessions.first_mut() {
+                        *lru = fresh;
+                    }
+                    0
+                }
+            }
+        };
+        // Moved to the end (most recently used) by swaps: no `Vec::remove`.
+        for i in at + 1..sessions.len() {
+            sessions.swap(i - 1, i);
+        }
+        if let Some((_, memory)) = sessions.last_mut() {
+            f(memory);
+        }
         self.sessions.set(sessions);
     }
 }
@@ -300,18 +318,18 @@ impl Surface {
             Request::Invoke {
                 capability, input, ..
             } => {
-                if !self.is_exposed(session, &capability) {
+                if !self.is_exposed(session, capability) {
                     return Err(ProtocolError::new(
                         ProtocolCode::CapabilityNotExposed,
                         format!(
-                            "capability `{capability}` is not exposed to this session: describe again, or request a scope that includes it"
+                            "`{capability}` is not exposed to this session: describe again, or request a scope that includes it"
                         ),
                     ));
                 }
                 let prepared = invoke::prepare(
                     session,
-                    capability,
-                    Value::Object(input),
+                    capability.to_string(),
+                    Value::Object(input.cloned().unwrap_or_default()),
                     registry.registry(),
                     observe,
                     can_ask,
@@ -328,7 +346,7 @@ impl Surface {
 }
 
 /// How the core reads the page: [`Page::observe`].
-pub type Observe<'a> = &'a dyn Fn() -> Result<Observation, String>;
+pub type Observe<'a> = &'a dyn Fn() -> Result<Box<Observation>, String>;
 
 /// `{ protocol, id, ok, result | error }`, echoing the request's id.
 pub fn respond(request: &Value, answer: Result<Value, ProtocolError>) -> Value {

@@ -296,10 +296,10 @@ fn confirm_hook_decides_high_risk() {
 fn executor_business_errors_pass_through() {
     let fx = Fixture::orders();
     *fx.effect.borrow_mut() = Box::new(|_, _, _, _| {
-        Err(BusinessError {
-            code: "PERMISSION_DENIED".into(),
-            message: "后端拒绝：额度不足".into(),
-        })
+        Err(BusinessError::coded(
+            "PERMISSION_DENIED",
+            "后端拒绝：额度不足".into(),
+        ))
     });
     let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
     assert_eq!(
@@ -338,10 +338,7 @@ fn executor_result_json_is_read_strictly() {
     );
     assert_eq!(
         exec_outcome_from_json(&json!({ "ok": false, "error": { "code": "X", "message": "m" } })),
-        Err(BusinessError {
-            code: "X".into(),
-            message: "m".into()
-        })
+        Err(BusinessError::coded("X", "m".into()))
     );
     for bad in [
         json!(null),

@@ -7,15 +7,15 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
-use json::Value;
+use json::{Map, Value};
 use playable::bridge::WindowBridge;
-use surface::dom::{DomExecutor, DomPage, MenuRun};
+use surface::dom::{clicked, control_scope, DomPage};
 use surface::{
-    exec_outcome_from_json, BusinessError, Executor, Page, ProtocolCode, ProtocolError, Registry,
+    exec_outcome_from_json, BusinessError, Page, ProtocolCode, ProtocolError, Registry,
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
 use crate::options;
@@ -31,14 +31,6 @@ extern "C" {
     fn plain(value: &JsValue, label: &str) -> Array;
     fn attempt(f: &Function, args: &Array) -> Array;
     fn settle(f: &Function, args: &Array) -> Promise;
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// `console.warn(message)`, looked up when called; a page without a
-    /// console (or a throwing one) just gets no warning.
-    #[wasm_bindgen(catch, js_namespace = console, js_name = warn)]
-    fn console_warn(message: &str) -> Result<(), JsValue>;
 }
 
 /// `[json, problem]` from `plain`/`projectWith` as a JSON value.
@@ -83,7 +75,6 @@ pub(crate) struct Inner {
     session: Function,
     confirm: Option<Function>,
     page: DomPage,
-    dom_executor: DomExecutor<ShellRun>,
     window: Window,
     /// The scan root (a WebMCP publication watches it).
     root: JsValue,
@@ -133,7 +124,7 @@ impl RegistrySource for Inner {
 impl Inner {
     fn warn(&self, message: String) {
         if self.warned.take() != message {
-            let _ = console_warn(&format!("in-page-playable surface: {message}"));
+            surface::dom::warn(&message);
         }
         self.warned.set(message);
     }
@@ -171,19 +162,46 @@ impl Inner {
         // Fresh arguments per callback: one hook mutating its input must
         // not change what the next one sees.
         let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
-        // The page's `confirm(capabilityId, input)`: only `true` approves.
-        let approved = match (&self.confirm, p.ask()) {
-            (Some(confirm), true) => {
-                settled(call(confirm, &args()).await).is_ok_and(|v| v.as_bool() == Some(true))
+        // At most two page callbacks, through one await: `confirm(capabilityId,
+        // input)` when a person must approve (only `true` approves), then
+        // `execute(capabilityId, input)` — or the built-in executor.
+        let mut approved = !p.ask();
+        let outcome = loop {
+            let hook = match (approved, &self.confirm, &self.execute) {
+                (false, Some(confirm), _) => confirm,
+                // `begin` asks only when there is a confirm hook.
+                (false, None, _) => break p.declined(),
+                (true, _, Some(execute)) => execute,
+                // The built-in executor: a click through playable's `run`.
+                (true, _, None) => {
+                    let scope = match control_scope(&self.root, p.capability(), p.input()) {
+                        Ok(scope) => scope,
+                        Err(e) => break Err(e),
+                    };
+                    // The same `SensePort`/`BotPort` types the playable
+                    // machine uses: one copy of `run` in the module.
+                    let sense = crate::ports::SensePort {
+                        dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
+                        js: None,
+                        capture: None,
+                    };
+                    let bot = crate::ports::BotPort {
+                        dom: bot::DomBot,
+                        js: None,
+                    };
+                    let run = playable::run_item(&sense, &bot, p.capability(), &Map::new()).await;
+                    break clicked(p.capability(), run.map(|_| ()));
+                }
+            };
+            let out = settled(call(hook, &args()).await);
+            if !approved {
+                approved = out.is_ok_and(|v| v.as_bool() == Some(true));
+                if !approved {
+                    break p.declined();
+                }
+                continue;
             }
-            _ => true,
-        };
-        let outcome = match (&self.execute, approved) {
-            (_, false) => p.declined(),
-            // The built-in executor: a click through playable's `run`.
-            (None, true) => self.dom_executor.execute(p.capability(), p.input()).await,
-            // The page's `execute(id, args)`.
-            (Some(execute), true) => match settled(call(execute, &args()).await) {
+            break match out {
                 Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
                 Ok(out) => match parsed(&plain(&out, "result")) {
                     Err(why) => Err(failed(format!(
@@ -191,12 +209,25 @@ impl Inner {
                     ))),
                     Ok(json) => exec_outcome_from_json(&json),
                 },
-            },
+            };
         };
-        let shown = match (&outcome, p.expect()) {
-            (Ok(_), Some(e)) => self.page.wait_for_text(&e.text, e.within_ms).await,
-            _ => true,
-        };
+        // `wait_for_text`, driven here: checks now, then after each DOM
+        // change, until the expected text shows or `within` ms pass.
+        let mut shown = true;
+        if let (Ok(_), Some(e)) = (&outcome, p.expect()) {
+            let deadline = Date::now() + e.within_ms;
+            while !self.page.shows_text(&e.text) {
+                if !self
+                    .page
+                    .next_change(deadline)
+                    .await
+                    .is_ok_and(|c| c.is_truthy())
+                {
+                    shown = false;
+                    break;
+                }
+            }
+        }
         to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
     }
 
@@ -207,9 +238,15 @@ impl Inner {
             &self.window,
             &self.allowed_origins,
             Rc::downgrade(self),
-            |inner: Rc<Self>, request| async move { inner.handle(request).await },
+            answer,
         )
     }
+}
+
+/// [`Inner::handle`] owning its surface: a bridge delivery's answer, and
+/// `Surface.handle`'s.
+async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
+    inner.handle(request).await
 }
 
 /// What `session()` settled to. A throw, a rejection or a malformed value
@@ -221,10 +258,7 @@ fn read_session(value: Result<JsValue, String>) -> Option<Session> {
 
 /// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
 fn failed(message: String) -> BusinessError {
-    BusinessError {
-        code: MALFORMED_RESULT_CODE.to_string(),
-        message,
-    }
+    BusinessError::coded(MALFORMED_RESULT_CODE, message)
 }
 
 /// `ISurface`: `handle(request)` and the window bridge.
@@ -237,17 +271,18 @@ pub struct Surface {
 impl Surface {
     /// Answers one request. Never throws, never rejects.
     pub fn handle(&self, request: JsValue) -> Promise {
-        let inner = Rc::clone(&self.inner);
-        future_to_promise(async move { Ok(inner.handle(request).await) })
+        // Boxed like a bridge delivery's answer (the same future type), into
+        // the shell's one `future_to_promise`.
+        crate::serve::promise(Box::pin(answer(Rc::clone(&self.inner), request)))
     }
 
     /// Starts answering `{ channel: "pling.surface", dir: "down", seq,
     /// envelope: request }` messages from this window and `allowedOrigins`.
     #[wasm_bindgen(js_name = attachWindowBridge)]
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
-        self.inner
-            .attach_bridge()
-            .map_err(|e| JsError::new(&format!("surface: {e}")))
+        // The same message as the playable instance's attach (it names
+        // attachWindowBridge and allowedOrigins).
+        self.inner.attach_bridge().map_err(|e| JsError::new(&e))
     }
 
     /// Stops answering bridge messages.
@@ -298,11 +333,11 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
     let registry = get(&options, "registry")?;
     if !Array::is_array(&registry) && !registry.is_function() {
         return Err(type_error(
-            "options.registry must be an array of capability declarations or a function returning one",
+            "options.registry must be an array of declarations or a function returning one",
         ));
     }
     let session = optional_function(&options, "session")?.ok_or_else(|| {
-        type_error("options.session must be a function returning the verified session (or null)")
+        type_error("options.session must be a function returning the session (or null)")
     })?;
     let execute = optional_function(&options, "execute")?;
     let confirm = optional_function(&options, "confirm")?;
@@ -329,7 +364,6 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             session,
             confirm,
             page: DomPage::new(scan.root.clone()),
-            dom_executor: DomExecutor::with_runner(scan.root.clone(), ShellRun),
             root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
@@ -338,23 +372,4 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             webmcp: RefCell::new(None),
         }),
     })
-}
-
-/// The built-in executor's clicks through the same `SensePort`/`BotPort`
-/// types the playable machine uses: one copy of `run` in the module.
-pub(crate) struct ShellRun;
-
-impl MenuRun for ShellRun {
-    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (playable::ErrorCode, String)> {
-        let sense = crate::ports::SensePort {
-            dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
-            js: None,
-            capture: None,
-        };
-        let bot = crate::ports::BotPort {
-            dom: bot::DomBot,
-            js: None,
-        };
-        playable::run_menu_item(&sense, &bot, id).await
-    }
 }

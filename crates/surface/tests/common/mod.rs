@@ -64,11 +64,11 @@ pub struct FakePage {
 }
 
 impl Page for FakePage {
-    fn observe(&self) -> Result<Observation, String> {
+    fn observe(&self) -> Result<Box<Observation>, String> {
         if self.broken.get() {
             return Err("root element is gone".into());
         }
-        Ok(self.obs.borrow().clone())
+        Ok(Box::new(self.obs.borrow().clone()))
     }
 
     async fn wait_for_text(&self, text: &str, within_ms: f64) -> bool {
