@@ -14,8 +14,8 @@ use surface::{
     exec_outcome_from_json, BusinessError, Executor, Page, ProtocolCode, ProtocolError, Registry,
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
+use task::{future_to_promise, Await as JsFuture};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::Window;
 
 use crate::options;

@@ -100,7 +100,7 @@ pub(crate) struct Publication {
     tools: js_sys::Map,
     watcher: Cell<Option<Watcher>>,
     run: RunFn,
-    /// The closure type js-sys's futures already use: one wasm-bindgen
+    /// The closure type of the bridge listener and crates/task: one wasm-bindgen
     /// invoke shim (and its long export name) serves both.
     on_change: Closure<dyn FnMut(JsValue) -> Result<(), JsError>>,
     stopped: Cell<bool>,
@@ -143,7 +143,7 @@ impl Publication {
                 }),
                 on_change: Closure::new(move |_: JsValue| {
                     if let Some(me) = sync_me.upgrade() {
-                        wasm_bindgen_futures::spawn_local(me.sync());
+                        task::spawn_local(me.sync());
                     }
                     Ok(())
                 }),
@@ -152,7 +152,7 @@ impl Publication {
                 again: Cell::new(false),
             }
         });
-        wasm_bindgen_futures::spawn_local(Rc::clone(&publication).begin());
+        task::spawn_local(Rc::clone(&publication).begin());
         Some(publication)
     }
 
