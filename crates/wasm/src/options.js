@@ -1,11 +1,9 @@
-// The shape of IInstallPlayableOptions, read once at install (options.rs
-// owns the rules that are not shape: the islandSlots specs). Returns the
-// first problem as a string, or
-// [root, window, capture, slots, rest]: slots is [[island, null (not an
-// object) | [[slot, ariaLabel, role, name], ...]], ...] with the spec fields
-// that are strings; rest is the first problem after islandSlots, or
-// [allowedOrigins, sense, bot, bom]. An options getter that throws is a
-// problem; other throws (a throwing proxy) propagate as they always did.
+// IInstallPlayableOptions, checked once at install (options.rs builds the
+// Rust values). Returns the first problem as a string, or
+// [root, window, capture, slots, allowedOrigins, sense, bot, bom] where
+// slots is [[island, [[slot, ariaLabel] or [slot, role, name], ...]], ...].
+// An options getter that throws is a problem; other throws (a throwing
+// proxy) propagate as they always did.
 
 const absent = (v) => v === undefined || v === null;
 const isObject = (v) => typeof v === "object" && v !== null;
@@ -56,41 +54,26 @@ function windowOf(root) {
 function slots(value) {
   const out = [];
   for (const [island, specs] of Object.entries(value)) {
-    const list = isObject(specs) ? [] : null;
-    out.push([island, list]);
-    if (!list) break;
+    const at = "islandSlots[" + JSON.stringify(island) + "]";
+    if (!isObject(specs)) throw new Problem(at + " must be an object of slots");
+    const list = [];
     for (const [slot, spec] of Object.entries(specs)) {
       const str = (k) => {
         const v = get(spec, k);
         return typeof v === "string" ? v : undefined;
       };
-      list.push([slot, str("ariaLabel"), str("role"), str("name")]);
+      const [label, role, name] = [str("ariaLabel"), str("role"), str("name")];
+      if (label !== undefined && role === undefined && name === undefined) list.push([slot, label]);
+      else if (label === undefined && role !== undefined && name !== undefined) list.push([slot, role, name]);
+      else {
+        throw new Problem(
+          at + "[" + JSON.stringify(slot) + "] must be { ariaLabel: string } or { role: string, name: string }",
+        );
+      }
     }
+    out.push([island, list]);
   }
   return out;
-}
-
-function rest(options, ports) {
-  try {
-    const origins = field(options, "allowedOrigins") ?? [];
-    if (!Array.isArray(origins)) return "options.allowedOrigins must be an array of origin strings";
-    const copy = [];
-    for (let i = 0; i < origins.length; i++) {
-      const origin = origins[i];
-      if (typeof origin !== "string") return "options.allowedOrigins must contain only strings";
-      copy.push(origin);
-    }
-    const out = [copy];
-    for (const name of ["sense", "bot", "bom"]) {
-      const p = field(ports, name);
-      if (p !== undefined && !isObject(p)) return "options.ports." + name + " must be an object";
-      out.push(p);
-    }
-    return out;
-  } catch (e) {
-    if (e instanceof Problem) return e.message;
-    throw e;
-  }
 }
 
 export function readOptions(options) {
@@ -119,7 +102,22 @@ export function readOptions(options) {
     if (islandSlots !== undefined && !isObject(islandSlots)) {
       return "options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }";
     }
-    return [root, window, capture, islandSlots ? slots(islandSlots) : [], rest(options, ports)];
+    const out = [root, window, capture, islandSlots ? slots(islandSlots) : []];
+    const origins = field(options, "allowedOrigins") ?? [];
+    if (!Array.isArray(origins)) return "options.allowedOrigins must be an array of origin strings";
+    const copy = [];
+    for (let i = 0; i < origins.length; i++) {
+      const origin = origins[i];
+      if (typeof origin !== "string") return "options.allowedOrigins must contain only strings";
+      copy.push(origin);
+    }
+    out.push(copy);
+    for (const name of ["sense", "bot", "bom"]) {
+      const p = field(ports, name);
+      if (p !== undefined && !isObject(p)) return "options.ports." + name + " must be an object";
+      out.push(p);
+    }
+    return out;
   } catch (e) {
     if (e instanceof Problem) return e.message;
     throw e;

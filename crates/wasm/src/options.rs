@@ -1,7 +1,7 @@
 //! `IInstallPlayableOptions`, read once at install. Wrong types are clear
 //! TypeErrors at install time rather than surprises at the first request.
-//! options.js reads the object's shape in one call (order of checks and
-//! messages as listed there); the slot specs are checked here, in order.
+//! options.js checks them in one call (the order of checks and the messages
+//! are there); this builds the Rust values from what it hands back.
 
 use js_sys::{Array, Function};
 use sense::{IslandSlots, SlotSpec};
@@ -38,36 +38,28 @@ fn string(v: JsValue) -> Option<String> {
     v.as_string()
 }
 
-/// options.js's `[[island, null | [[slot, ariaLabel, role, name], ...]], ...]`.
-fn parse_slots(value: Array) -> Result<IslandSlots, Msg> {
+/// options.js's checked `[[island, [[slot, ariaLabel] or [slot, role, name], ...]], ...]`.
+fn slots(value: Array) -> IslandSlots {
     let mut islands = Vec::new();
     for entry in value.iter() {
         let entry: Array = entry.unchecked_into();
-        let island = string(entry.get(0)).unwrap_or_default();
-        let slots = entry.get(1);
-        if slots.is_null() {
-            return Err(format!(
-                "islandSlots[{}] must be an object of slots",
-                json::quote(&island)
-            )
-            .into());
-        }
         let mut list: Vec<(String, SlotSpec)> = Vec::new();
-        for slot in slots.unchecked_into::<Array>().iter() {
+        for slot in entry.get(1).unchecked_into::<Array>().iter() {
             let slot: Array = slot.unchecked_into();
-            let name = string(slot.get(0)).unwrap_or_default();
-            let spec = IslandSlots::parse_spec(
-                &island,
-                &name,
-                string(slot.get(1)),
-                string(slot.get(2)),
-                string(slot.get(3)),
-            )?;
-            list.push((name, spec));
+            let text = |i| string(slot.get(i)).unwrap_or_default();
+            let spec = if slot.length() == 2 {
+                SlotSpec::AriaLabel(text(1))
+            } else {
+                SlotSpec::RoleName {
+                    role: text(1),
+                    name: text(2),
+                }
+            };
+            list.push((text(0), spec));
         }
-        islands.push((island, list));
+        islands.push((string(entry.get(0)).unwrap_or_default(), list));
     }
-    Ok(IslandSlots { islands })
+    IslandSlots { islands }
 }
 
 pub fn parse(options: &JsValue) -> Result<Options, Msg> {
@@ -76,14 +68,8 @@ pub fn parse(options: &JsValue) -> Result<Options, Msg> {
         return Err(problem.into());
     }
     let read: Array = read.unchecked_into();
-    let island_slots = parse_slots(read.get(3).unchecked_into())?;
-    let rest = read.get(4);
-    if let Some(problem) = rest.as_string() {
-        return Err(problem.into());
-    }
-    let rest: Array = rest.unchecked_into();
-    let allowed_origins = rest
-        .get(0)
+    let allowed_origins = read
+        .get(4)
         .unchecked_into::<Array>()
         .iter()
         .filter_map(string)
@@ -92,10 +78,10 @@ pub fn parse(options: &JsValue) -> Result<Options, Msg> {
         root: read.get(0),
         window: read.get(1).unchecked_into(),
         capture: given(read.get(2)).map(JsCast::unchecked_into),
-        island_slots,
+        island_slots: slots(read.get(3).unchecked_into()),
         allowed_origins,
-        sense: given(rest.get(1)),
-        bot: given(rest.get(2)),
-        bom: given(rest.get(3)),
+        sense: given(read.get(5)),
+        bot: given(read.get(6)),
+        bom: given(read.get(7)),
     })
 }
