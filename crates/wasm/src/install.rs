@@ -245,7 +245,8 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     // Marked: the marker holds a value (Reflect.get, already imported,
     // instead of one more import for Reflect.has).
     if Reflect::get(&window, &MARKER.into()).is_ok_and(|m| !m.is_undefined()) {
-        return Err(js_sys::Error::new(
+        // (JsError: the same Error object, through the import JsError uses.)
+        return Err(JsError::new(
             "in-page-playable: another copy of the package is already installed in this window; \
              talk to that instance (its window bridge) instead of installing a second one",
         )
