@@ -10,7 +10,7 @@ import { rolldown } from "rolldown";
 // Property names only this file reads and writes (the glue's closure state
 // and class helpers, boundary.js's budget), so they can be mangled too. Never
 // a name the page, the wasm or a caller sees (`__wbg_ptr` is on instances).
-const INTERNAL_PROPS = /^(_wbg_cb_unref|__destroy_into_raw|__wrap|cnt|problem|nodes|chars)$/;
+const INTERNAL_PROPS = /^(_wbg_cb_unref|__wrap|cnt|problem|nodes|chars)$/;
 
 const out = "www/pkg/in_page_playable.js";
 const bundle = await rolldown({ input: "www/entry.js", treeshake: true, logLevel: "warn" });
