@@ -42,8 +42,9 @@ FEATURES="--enable-bulk-memory --enable-reference-types --enable-multivalue --en
 node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules $FEATURES \
   www/pkg/in_page_playable_bg.wasm -o www/pkg/in_page_playable_bg.wasm > target/shipped/names.json
 # --low-memory-unused lets wasm-opt fold added constants into load/store
-# offsets (--optimize-added-constants-propagate also through locals): true here, the first 1 KB is the bottom of the 1 MB stack (wasm-ld
-# puts the stack first), reached only by an overflow. --converge repeats -Oz
+# offsets (--optimize-added-constants-propagate: through locals too): true
+# here, the first 1 KB is the bottom of the 1 MB stack (wasm-ld puts the
+# stack first), reached only by an overflow. --converge repeats -Oz
 # while it still shrinks the module (about 0.9 KB gzip for both). Before
 # that, twice: --flatten --rereloop rebuilds every function's control flow
 # from scratch (the Relooper) and -Os cleans up after it, which finds
