@@ -61,9 +61,10 @@ export function deriveEscapes(snapshot) {
   return wasm.deriveEscapes(snapshot);
 }
 
+/** Whether deriveEscapes(snapshot) allows `type` (a string; anything else is no escape). */
 export function isEscapeAllowed(snapshot, type) {
   ready();
-  return wasm.isEscapeAllowed(snapshot, type);
+  return wasm.deriveEscapes(snapshot).some((e) => e.type === type && e.allowed === true);
 }
 
 export function createSurface(options) {

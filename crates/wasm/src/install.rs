@@ -305,18 +305,10 @@ fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
+/// (`isEscapeAllowed(snapshot, type)` is www/entry.js's lookup in it.)
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
     let mut json = String::new();
     sense::Escape::list_json(&escapes(&snapshot)?, &mut json);
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
-}
-
-/// `isEscapeAllowed(snapshot, type)`.
-#[wasm_bindgen(js_name = isEscapeAllowed)]
-pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
-    let kind = kind.as_string().unwrap_or_default();
-    Ok(escapes(&snapshot)?
-        .iter()
-        .any(|e| e.kind == kind && e.allowed))
 }
