@@ -48,12 +48,12 @@ export function installPlayable(options) {
 
 export function resetPlayableForTests() {
   ready();
-  wasm.resetPlayableForTests();
+  wasm.forTests(true);
 }
 
 export function detachWindowBridgeForTests() {
   ready();
-  wasm.detachWindowBridgeForTests();
+  wasm.forTests(false);
 }
 
 export function deriveEscapes(snapshot) {

@@ -268,26 +268,25 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(&format!("installPlayable: {message}")).into()
 }
 
-/// Drops every instance and its bridge and clears the window marker.
-#[wasm_bindgen(js_name = resetPlayableForTests)]
-pub fn reset_playable_for_tests() {
-    for (window, _, instance) in taken() {
-        take(&instance.bridge);
-        if let Some(publication) = take(&instance.webmcp) {
-            publication.stop();
-        }
-        let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
-    }
-}
-
-/// Removes every bridge listener (instances stay).
-#[wasm_bindgen(js_name = detachWindowBridgeForTests)]
-pub fn detach_window_bridge_for_tests() {
+/// The test hooks, in one export (www/entry.js names them): removes every
+/// bridge listener; with `reset` (`resetPlayableForTests`) also drops every
+/// instance and its WebMCP publication and clears the window marker, else
+/// (`detachWindowBridgeForTests`) the instances stay.
+#[wasm_bindgen(js_name = forTests)]
+pub fn for_tests(reset: bool) {
     let list = taken();
-    for (_, _, instance) in &list {
+    for (window, _, instance) in &list {
         take(&instance.bridge);
+        if reset {
+            if let Some(publication) = take(&instance.webmcp) {
+                publication.stop();
+            }
+            let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
+        }
     }
-    put(list);
+    if !reset {
+        put(list);
+    }
 }
 
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
