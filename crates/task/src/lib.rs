@@ -6,7 +6,9 @@
 //!
 //! Tasks are polled from a microtask or from a promise's reaction, never
 //! inside another poll: a task spawned or woken while one is polled joins
-//! the running queue. An [`Await`] wakes the task that polled it.
+//! the running queue. An [`Await`] keeps the waker of its first poll and
+//! wakes it when the promise settles, so it also works under another
+//! executor (wasm-bindgen-test's).
 
 #[cfg(target_arch = "wasm32")]
 mod web;

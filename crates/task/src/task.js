@@ -1,6 +1,6 @@
 // The JS half of crates/task. `wait` stores [ok, value] in the box it
-// returns once `p` settles, then wakes task `i` through `cb` (i < 0: only
-// run the queue).
+// returns once `p` settles, then calls `cb(i)`: Rust wakes the waker kept in
+// slot `i` (i < 0: none) and runs its queue.
 export function wait(cb, p, i) {
   const box = [];
   const done = (ok, v) => {
