@@ -102,6 +102,18 @@ if (!('encodeInto' in cachedTextEncoder)) {
   "",
 );
 
+// The exported classes (IPlayable, ISurface, IWebMcpPublication) lose
+// wasm-bindgen's free() and [Symbol.dispose]: not in www/index.d.ts, and
+// freeing by hand would leave the window's instance dangling. Their
+// FinalizationRegistry still frees what the page drops.
+edit(
+  "free() and __destroy_into_raw",
+  /^    __destroy_into_raw\(\) \{\n(?: {8}.*\n)+    \}\n    free\(\) \{\n(?: {8}.*\n)+    \}\n/gm,
+  "",
+);
+edit("Symbol.dispose", /^if \(Symbol\.dispose\) \w+\.prototype\[Symbol\.dispose\] = \w+\.prototype\.free;\n/gm, "");
+if (/__destroy_into_raw|\.free\b/.test(js)) fail("free() or __destroy_into_raw is still referenced");
+
 // passStringToWasm0 is always given wasm's malloc and realloc: it reads them
 // itself, and its realloc-less path goes.
 edit(

@@ -48,12 +48,12 @@ export function installPlayable(options) {
 
 export function resetPlayableForTests() {
   ready();
-  wasm.resetPlayableForTests();
+  wasm.forTests(true);
 }
 
 export function detachWindowBridgeForTests() {
   ready();
-  wasm.detachWindowBridgeForTests();
+  wasm.forTests(false);
 }
 
 export function deriveEscapes(snapshot) {
@@ -61,9 +61,10 @@ export function deriveEscapes(snapshot) {
   return wasm.deriveEscapes(snapshot);
 }
 
+/** Whether deriveEscapes(snapshot) allows `type` (a string; anything else is no escape). */
 export function isEscapeAllowed(snapshot, type) {
   ready();
-  return wasm.isEscapeAllowed(snapshot, type);
+  return wasm.deriveEscapes(snapshot).some((e) => e.type === type && e.allowed === true);
 }
 
 export function createSurface(options) {

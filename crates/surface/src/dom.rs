@@ -9,8 +9,8 @@ use playable::ports::{Action, Bot, Refusal, Report, Sense};
 use playable::{run_menu_item, ErrorCode};
 use sense::dom::DomSense;
 use sense::IslandSlots;
+use task::Await as JsFuture;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::RowActionId;

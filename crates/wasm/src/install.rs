@@ -245,7 +245,8 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     // Marked: the marker holds a value (Reflect.get, already imported,
     // instead of one more import for Reflect.has).
     if Reflect::get(&window, &MARKER.into()).is_ok_and(|m| !m.is_undefined()) {
-        return Err(js_sys::Error::new(
+        // (JsError: the same Error object, through the import JsError uses.)
+        return Err(JsError::new(
             "in-page-playable: another copy of the package is already installed in this window; \
              talk to that instance (its window bridge) instead of installing a second one",
         )
@@ -267,26 +268,25 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(&format!("installPlayable: {message}")).into()
 }
 
-/// Drops every instance and its bridge and clears the window marker.
-#[wasm_bindgen(js_name = resetPlayableForTests)]
-pub fn reset_playable_for_tests() {
-    for (window, _, instance) in taken() {
-        take(&instance.bridge);
-        if let Some(publication) = take(&instance.webmcp) {
-            publication.stop();
-        }
-        let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
-    }
-}
-
-/// Removes every bridge listener (instances stay).
-#[wasm_bindgen(js_name = detachWindowBridgeForTests)]
-pub fn detach_window_bridge_for_tests() {
+/// The test hooks, in one export (www/entry.js names them): removes every
+/// bridge listener; with `reset` (`resetPlayableForTests`) also drops every
+/// instance and its WebMCP publication and clears the window marker, else
+/// (`detachWindowBridgeForTests`) the instances stay.
+#[wasm_bindgen(js_name = forTests)]
+pub fn for_tests(reset: bool) {
     let list = taken();
-    for (_, _, instance) in &list {
+    for (window, _, instance) in &list {
         take(&instance.bridge);
+        if reset {
+            if let Some(publication) = take(&instance.webmcp) {
+                publication.stop();
+            }
+            let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
+        }
     }
-    put(list);
+    if !reset {
+        put(list);
+    }
 }
 
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
@@ -304,18 +304,10 @@ fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
+/// (`isEscapeAllowed(snapshot, type)` is www/entry.js's lookup in it.)
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
     let mut json = String::new();
     sense::Escape::list_json(&escapes(&snapshot)?, &mut json);
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
-}
-
-/// `isEscapeAllowed(snapshot, type)`.
-#[wasm_bindgen(js_name = isEscapeAllowed)]
-pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
-    let kind = kind.as_string().unwrap_or_default();
-    Ok(escapes(&snapshot)?
-        .iter()
-        .any(|e| e.kind == kind && e.allowed))
 }

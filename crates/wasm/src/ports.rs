@@ -3,7 +3,6 @@
 
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Refusal, Report, Sense};
 use sense::dom::DomSense;
@@ -35,8 +34,7 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     // A thenable has a callable `then` (Reflect.get fails on primitives and
     // on a throwing getter: not a thenable, then).
     if has_method(&value, "then") {
-        let promise = js_sys::Promise::resolve(&value);
-        return JsFuture::from(promise)
+        return task::Await::new(value)
             .await
             .map_err(|e| describe_error(&e));
     }

@@ -17,7 +17,7 @@ pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
 
 /// `future_to_promise` for any answer: one instantiation for every caller.
 pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(async move { Ok(answer.await) })
+    task::future_to_promise(async move { Ok(answer.await) })
 }
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
@@ -67,7 +67,7 @@ pub(crate) fn serve_boxed(
                 return;
             };
             let window = reply_to.clone();
-            wasm_bindgen_futures::spawn_local(async move {
+            task::spawn_local(async move {
                 let up = answer.await;
                 bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
             });

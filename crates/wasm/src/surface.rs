@@ -14,8 +14,8 @@ use surface::{
     exec_outcome_from_json, BusinessError, Page, ProtocolCode, ProtocolError, Registry,
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
+use task::Await as JsFuture;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
 use crate::options;

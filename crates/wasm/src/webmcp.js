@@ -58,7 +58,7 @@ function register(mc, name, description, schema, id, run) {
   };
   try {
     const done = mc.registerTool(
-      { name, description, inputSchema: JSON.parse(schema), execute: (input) => run(id, input) },
+      { name, description, inputSchema: JSON.parse(schema), execute: (input) => new Promise((resolve) => run([id, input, resolve])) },
       { signal: ctrl.signal },
     );
     if (done && typeof done.catch === "function") done.catch(warn);

@@ -11,7 +11,7 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use playable::Phase;
 use wasm_bindgen::prelude::*;
 
@@ -85,7 +85,9 @@ impl Owner {
     }
 }
 
-type RunFn = Closure<dyn Fn(JsValue, JsValue) -> Promise>;
+/// The module's one closure type (the bridge listener's, crates/task's): one
+/// wasm-bindgen invoke shim serves them all. It never returns an error.
+type Callback = Closure<dyn FnMut(JsValue) -> Result<(), JsError>>;
 
 pub(crate) struct Publication {
     owner: Owner,
@@ -99,10 +101,9 @@ pub(crate) struct Publication {
     /// What is registered now (name → { key, withdraw }, kept by webmcp.js).
     tools: js_sys::Map,
     watcher: Cell<Option<Watcher>>,
-    run: RunFn,
-    /// The closure type js-sys's futures already use: one wasm-bindgen
-    /// invoke shim (and its long export name) serves both.
-    on_change: Closure<dyn FnMut(JsValue) -> Result<(), JsError>>,
+    /// A tool call `[id, input, resolve]`: resolves with the answer's promise.
+    run: Callback,
+    on_change: Callback,
     stopped: Cell<bool>,
     syncing: Cell<bool>,
     again: Cell<bool>,
@@ -137,13 +138,19 @@ impl Publication {
                 page_id: OnceCell::new(),
                 tools: js_sys::Map::new(),
                 watcher: Cell::new(None),
-                run: Closure::new(move |id: JsValue, input: JsValue| {
-                    let me = run_me.clone();
-                    crate::serve::promise(Box::pin(execute(me, id, input)))
+                run: Closure::new(move |call: JsValue| {
+                    let call: js_sys::Array = call.unchecked_into();
+                    let answer = execute(run_me.clone(), call.get(0), call.get(1));
+                    let resolve: Function = call.get(2).unchecked_into();
+                    let _ = resolve.call1(
+                        &JsValue::UNDEFINED,
+                        &crate::serve::promise(Box::pin(answer)),
+                    );
+                    Ok(())
                 }),
                 on_change: Closure::new(move |_: JsValue| {
                     if let Some(me) = sync_me.upgrade() {
-                        wasm_bindgen_futures::spawn_local(me.sync());
+                        task::spawn_local(me.sync());
                     }
                     Ok(())
                 }),
@@ -152,7 +159,7 @@ impl Publication {
                 again: Cell::new(false),
             }
         });
-        wasm_bindgen_futures::spawn_local(Rc::clone(&publication).begin());
+        task::spawn_local(Rc::clone(&publication).begin());
         Some(publication)
     }
 
