@@ -11,8 +11,7 @@ mod ports;
 mod serve;
 #[cfg(target_arch = "wasm32")]
 mod surface;
-// Pure planning is compiled natively too, for its unit tests.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg(target_arch = "wasm32")]
 mod webmcp;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,11 +1,158 @@
-// WebMCP browser calls for src/webmcp/publication.rs. Rust decides which
-// tools exist, their names, descriptions and schemas, and what running one
-// does; this file only touches the browser API. Never throws.
+// WebMCP for src/webmcp/publication.rs: which menu items or Surface
+// capabilities become tools, under which names, with which description and
+// input schema (planned from the answer to a read: a snapshot uplink, a
+// describe response), and the browser calls. Rust decides when to read and
+// runs every tool call through the owner's handle. Never throws.
 //
 // Chromium 156 (--enable-features=WebMCP) exposes document.modelContext
 // (earlier drafts: navigator.modelContext). registerTool(tool, { signal })
 // returns a promise and there is no unregisterTool: aborting the signal
 // withdraws the tool. Invalid or duplicate names reject.
+//
+// Naming (documented in docs/mcp.md):
+// - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
+//   the rule Chromium enforces) is the name;
+// - any other id (island slots `{island}:{slot}`, spaces, non-ASCII, longer
+//   than 128) becomes `{prefix}-{hash}`: every other character replaced by
+//   `_`, cut to 119 characters, then `-` and the 8 hex digits of the FNV-1a
+//   32-bit hash of its UTF-8 bytes, so the same id always gets the same name
+//   and two ids that sanitise alike still differ;
+// - should a name still be taken (a declared id equal to another's sanitised
+//   form, or a hash clash), `-2`, `-3`, … is appended in document order.
+
+const NAME = /^[\w.-]{1,128}$/;
+
+const object = (properties, required) =>
+  JSON.stringify(
+    required
+      ? { type: "object", properties, required: [required], additionalProperties: false }
+      : { type: "object", properties, additionalProperties: false },
+  );
+
+// The input schema (JSON) per event kind; an event not here is not
+// published (a run would only answer UNSUPPORTED_EVENT). Arguments are the
+// run payload minus `id`.
+const SCHEMAS = {
+  __proto__: null,
+  click: object({}),
+  input: object(
+    {
+      value: {
+        description:
+          "Text for a text field or textarea; true or false for a checkbox or radio; an option value, or a list of them, for a select.",
+        anyOf: [{ type: "string" }, { type: "boolean" }, { type: "array", items: { type: "string" } }],
+      },
+    },
+    "value",
+  ),
+  scroll: object({
+    to: { type: "string", enum: ["start", "center", "end"], description: "Scroll the item into this position." },
+    by: {
+      type: "object",
+      properties: { x: { type: "number" }, y: { type: "number" } },
+      additionalProperties: false,
+      description: "Scroll by this many CSS pixels.",
+    },
+  }),
+  drag: object({ to: { type: "string", minLength: 1, description: "The menu id of the item to drop on." } }, "to"),
+};
+
+/** v[k] when it is a string, else "". */
+function str(v, k) {
+  const s = v?.[k];
+  return typeof s === "string" ? s : "";
+}
+
+function list(v, k) {
+  const a = v?.[k];
+  return Array.isArray(a) ? a : [];
+}
+
+/** The name for an id that is not a valid tool name. */
+export function sanitisedName(id) {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(id)) h = Math.imul(h ^ b, 0x01000193);
+  return (
+    Array.from(id)
+      .slice(0, 119)
+      .map((c) => (/[\w.-]/.test(c) ? c : "_"))
+      .join("") +
+    "-" +
+    (h >>> 0).toString(16).padStart(8, "0")
+  );
+}
+
+/** Unique tool names for `ids`, in order: valid ids keep theirs first. */
+function names(ids) {
+  const out = ids.map(() => "");
+  ids.forEach((id, i) => {
+    if (NAME.test(id) && !out.includes(id)) out[i] = id;
+  });
+  ids.forEach((id, i) => {
+    if (out[i]) return;
+    const base = sanitisedName(id);
+    let name = base;
+    for (let n = 2; out.includes(name); n++) name = base.slice(0, 127 - String(n).length) + "-" + n;
+    out[i] = name;
+  });
+  return out;
+}
+
+/**
+ * A menu item's or a capability's tool description: its title and
+ * description as the page wrote them, plus the id when the name differs
+ * from it; without either, a fallback that names the id (WebMCP requires a
+ * non-empty description).
+ */
+function describe(item, name, surface) {
+  const id = JSON.stringify(str(item, "id"));
+  const title = str(item, "title").trim();
+  const desc = str(item, surface ? "description" : "desc").trim();
+  const text = title && desc ? title + ": " + desc : title + desc;
+  if (!text) return surface ? "Capability " + id : "Menu item " + id + " (" + str(item, "event") + ")";
+  return name === str(item, "id") ? text : text + " (" + (surface ? "capability " : "menu item ") + id + ")";
+}
+
+/**
+ * The tools (`[[name, id, description, schema JSON], …]`) to publish for the
+ * answer to a read, or undefined to keep what is published (no usable answer
+ * this time). For a playable instance: the snapshot's runnable menu items
+ * (enabled, visible, claimed by one element, with a known event). For a
+ * Surface: its capabilities (already exposed ∩ session scope ∩ registered)
+ * less those unavailable as a whole (an `unavailable` entry without a
+ * record; row actions stay, as their availability depends on
+ * `input.record`), each with the schema the Surface enforces; none without
+ * a session.
+ */
+export function plan(surface, response) {
+  const ok = response?.ok === true;
+  let items;
+  if (surface) {
+    const result = ok ? response.result : undefined;
+    const gone = list(result, "unavailable");
+    items = list(result, "capabilities").filter((c) => {
+      const id = str(c, "id");
+      return id && !gone.some((u) => u?.record === undefined && str(u, "capability") === id);
+    });
+  } else {
+    const snapshot = response?.payload?.snapshot;
+    if (!ok || snapshot === undefined) return;
+    items = list(snapshot, "menu").filter(
+      (i) => i?.enabled === true && i.visible === true && i.ambiguous !== true && str(i, "id") && SCHEMAS[str(i, "event")],
+    );
+  }
+  const ids = items.map((i) => str(i, "id"));
+  return names(ids).map((name, n) => {
+    const item = items[n];
+    const input = item.input;
+    return [
+      name,
+      ids[n],
+      describe(item, name, surface),
+      !surface ? SCHEMAS[str(item, "event")] : plainObject(input) ? JSON.stringify(input) : '{"type":"object"}',
+    ];
+  });
+}
 
 export function modelContext(win) {
   try {
@@ -19,25 +166,26 @@ export function modelContext(win) {
 
 /**
  * Brings a publication's registered tools (`tools`: name → { key, withdraw })
- * in line with the plan Rust made (JSON: [[name, id, description, schema], …]):
- * withdraws what went away or changed, then registers what is new, so a
- * replaced tool can take its name again.
+ * in line with the plan for `response` (see plan()): withdraws what went
+ * away or changed, then registers what is new, so a replaced tool can take
+ * its name again.
  */
-export function publish(mc, tools, planJson, run) {
-  let plan;
+export function publish(mc, tools, response, surface, run) {
+  let rows;
   try {
-    plan = JSON.parse(planJson);
+    rows = plan(surface, response);
   } catch {
     return;
   }
-  const wanted = new Map(plan.map((t) => [t[0], t.join("\0")]));
+  if (!rows) return;
+  const wanted = new Map(rows.map((t) => [t[0], t.join("\0")]));
   for (const [name, entry] of tools) {
     if (wanted.get(name) !== entry.key) {
       entry.withdraw();
       tools.delete(name);
     }
   }
-  for (const [name, id, description, schema] of plan) {
+  for (const [name, id, description, schema] of rows) {
     if (!tools.has(name)) {
       tools.set(name, { key: wanted.get(name), withdraw: register(mc, name, description, schema, id, run) });
     }

@@ -15,7 +15,6 @@ use js_sys::Function;
 use playable::Phase;
 use wasm_bindgen::prelude::*;
 
-use super::{plan_json, plan_response};
 use crate::install::Instance;
 
 /// At most this long between a DOM change and the tools reflecting it
@@ -26,7 +25,13 @@ const RESYNC_MS: u32 = 50;
 extern "C" {
     #[wasm_bindgen(js_name = modelContext)]
     fn model_context(window: &JsValue) -> JsValue;
-    fn publish(context: &JsValue, tools: &js_sys::Map, plan: &str, run: &Function);
+    fn publish(
+        context: &JsValue,
+        tools: &js_sys::Map,
+        response: &JsValue,
+        surface: bool,
+        run: &Function,
+    );
     #[wasm_bindgen(js_name = withdrawAll)]
     fn withdraw_all(tools: &js_sys::Map);
     fn request(
@@ -47,6 +52,13 @@ extern "C" {
     fn schedule(this: &Watcher);
     #[wasm_bindgen(method)]
     fn stop(this: &Watcher);
+}
+
+/// `{n:08x}`, without the formatting machinery.
+fn push_hex(out: &mut String, n: u32) {
+    for shift in (0..8).rev() {
+        out.push(char::from_digit((n >> (shift * 4)) & 0xf, 16).unwrap_or('0'));
+    }
 }
 
 /// Publications started so far (see the request-id prefix).
@@ -124,7 +136,7 @@ impl Publication {
         }
         let nonce = u32::from_le_bytes(bytes) ^ STARTED.fetch_add(1, Ordering::Relaxed);
         let mut prefix = String::from("webmcp-");
-        super::push_hex(&mut prefix, nonce);
+        push_hex(&mut prefix, nonce);
         prefix.push('-');
         let publication = Rc::new_cyclic(|me: &Weak<Self>| {
             let run_me = me.clone();
@@ -253,12 +265,14 @@ impl Publication {
                 self.stop();
                 break;
             };
-            let json = crate::ports::stringify(&response).unwrap_or_default();
-            let response = json::from_str(&json).unwrap_or_default();
-            if let Some(wanted) = plan_response(self.owner.surface(), &response) {
-                let run: &Function = self.run.as_ref().unchecked_ref();
-                publish(&self.context, &self.tools, &plan_json(&wanted), run);
-            }
+            let run: &Function = self.run.as_ref().unchecked_ref();
+            publish(
+                &self.context,
+                &self.tools,
+                &response,
+                self.owner.surface(),
+                run,
+            );
             if !self.again.get() {
                 break;
             }

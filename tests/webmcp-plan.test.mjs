@@ -1,0 +1,126 @@
+// The WebMCP plan (crates/wasm/src/webmcp.js): which menu items or Surface
+// capabilities become tools, their names, descriptions and schemas. Pure:
+// runs in Node without a browser.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { plan, sanitisedName } from "../crates/wasm/src/webmcp.js";
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const item = (id, more = {}) => ({ id, event: "click", title: "", desc: "", enabled: true, visible: true, ...more });
+const snapshot = (menu) => ({ ok: true, payload: { snapshot: { menu } } });
+const names = (menu) => plan(false, snapshot(menu)).map((t) => t[0]);
+
+test("valid ids are their own names", () => {
+  assert.deepEqual(names([item("btn-save"), item("a.b_c-9"), item("x".repeat(128))]), ["btn-save", "a.b_c-9", "x".repeat(128)]);
+});
+
+test("other ids get a stable hashed name", () => {
+  const name = sanitisedName("list-pagination:next");
+  assert.match(name, /^list-pagination_next-[0-9a-f]{8}$/);
+  assert.equal(name, sanitisedName("list-pagination:next"));
+  // FNV-1a 32-bit of the UTF-8 bytes, as Rust computed it before.
+  assert.equal(sanitisedName("a"), "a-e40c292c");
+  assert.equal(sanitisedName("ä"), "_-" + fnv("ä"));
+  // Ids that sanitise alike still get different names.
+  assert.notEqual(sanitisedName("a:b"), sanitisedName("a;b"));
+  for (const id of ["", "ä", "a b", "é".repeat(300), "x".repeat(129), "名前", "😀:x"]) {
+    const n = sanitisedName(id);
+    assert.match(n, NAME, JSON.stringify(id));
+  }
+  assert.equal(sanitisedName("é".repeat(300)).length, 119 + 9);
+  assert.deepEqual(names([item("a:b"), item("a b")]), [sanitisedName("a:b"), sanitisedName("a b")]);
+});
+
+function fnv(s) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(s, "utf8")) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+
+test("a name already taken gets a counter", () => {
+  const hashed = sanitisedName("a:b");
+  // A declared id equal to another's sanitised form keeps its own name.
+  assert.deepEqual(names([item("a:b"), item(hashed)]), [hashed + "-2", hashed]);
+  const long = "y".repeat(200);
+  const taken = sanitisedName(long);
+  const out = names([item(taken), item(long)]);
+  assert.equal(out[0], taken);
+  assert.match(out[1], NAME);
+  assert.ok(out[1] !== taken && out[1].endsWith("-2"));
+  // A repeated valid id: the second gets the sanitised form.
+  assert.deepEqual(names([item("a"), item("a")]), ["a", sanitisedName("a")]);
+});
+
+test("only runnable items are published", () => {
+  const menu = [
+    item("a"),
+    item("off", { enabled: false }),
+    item("hidden", { visible: false }),
+    item("dup", { ambiguous: true }),
+    item("hover", { event: "hover" }),
+    item("proto", { event: "constructor" }),
+    item(""),
+    item("field", { event: "input" }),
+  ];
+  assert.deepEqual(names(menu), ["a", "field"]);
+});
+
+test("every known event has an object schema", () => {
+  const menu = ["click", "input", "scroll", "drag"].map((event) => item(event, { event }));
+  const schemas = plan(false, snapshot(menu)).map((t) => JSON.parse(t[3]));
+  for (const s of schemas) {
+    assert.equal(s.type, "object");
+    assert.equal(s.additionalProperties, false);
+  }
+  assert.deepEqual(schemas[0], { type: "object", properties: {}, additionalProperties: false });
+  assert.deepEqual(schemas[1].required, ["value"]);
+  assert.deepEqual(Object.keys(schemas[2].properties), ["to", "by"]);
+  assert.deepEqual(schemas[3].required, ["to"]);
+});
+
+test("descriptions come from title and desc", () => {
+  const describe = (it) => plan(false, snapshot([it]))[0][2];
+  assert.equal(describe(item("btn-save", { title: "Save", desc: "Save the current list" })), "Save: Save the current list");
+  assert.equal(describe(item("btn-save", { title: " Save " })), "Save");
+  assert.equal(describe(item("btn-save")), 'Menu item "btn-save" (click)');
+  assert.equal(describe(item("pager:next", { title: "Next page" })), 'Next page (menu item "pager:next")');
+  assert.equal(describe(item("a", { title: 'Say "hi"' })), 'Say "hi"');
+});
+
+test("surface capabilities become tools with their schemas", () => {
+  const result = {
+    capabilities: [
+      { id: "orders.search", title: "Search orders", input: { type: "object", required: ["q"] } },
+      { id: "orders.update_note@order", title: "Update the note", description: "Per order", input: { type: "object", required: ["record", "note"] } },
+      { id: "orders.export", title: "Export", input: { type: "object" } },
+      { id: "orders.bare", title: "" },
+    ],
+    unavailable: [
+      { capability: "orders.export", reason: "disabled" },
+      { capability: "orders.update_note@order", record: "SO-1002", reason: "locked" },
+    ],
+  };
+  const tools = plan(true, { ok: true, result });
+  assert.deepEqual(
+    tools.map((t) => t[1]),
+    ["orders.search", "orders.update_note@order", "orders.bare"],
+    "unavailable as a whole: not published; per record: published",
+  );
+  assert.equal(tools[0][0], "orders.search");
+  assert.deepEqual(JSON.parse(tools[0][3]), { type: "object", required: ["q"] });
+  assert.equal(tools[1][0], sanitisedName("orders.update_note@order"));
+  assert.equal(tools[1][2], 'Update the note: Per order (capability "orders.update_note@order")');
+  assert.equal(tools[2][2], 'Capability "orders.bare"');
+  assert.equal(tools[2][3], '{"type":"object"}');
+  assert.deepEqual(plan(true, { ok: true, result: null }), []);
+});
+
+test("responses decide what stays published", () => {
+  assert.equal(plan(false, snapshot([item("a")])).length, 1);
+  // A refused read (e.g. RETIRED, PAGE_MISMATCH) keeps what is published.
+  assert.equal(plan(false, { ok: false, error: { code: "INTERNAL", message: "" } }), undefined);
+  assert.equal(plan(false, null), undefined);
+  // No Surface session: nothing is usable.
+  assert.deepEqual(plan(true, { ok: false, error: { code: "SESSION_EXPIRED", message: "" } }), []);
+  assert.equal(plan(true, { ok: true, result: { capabilities: [{ id: "x", title: "X" }] } }).length, 1);
+});
