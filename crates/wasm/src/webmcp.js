@@ -1,8 +1,10 @@
-// WebMCP for src/webmcp/publication.rs: which menu items or Surface
-// capabilities become tools, under which names, with which description and
-// input schema (planned from the answer to a read: a snapshot uplink, a
-// describe response), and the browser calls. Rust decides when to read and
-// runs every tool call through the owner's handle. Never throws.
+// WebMCP publications (publishWebMcp()): when to read the owner's menu or
+// capabilities (a hello first, then after DOM changes under the root and
+// after every call), which menu items or Surface capabilities become tools,
+// under which names, with which description and input schema (planned from
+// the answer to a read: a snapshot uplink, a describe response), and the
+// browser calls. Every read and tool call is a request that
+// src/webmcp/publication.rs carries to the owner's handle. Never throws.
 //
 // Chromium 156 (--enable-features=WebMCP) exposes document.modelContext
 // (earlier drafts: navigator.modelContext). registerTool(tool, { signal })
@@ -154,7 +156,7 @@ export function plan(surface, response) {
   });
 }
 
-export function modelContext(win) {
+function modelContext(win) {
   try {
     const doc = win.document;
     const mc = (doc && doc.modelContext) || (win.navigator && win.navigator.modelContext);
@@ -164,13 +166,106 @@ export function modelContext(win) {
   }
 }
 
+/** Publications started so far (see the request-id prefix). */
+let started = 0;
+
+/** At most this long between a DOM change and the tools reflecting it (plus one read). */
+const RESYNC_MS = 50;
+
+/**
+ * Starts a publication for an owner (a Surface when `surface`) and returns
+ * what publishWebMcp() returns: { active, stop() }. Inactive where WebMCP is
+ * absent or unless `live` (a retired owner). `send([request, resolve])`
+ * resolves with the owner's answer, or undefined once the owner is gone.
+ * A playable publication says hello first (it needs the pageId); then it
+ * watches the root and publishes the first plan.
+ */
+export function start(win, root, surface, live, send) {
+  const mc = live && modelContext(win);
+  let stopped = !mc;
+  let syncing = false;
+  let again = false;
+  let seq = 0;
+  let pageId;
+  let watcher;
+  const tools = new Map(); // what is registered now: name → { key, withdraw }
+  // Request ids never repeat (Surface refuses a replayed id): a random
+  // prefix per publication, then a counter. Should crypto fail, the count
+  // of publications started still tells them apart.
+  let nonce = started++;
+  try {
+    nonce ^= win.crypto.getRandomValues(new Uint32Array(1))[0];
+  } catch {
+    // the count alone
+  }
+  const prefix = "webmcp-" + (nonce >>> 0).toString(16).padStart(8, "0") + "-";
+  const ask = (cmd, id, input) =>
+    stopped
+      ? Promise.resolve()
+      : new Promise((resolve) => send([request(surface, prefix + ++seq, pageId, cmd, id, input), resolve]));
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    if (watcher) watcher.stop();
+    for (const entry of tools.values()) entry.withdraw();
+    tools.clear();
+  };
+  // Reads afresh and brings the registered tools in line. One at a time; a
+  // change during a sync triggers one more.
+  const sync = async () => {
+    if (stopped) return;
+    if (syncing) {
+      again = true;
+      return;
+    }
+    syncing = true;
+    do {
+      again = false;
+      const response = await ask(surface ? "describe" : "snapshot");
+      if (stopped) break;
+      if (response === undefined) {
+        stop(); // the owner is gone
+        break;
+      }
+      publish(mc, tools, response, surface, run);
+    } while (again);
+    syncing = false;
+  };
+  // One tool call: a run (or invoke) through the owner's handle.
+  const run = async (id, input) => {
+    const answer = await ask(surface ? "invoke" : "run", id, input);
+    // The page may have changed in ways no mutation shows (an item hidden
+    // by a stylesheet rule alone): re-read after every call.
+    if (watcher) watcher.schedule();
+    return answer === undefined ? withdrawn(surface, pageId, id) : answer;
+  };
+  if (!stopped) {
+    Promise.resolve().then(async () => {
+      if (!surface) {
+        const up = await ask("hello");
+        pageId = up && up.ok === true && up.payload && typeof up.payload.pageId === "string" ? up.payload.pageId : undefined;
+        if (pageId === undefined) return stop(); // retired: nothing to publish
+      }
+      if (stopped) return;
+      watcher = watch(root, RESYNC_MS, sync);
+      sync();
+    });
+  }
+  return {
+    get active() {
+      return !stopped;
+    },
+    stop,
+  };
+}
+
 /**
  * Brings a publication's registered tools (`tools`: name → { key, withdraw })
  * in line with the plan for `response` (see plan()): withdraws what went
  * away or changed, then registers what is new, so a replaced tool can take
  * its name again.
  */
-export function publish(mc, tools, response, surface, run) {
+function publish(mc, tools, response, surface, run) {
   let rows;
   try {
     rows = plan(surface, response);
@@ -192,12 +287,6 @@ export function publish(mc, tools, response, surface, run) {
   }
 }
 
-/** Withdraws every tool of a publication. */
-export function withdrawAll(tools) {
-  for (const entry of tools.values()) entry.withdraw();
-  tools.clear();
-}
-
 /** Registers one tool; returns a function that withdraws it. */
 function register(mc, name, description, schema, id, run) {
   const ctrl = new AbortController();
@@ -206,7 +295,7 @@ function register(mc, name, description, schema, id, run) {
   };
   try {
     const done = mc.registerTool(
-      { name, description, inputSchema: JSON.parse(schema), execute: (input) => new Promise((resolve) => run([id, input, resolve])) },
+      { name, description, inputSchema: JSON.parse(schema), execute: (input) => run(id, input) },
       { signal: ctrl.signal },
     );
     if (done && typeof done.catch === "function") done.catch(warn);
@@ -222,7 +311,7 @@ function register(mc, name, description, schema, id, run) {
  * plus its menu id); for a Surface a describe (all capabilities, one record)
  * or an invoke.
  */
-export function request(surface, requestId, pageId, cmd, id, input) {
+function request(surface, requestId, pageId, cmd, id, input) {
   if (surface) {
     const r = { protocol: "pling.surface/0.1", id: requestId, method: cmd };
     if (cmd === "describe") r.input = { capabilities: "all", limit: 1 };
@@ -248,13 +337,8 @@ function plainObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** The pageId a hello uplink carries, or undefined. */
-export function helloPageId(up) {
-  return up && up.ok === true && up.payload && typeof up.payload.pageId === "string" ? up.payload.pageId : undefined;
-}
-
 /** The answer to a call that raced stop(): nothing was run. */
-export function withdrawn(surface, pageId, id) {
+function withdrawn(surface, pageId, id) {
   const message = JSON.stringify(id) + ": this WebMCP tool was withdrawn; nothing was run";
   return surface
     ? { protocol: "pling.surface/0.1", id: "", ok: false, error: { code: "CAPABILITY_NOT_EXPOSED", message } }
@@ -266,7 +350,7 @@ export function withdrawn(surface, pageId, id) {
  * under root (coalesced, not postponed by later changes). schedule() asks for
  * one too; stop() ends it.
  */
-export function watch(root, ms, onChange) {
+function watch(root, ms, onChange) {
   let timer = 0;
   const fire = () => {
     timer = 0;
