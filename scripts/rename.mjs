@@ -13,8 +13,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 
 const GLUE = "www/pkg/in_page_playable.js";
 const BG = "./in_page_playable_bg.js";
-/** Exports the glue never reads (wasm-bindgen's abort bookkeeping). */
-const UNREAD_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
+/**
+ * Exports the glue may never read: wasm-bindgen's abort bookkeeping, and
+ * `__wbindgen_free`, which stays exported when the glue has nothing left to
+ * free (e.g. once no string crosses out of wasm by pointer).
+ */
+const UNREAD_EXPORTS = new Set(["__abort_handler", "__instance_terminated", "__wbindgen_free"]);
 
 const fail = (why) => {
   console.error(`rename: ${why} (${GLUE}; the wasm-bindgen glue changed shape?)`);

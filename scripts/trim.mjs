@@ -102,7 +102,7 @@ if (!('encodeInto' in cachedTextEncoder)) {
   "",
 );
 
-// The exported classes (IPlayable, ISurface, IWebMcpPublication) lose
+// The exported classes (IPlayable, ISurface) lose
 // wasm-bindgen's free() and [Symbol.dispose]: not in www/index.d.ts, and
 // freeing by hand would leave the window's instance dangling. Their
 // FinalizationRegistry still frees what the page drops.
