@@ -66,10 +66,9 @@ impl Instance {
             }
         };
         if self.machine.phase() == playable::Phase::Retired {
-            // Retired tools must not linger in the agent's tool list.
-            if let Some(publication) = take(&self.webmcp) {
-                publication.stop();
-            }
+            // Retired tools must not linger in the agent's tool list (a
+            // dropped publication withdraws them).
+            take(&self.webmcp);
         }
         up
     }
@@ -278,9 +277,7 @@ pub fn for_tests(reset: bool) {
     for (window, _, instance) in &list {
         take(&instance.bridge);
         if reset {
-            if let Some(publication) = take(&instance.webmcp) {
-                publication.stop();
-            }
+            take(&instance.webmcp);
             let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
         }
     }

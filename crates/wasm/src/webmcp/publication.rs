@@ -96,15 +96,11 @@ impl Publication {
         let js = start(window, &root, surface, live, send.as_ref().unchecked_ref());
         Self { js, _send: send }
     }
-
-    /// Withdraws every tool and stops watching. Idempotent.
-    pub(crate) fn stop(&self) {
-        self.js.stop();
-    }
 }
 
 impl Drop for Publication {
-    /// A dropped owner's tools go too (webmcp.js sends nothing more).
+    /// Dropped (the owner retired or went away): every tool is withdrawn
+    /// and webmcp.js sends nothing more.
     fn drop(&mut self) {
         self.js.stop();
     }
