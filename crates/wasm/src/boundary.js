@@ -71,6 +71,14 @@ export function project(down) {
   return projectWith(down, ["pageId", "requestId", "cmd"], "payload");
 }
 
+/** Puts a screenshot into its uplink's snapshot; false when there is none to hold it. */
+export function attach(up, shot) {
+  const s = up && up.payload && up.payload.snapshot;
+  if (s === null || typeof s !== "object") return false;
+  s.screenshot = shot;
+  return true;
+}
+
 /**
  * Bounds a request object: only the `scalars` fields and the `nested` one
  * are read; returns [json, problem]. Surface reads its requests with it.

@@ -19,6 +19,7 @@ const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
     fn project(down: &JsValue) -> Array;
+    fn attach(up: &JsValue, shot: &JsValue) -> bool;
 }
 
 type WebMachine = Machine<SensePort, BotPort, BomPort, WebRandom>;
@@ -88,21 +89,13 @@ impl Instance {
 
     fn with_screenshot(&self, uplink: Uplink, shot: Option<JsValue>) -> JsValue {
         let up = to_js(&uplink);
-        let Some(shot) = shot else {
-            return up;
-        };
-        let snapshot =
-            Reflect::get(&up, &"payload".into()).and_then(|p| Reflect::get(&p, &"snapshot".into()));
-        match snapshot {
-            Ok(s) if s.is_object() => {
-                let _ = Reflect::set(&s, &"screenshot".into(), &shot);
-                up
-            }
-            _ => internal(
+        match shot {
+            Some(shot) if !attach(&up, &shot) => internal(
                 uplink.request_id,
                 self.machine.page_id(),
                 "could not attach the screenshot",
             ),
+            _ => up,
         }
     }
 
