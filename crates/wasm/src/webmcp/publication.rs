@@ -59,12 +59,13 @@ impl Owner {
         Some(answer.await)
     }
 
-    fn retired(&self) -> bool {
+    /// Not retired: worth publishing for (a Surface publishing is alive).
+    fn live(&self) -> bool {
         match self {
             Owner::Playable(instance) => instance
                 .upgrade()
-                .is_none_or(|i| i.machine.phase() == Phase::Retired),
-            Owner::Surface(surface) => surface.upgrade().is_none(),
+                .is_some_and(|i| i.machine.phase() != Phase::Retired),
+            Owner::Surface(_) => true,
         }
     }
 }
@@ -83,7 +84,7 @@ pub(crate) struct Publication {
 
 impl Publication {
     fn start(window: &JsValue, root: JsValue, owner: Owner) -> Self {
-        let live = !owner.retired();
+        let live = owner.live();
         let surface = matches!(owner, Owner::Surface(_));
         let send: Callback = Closure::new(move |call: JsValue| {
             let call: Array = call.unchecked_into();
