@@ -330,7 +330,7 @@ function request(surface, requestId, pageId, cmd, id, input) {
     }
     payload.id = id;
   }
-  return { pageId: cmd === "hello" ? null : pageId, requestId, cmd, payload };
+  return { pageId: pageId ?? null, requestId, cmd, payload }; // no pageId yet: the hello
 }
 
 function plainObject(v) {
