@@ -17,6 +17,7 @@ use playable::Phase;
 use wasm_bindgen::prelude::*;
 
 use crate::install::Instance;
+use crate::serve::Answer;
 
 #[wasm_bindgen(module = "/src/webmcp.js")]
 extern "C" {
@@ -40,23 +41,29 @@ extern "C" {
 }
 
 /// Whose tools these are.
-#[derive(Clone)]
 pub(crate) enum Owner {
     Playable(Weak<Instance>),
     Surface(Weak<crate::surface::Inner>),
 }
 
 impl Owner {
-    /// Sends one request through the owner's `handle`; `None` when it is gone.
-    async fn handle(self, request: JsValue) -> Option<JsValue> {
-        let answer = match self {
-            Owner::Playable(instance) => instance.upgrade()?.answer(request),
+    /// One request through the owner's `handle`; undefined once it is gone.
+    fn answer(&self, request: JsValue) -> Answer {
+        match self {
+            Owner::Playable(instance) => match instance.upgrade() {
+                Some(instance) => instance.answer(request),
+                None => Box::pin(async { JsValue::UNDEFINED }),
+            },
             Owner::Surface(surface) => {
-                let surface = surface.upgrade()?;
-                Box::pin(async move { surface.handle(request).await })
+                let surface = surface.upgrade();
+                Box::pin(async move {
+                    match surface {
+                        Some(surface) => surface.handle(request).await,
+                        None => JsValue::UNDEFINED,
+                    }
+                })
             }
-        };
-        Some(answer.await)
+        }
     }
 
     /// Not retired: worth publishing for (a Surface publishing is alive).
@@ -88,10 +95,9 @@ impl Publication {
         let surface = matches!(owner, Owner::Surface(_));
         let send: Callback = Closure::new(move |call: JsValue| {
             let call: Array = call.unchecked_into();
-            let answer = owner.clone().handle(call.get(0));
+            let answer = crate::serve::promise(owner.answer(call.get(0)));
             let resolve: Function = call.get(1).unchecked_into();
-            let answer = Box::pin(async move { answer.await.unwrap_or_default() });
-            let _ = resolve.call1(&JsValue::UNDEFINED, &crate::serve::promise(answer));
+            let _ = resolve.call1(&JsValue::UNDEFINED, &answer);
             Ok(())
         });
         let js = start(window, &root, surface, live, send.as_ref().unchecked_ref());
