@@ -157,6 +157,22 @@ fn to_promise(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -
     promise.unchecked_into()
 }
 
+/// A promise resolved with `future`'s output, never rejected: for a boxed
+/// future that cannot fail, without [`future_to_promise`]'s `Result` and
+/// second box.
+pub fn resolve_to_promise(future: Pin<Box<dyn Future<Output = JsValue>>>) -> Promise {
+    let d = deferred();
+    let promise = d.get(0);
+    spawn(Box::pin(async move {
+        let value = future.await;
+        let _ = d
+            .get(1)
+            .unchecked_into::<Function>()
+            .call1(&JsValue::UNDEFINED, &value);
+    }));
+    promise.unchecked_into()
+}
+
 /// A promise (or any thenable or value) awaited: `Ok` with its value or
 /// `Err` with its rejection. wasm-bindgen-futures' `JsFuture` by another
 /// name.

@@ -57,3 +57,12 @@ async fn spawned_tasks_run_in_order_and_to_completion() {
     }
     assert_eq!(log.take(), vec![0, 1, 2, 10, 11, 12]);
 }
+
+#[wasm_bindgen_test]
+async fn boxed_answers_resolve() {
+    let p = task::resolve_to_promise(Box::pin(async {
+        let v = Await::from(Promise::resolve(&JsValue::from(4))).await;
+        v.unwrap_or_default()
+    }));
+    assert_eq!(Await::from(p).await, Ok(JsValue::from(4)));
+}

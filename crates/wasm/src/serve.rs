@@ -15,9 +15,10 @@ use web_sys::Window;
 pub(crate) type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
 pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
 
-/// `future_to_promise` for any answer: one instantiation for every caller.
+/// The promise of any answer (never rejected): one instantiation for every
+/// caller.
 pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
-    task::future_to_promise(async move { Ok(answer.await) })
+    task::resolve_to_promise(answer)
 }
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
