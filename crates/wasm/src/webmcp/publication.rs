@@ -50,20 +50,18 @@ impl Owner {
     /// One request through the owner's `handle`; undefined once it is gone.
     fn answer(&self, request: JsValue) -> Answer {
         match self {
-            Owner::Playable(instance) => match instance.upgrade() {
-                Some(instance) => instance.answer(request),
-                None => Box::pin(async { JsValue::UNDEFINED }),
-            },
+            Owner::Playable(instance) => {
+                if let Some(instance) = instance.upgrade() {
+                    return instance.answer(request);
+                }
+            }
             Owner::Surface(surface) => {
-                let surface = surface.upgrade();
-                Box::pin(async move {
-                    match surface {
-                        Some(surface) => surface.handle(request).await,
-                        None => JsValue::UNDEFINED,
-                    }
-                })
+                if let Some(surface) = surface.upgrade() {
+                    return Box::pin(async move { surface.handle(request).await });
+                }
             }
         }
+        Box::pin(async { JsValue::UNDEFINED })
     }
 
     /// Not retired: worth publishing for (a Surface publishing is alive).
