@@ -14,9 +14,12 @@ type Failure = (ErrorCode, String);
 /// The event's own payload fields, checked before any element is touched.
 /// Drag carries the drop target's menu id; it is resolved afterwards.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
-    Ready(Action<()>),
-    Drag { to: String },
+pub enum Plan<T> {
+    /// Never `Action::Drag`.
+    Ready(Action<T>),
+    Drag {
+        to: String,
+    },
 }
 
 fn bad(message: String) -> Failure {
@@ -24,7 +27,7 @@ fn bad(message: String) -> Failure {
 }
 
 /// Parses the payload for `event`. Unknown events are `UNSUPPORTED_EVENT`.
-pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan, Failure> {
+pub fn plan<T>(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan<T>, Failure> {
     let qid = quote(id);
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
@@ -174,13 +177,8 @@ where
     let item = runnable(&snapshot, id, "")?;
     let plan = plan(id, &item.event, payload)?;
     let element = target(sense, id).await?;
-    let action: Action<S::Target> = match plan {
-        Plan::Ready(Action::Click) => Action::Click,
-        Plan::Ready(Action::Input(v)) => Action::Input(v),
-        Plan::Ready(Action::Scroll { to, by }) => Action::Scroll { to, by },
-        Plan::Ready(Action::Drag { .. }) => {
-            return Err((ErrorCode::Internal, "a drag plan without a target".into()))
-        }
+    let action = match plan {
+        Plan::Ready(action) => action,
         Plan::Drag { ref to } => {
             runnable(&snapshot, to, "drop target ")?;
             Action::Drag {
@@ -232,6 +230,10 @@ where
 mod tests {
     use super::*;
     use json::json;
+
+    fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan<()>, Failure> {
+        super::plan(id, event, payload)
+    }
 
     fn p(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()
