@@ -26,9 +26,14 @@ fn bad(message: String) -> Failure {
     (ErrorCode::BadRequest, message)
 }
 
-/// Parses the payload for `event`. Unknown events are `UNSUPPORTED_EVENT`.
-pub fn plan<T>(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan<T>, Failure> {
-    let qid = quote(id);
+/// Parses the payload for `event` of item `id` (`qid`: the id quoted, for
+/// messages). Unknown events are `UNSUPPORTED_EVENT`.
+pub fn plan<T>(
+    id: &str,
+    qid: &str,
+    event: &str,
+    payload: &Map<String, Value>,
+) -> Result<Plan<T>, Failure> {
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
         "input" => {
@@ -164,18 +169,16 @@ where
             "run needs a menu id; \"\" is none".into(),
         ));
     }
+    let qid = quote(id);
     if is_generic_ref(id) {
         return Err((
             ErrorCode::NotInMenu,
-            format!(
-                "{} is a generic ref: visible to agents, never runnable",
-                quote(id)
-            ),
+            format!("{qid} is a generic ref: visible to agents, never runnable"),
         ));
     }
     let snapshot = read_menu(sense).await?;
     let item = runnable(&snapshot, id, "")?;
-    let plan = plan(id, &item.event, payload)?;
+    let plan = plan(id, &qid, &item.event, payload)?;
     let element = target(sense, id).await?;
     let action = match plan {
         Plan::Ready(action) => action,
@@ -186,14 +189,17 @@ where
             }
         }
     };
-    bot.check(&element, &action).await.map_err(|r| match r {
-        Refusal::BadRequest(why) => (ErrorCode::BadRequest, format!("{}: {why}", quote(id))),
-        Refusal::NotActionable(why) => (ErrorCode::NotActionable, format!("{}: {why}", quote(id))),
+    bot.check(&element, &action).await.map_err(|r| {
+        let (code, why) = match r {
+            Refusal::BadRequest(why) => (ErrorCode::BadRequest, why),
+            Refusal::NotActionable(why) => (ErrorCode::NotActionable, why),
+        };
+        (code, format!("{qid}: {why}"))
     })?;
     let report = bot
         .dispatch(&element, &action)
         .await
-        .map_err(|e| (ErrorCode::DispatchFailed, format!("{}: {e}", quote(id))))?;
+        .map_err(|e| (ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
     let id = id.to_string();
     Ok(match (action, report) {
         (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {
@@ -232,7 +238,7 @@ mod tests {
     use json::json;
 
     fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan<()>, Failure> {
-        super::plan(id, event, payload)
+        super::plan(id, &quote(id), event, payload)
     }
 
     fn p(v: Value) -> Map<String, Value> {
