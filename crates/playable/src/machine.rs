@@ -52,7 +52,7 @@ pub struct Machine<S, B, M, R> {
     fifo: Fifo,
 }
 
-type Outcome = Result<OkPayload, (ErrorCode, String)>;
+type Outcome = Result<OkPayload, Failure>;
 
 impl<S, B, M, R> Machine<S, B, M, R>
 where
@@ -112,23 +112,26 @@ where
         let page_id = self.page_id();
         let uplink = match outcome {
             Ok(payload) => Uplink::ok(page_id, down.request_id, payload),
-            Err((code, message)) => Uplink::err(page_id, down.request_id, code, message),
+            Err(failure) => {
+                let (code, message) = *failure;
+                Uplink::err(page_id, down.request_id, code, message)
+            }
         };
         Response { uplink, screenshot }
     }
 
     /// Phase, then latch.
-    fn gate(&self, down: &Downlink<'_>) -> Result<(), (ErrorCode, String)> {
+    fn gate(&self, down: &Downlink<'_>) -> Result<(), Failure> {
         let state = self.state.borrow();
         match state.phase {
             Phase::Retired => {
-                return Err((
+                return Err(fail(
                     ErrorCode::Retired,
                     "this instance was retired by a reload escape; talk to the new document".into(),
                 ))
             }
             Phase::Installed if down.cmd != Command::Hello => {
-                return Err((
+                return Err(fail(
                     ErrorCode::NotLive,
                     "say hello first: no pageId has been issued yet".into(),
                 ))
@@ -136,7 +139,7 @@ where
             _ => {}
         }
         if down.cmd != Command::Hello && down.page_id != state.page_id {
-            return Err((
+            return Err(fail(
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
@@ -153,7 +156,7 @@ where
         }
         let mut bytes = [0u8; 16];
         self.random.fill(&mut bytes).map_err(|e| {
-            (
+            fail(
                 ErrorCode::Internal,
                 format!("no randomness for a pageId: {e}"),
             )
@@ -188,7 +191,7 @@ where
                 .unwrap_or_default();
             if kind != "reload" {
                 let shown = sense::prefix_chars(kind, 40);
-                return Err((
+                return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!(
                         "escape type {} is not offered; only \"reload\" exists",
@@ -203,7 +206,7 @@ where
         let snapshot = read_menu(&self.sense).await?;
         if escape {
             if let Some(reason) = sense::reload_refusal(&snapshot) {
-                return Err((
+                return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!("reload is not allowed now: {reason}"),
                 ));
@@ -213,7 +216,7 @@ where
         }
         if want_shot {
             *shot = self.sense.capture().await.map_err(|e| {
-                (
+                fail(
                     ErrorCode::Internal,
                     format!("captureScreenshot failed: {e}"),
                 )
@@ -229,9 +232,9 @@ where
             .bom
             .reload()
             .await
-            .map_err(|e| (ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
+            .map_err(|e| fail(ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
         if !outcome.retired {
-            return Err((
+            return Err(fail(
                 ErrorCode::DispatchFailed,
                 format!(
                     "reload reported ok:{} retired:false; the page is still live",
@@ -247,13 +250,21 @@ where
     }
 }
 
-fn bad(message: String) -> (ErrorCode, String) {
-    (ErrorCode::BadRequest, message)
+fn bad(message: String) -> Failure {
+    fail(ErrorCode::BadRequest, message)
 }
 
-pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, (ErrorCode, String)> {
+/// A refusal on its way to the uplink: its code and message, boxed so the
+/// results carried through the checks and across awaits stay one pointer wide.
+pub(crate) type Failure = Box<(ErrorCode, String)>;
+
+pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
+    Box::new((code, message))
+}
+
+pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, Failure> {
     sense
         .snapshot()
         .await
-        .map_err(|e| (ErrorCode::Internal, format!("reading the menu failed: {e}")))
+        .map_err(|e| fail(ErrorCode::Internal, format!("reading the menu failed: {e}")))
 }

@@ -6,10 +6,8 @@ use json::{quote, Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
 
 use crate::envelope::{type_name, ErrorCode, OkPayload};
-use crate::machine::read_menu;
+use crate::machine::{fail, read_menu, Failure};
 use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
-
-type Failure = (ErrorCode, String);
 
 /// The event's own payload fields, checked before any element is touched.
 /// Drag carries the drop target's menu id; it is resolved afterwards.
@@ -23,7 +21,7 @@ pub enum Plan<T> {
 }
 
 fn bad(message: String) -> Failure {
-    (ErrorCode::BadRequest, message)
+    fail(ErrorCode::BadRequest, message)
 }
 
 /// Parses the payload for `event` of item `id` (`qid`: the id quoted, for
@@ -101,7 +99,7 @@ pub fn plan<T>(
                 type_name(other)
             ))),
         },
-        other => Err((
+        other => Err(fail(
             ErrorCode::UnsupportedEvent,
             format!(
                 "{qid} declares event {}, which this version cannot dispatch",
@@ -135,7 +133,7 @@ fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a Menu
         Some(m) if !m.visible => (ErrorCode::NotActionable, "is not visible"),
         Some(m) => return Ok(m),
     };
-    Err((code, format!("{role}{} {why}", quote(id))))
+    Err(fail(code, format!("{role}{} {why}", quote(id))))
 }
 
 async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
@@ -143,9 +141,9 @@ async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
     sense
         .resolve(id)
         .await
-        .map_err(|e| (ErrorCode::Internal, format!("resolving {qid} failed: {e}")))?
+        .map_err(|e| fail(ErrorCode::Internal, format!("resolving {qid} failed: {e}")))?
         .ok_or_else(|| {
-            (
+            fail(
                 ErrorCode::NotActionable,
                 format!("{qid} has no element to act on (detached)"),
             )
@@ -164,14 +162,14 @@ where
     B: Bot<S::Target>,
 {
     if id.is_empty() {
-        return Err((
+        return Err(fail(
             ErrorCode::NotInMenu,
             "run needs a menu id; \"\" is none".into(),
         ));
     }
     let qid = quote(id);
     if is_generic_ref(id) {
-        return Err((
+        return Err(fail(
             ErrorCode::NotInMenu,
             format!("{qid} is a generic ref: visible to agents, never runnable"),
         ));
@@ -194,12 +192,12 @@ where
             Refusal::BadRequest(why) => (ErrorCode::BadRequest, why),
             Refusal::NotActionable(why) => (ErrorCode::NotActionable, why),
         };
-        (code, format!("{qid}: {why}"))
+        fail(code, format!("{qid}: {why}"))
     })?;
     let report = bot
         .dispatch(&element, &action)
         .await
-        .map_err(|e| (ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
+        .map_err(|e| fail(ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
     let id = id.to_string();
     Ok(match (action, report) {
         (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {
@@ -224,12 +222,15 @@ where
 }
 
 /// Runs a click-style menu item with no payload (Surface's built-in executor).
-pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), Failure>
+pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), (ErrorCode, String)>
 where
     S: Sense,
     B: Bot<S::Target>,
 {
-    run_item(sense, bot, id, &Map::new()).await.map(|_| ())
+    match run_item(sense, bot, id, &Map::new()).await {
+        Ok(_) => Ok(()),
+        Err(failure) => Err(*failure),
+    }
 }
 
 #[cfg(test)]
