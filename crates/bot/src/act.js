@@ -5,7 +5,7 @@ function win(el) {
   return el.ownerDocument.defaultView || window;
 }
 
-// Kinds of editable things (dom.rs KINDS): 0 none, 1 text, 2 editable
+// Kinds of editable things (dom.rs TAKES): 0 none, 1 text, 2 editable
 // (contenteditable), 3 checkbox, 4 radio, 5 select, 6 select-multiple.
 const CHECKBOX = 3, RADIO = 4, SELECT = 5;
 
