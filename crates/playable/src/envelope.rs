@@ -73,8 +73,8 @@ impl Command {
 /// from the parsed envelope (no copy of it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Downlink<'v> {
-    pub page_id: Option<String>,
-    pub request_id: String,
+    pub page_id: Option<&'v str>,
+    pub request_id: &'v str,
     pub cmd: Command,
     pub payload: &'v Map<String, Value>,
 }
@@ -175,10 +175,10 @@ pub struct Uplink {
 }
 
 impl Uplink {
-    pub fn ok(page_id: Option<String>, request_id: String, payload: OkPayload) -> Self {
+    pub fn ok(page_id: Option<String>, request_id: &str, payload: OkPayload) -> Self {
         Self {
             page_id,
-            request_id,
+            request_id: request_id.to_string(),
             ok: true,
             payload: Some(payload),
             error: None,
@@ -187,13 +187,13 @@ impl Uplink {
 
     pub fn err(
         page_id: Option<String>,
-        request_id: String,
+        request_id: impl Into<String>,
         code: ErrorCode,
         message: impl Into<String>,
     ) -> Self {
         Self {
             page_id,
-            request_id,
+            request_id: request_id.into(),
             ok: false,
             payload: None,
             error: Some(ErrorBody {
@@ -239,8 +239,8 @@ impl Uplink {
 /// A refusal found while parsing: the code, the message, and the requestId
 /// to echo ("" when it was not usable).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Refusal {
-    pub request_id: String,
+pub struct Refusal<'v> {
+    pub request_id: &'v str,
     pub code: ErrorCode,
     pub message: String,
 }
@@ -264,9 +264,9 @@ pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
 }
 
 /// Shape and cmd checks, in baseline order. Never panics.
-pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
-    let bad = |request_id: &str, message: String| Refusal {
-        request_id: request_id.to_string(),
+pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal<'_>> {
+    let bad = |request_id, message| Refusal {
+        request_id,
         code: ErrorCode::BadRequest,
         message,
     };
@@ -314,7 +314,7 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
     let Some(command) = Command::parse(cmd) else {
         let shown = sense::prefix_chars(cmd, 40);
         return Err(Refusal {
-            request_id: request_id.to_string(),
+            request_id,
             code: ErrorCode::UnknownCmd,
             message: format!(
                 "unknown cmd {}: expected hello, snapshot, run or escape",
@@ -323,11 +323,8 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
         });
     };
     Ok(Downlink {
-        page_id: obj
-            .get("pageId")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        request_id: request_id.to_string(),
+        page_id: obj.get("pageId").and_then(Value::as_str),
+        request_id,
         cmd: command,
         payload,
     })
@@ -372,13 +369,13 @@ mod json_tests {
 
     #[test]
     fn uplinks_print_the_contract_shapes() {
-        let err = Uplink::err(None, "r\"1".into(), ErrorCode::NotInMenu, "no \"x\"\n");
+        let err = Uplink::err(None, "r\"1", ErrorCode::NotInMenu, "no \"x\"\n");
         assert_eq!(
             parsed(&err),
             json!({ "pageId": null, "requestId": "r\"1", "ok": false,
                     "error": { "code": "NOT_IN_MENU", "message": "no \"x\"\n" } })
         );
-        let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r".into(), p))["payload"].clone();
+        let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r", p))["payload"].clone();
         assert_eq!(
             ok(OkPayload::Hello {
                 page_id: "p".into()

@@ -138,12 +138,12 @@ where
             }
             _ => {}
         }
-        if down.cmd != Command::Hello && down.page_id != state.page_id {
+        if down.cmd != Command::Hello && down.page_id != state.page_id.as_deref() {
             return Err(fail(
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
-                    json::quote(down.page_id.as_deref().unwrap_or("null"))
+                    json::quote(down.page_id.unwrap_or("null"))
                 ),
             ));
         }
