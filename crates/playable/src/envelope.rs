@@ -164,14 +164,12 @@ pub struct ErrorBody {
     pub message: String,
 }
 
-/// `IPlayableUplink`.
+/// `IPlayableUplink`: `ok` is whether `body` holds a payload or an error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Uplink {
     pub page_id: Option<String>,
     pub request_id: String,
-    pub ok: bool,
-    pub payload: Option<OkPayload>,
-    pub error: Option<ErrorBody>,
+    pub body: Result<OkPayload, ErrorBody>,
 }
 
 impl Uplink {
@@ -179,9 +177,7 @@ impl Uplink {
         Self {
             page_id,
             request_id: request_id.to_string(),
-            ok: true,
-            payload: Some(payload),
-            error: None,
+            body: Ok(payload),
         }
     }
 
@@ -194,9 +190,7 @@ impl Uplink {
         Self {
             page_id,
             request_id: request_id.into(),
-            ok: false,
-            payload: None,
-            error: Some(ErrorBody {
+            body: Err(ErrorBody {
                 code,
                 message: message.into(),
             }),
@@ -204,7 +198,7 @@ impl Uplink {
     }
 
     pub fn code(&self) -> Option<ErrorCode> {
-        self.error.as_ref().map(|e| e.code)
+        self.body.as_ref().err().map(|e| e.code)
     }
 
     /// `{ pageId, requestId, ok, payload? , error? }` as JSON, in that order.
@@ -217,19 +211,18 @@ impl Uplink {
         }
         push_key(&mut out, "requestId");
         push_str(&mut out, &self.request_id);
-        push_key(&mut out, "ok");
-        push_bool(&mut out, self.ok);
-        if let Some(payload) = &self.payload {
-            push_key(&mut out, "payload");
-            payload.write_json(&mut out);
-        }
-        if let Some(error) = &self.error {
-            push_key(&mut out, "error");
-            out.push_str("{\"code\":\"");
-            out.push_str(error.code.as_str());
-            out.push_str("\",\"message\":");
-            push_str(&mut out, &error.message);
-            out.push('}');
+        match &self.body {
+            Ok(payload) => {
+                out.push_str(",\"ok\":true,\"payload\":");
+                payload.write_json(&mut out);
+            }
+            Err(error) => {
+                out.push_str(",\"ok\":false,\"error\":{\"code\":\"");
+                out.push_str(error.code.as_str());
+                out.push_str("\",\"message\":");
+                push_str(&mut out, &error.message);
+                out.push('}');
+            }
         }
         out.push('}');
         out
