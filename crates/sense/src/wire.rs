@@ -39,8 +39,8 @@ impl<'a> Cursor<'a> {
         while left != 0 {
             let (n, len) = match *bytes.get(end)? {
                 0..=0x7f => (1, 1),
-                0..=0xdf => (1, 2),
-                0..=0xef => (1, 3),
+                0x80..=0xdf => (1, 2),
+                0xe0..=0xef => (1, 3),
                 _ => (2, 4),
             };
             if n > left {
