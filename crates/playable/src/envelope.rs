@@ -84,11 +84,9 @@ pub struct Downlink<'v> {
 pub enum OkPayload {
     /// `{ pageId }`
     Hello { page_id: String },
-    /// `{ snapshot, escapes }`
-    Snapshot {
-        snapshot: Snapshot,
-        escapes: Vec<Escape>,
-    },
+    /// `{ snapshot, escapes }` (the escapes derived from the snapshot as
+    /// it is written)
+    Snapshot { snapshot: Snapshot },
     /// `{ id, scrollLeft, scrollTop }`
     RunScroll {
         id: String,
@@ -113,11 +111,11 @@ impl OkPayload {
                 out.push_str("\"pageId\":");
                 push_str(out, page_id);
             }
-            Self::Snapshot { snapshot, escapes } => {
+            Self::Snapshot { snapshot } => {
                 out.push_str("\"snapshot\":");
                 snapshot.write_json(out);
                 push_key(out, "escapes");
-                Escape::list_json(escapes, out);
+                Escape::list_json(&sense::derive_escapes(snapshot), out);
             }
             Self::RunScroll {
                 id,
@@ -407,7 +405,6 @@ mod json_tests {
         );
         let snap = ok(OkPayload::Snapshot {
             snapshot: Snapshot::default(),
-            escapes: sense::derive_escapes(&Snapshot::default()),
         });
         assert_eq!(snap["snapshot"]["menu"], json!([]));
         assert_eq!(

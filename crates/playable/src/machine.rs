@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 
 use json::Value;
-use sense::derive_escapes;
 
 use crate::envelope::{
     parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
@@ -222,8 +221,7 @@ where
                 )
             })?;
         }
-        let escapes = derive_escapes(&snapshot);
-        Ok(OkPayload::Snapshot { snapshot, escapes })
+        Ok(OkPayload::Snapshot { snapshot })
     }
 
     /// The reload escape, once the fresh menu allows it.
