@@ -94,9 +94,13 @@ pub enum OkPayload {
         scroll_top: i64,
     },
     /// `{ id, value }`
-    RunInput { id: String, value: Value },
-    /// `{ id, to }`
-    RunDrag { id: String, to: String },
+    /// `{ id, value }` (input) or `{ id, to }` (drag): the run payload's
+    /// field `key`, echoed
+    RunEcho {
+        id: String,
+        key: &'static str,
+        value: Value,
+    },
     /// `{ id }`
     Run { id: String },
     /// `{ type, retired }`
@@ -129,17 +133,11 @@ impl OkPayload {
                 push_key(out, "scrollTop");
                 Number::from(*scroll_top).write_json(out);
             }
-            Self::RunInput { id, value } => {
+            Self::RunEcho { id, key, value } => {
                 out.push_str("\"id\":");
                 push_str(out, id);
-                push_key(out, "value");
+                push_key(out, key);
                 value.write_json(out);
-            }
-            Self::RunDrag { id, to } => {
-                out.push_str("\"id\":");
-                push_str(out, id);
-                push_key(out, "to");
-                push_str(out, to);
             }
             Self::Run { id } => {
                 out.push_str("\"id\":");
@@ -383,16 +381,18 @@ mod json_tests {
             json!({ "id": "a", "scrollLeft": -3, "scrollTop": 40 })
         );
         assert_eq!(
-            ok(OkPayload::RunInput {
+            ok(OkPayload::RunEcho {
                 id: "a".into(),
+                key: "value",
                 value: json!(["x", 1.5, true])
             }),
             json!({ "id": "a", "value": ["x", 1.5, true] })
         );
         assert_eq!(
-            ok(OkPayload::RunDrag {
+            ok(OkPayload::RunEcho {
                 id: "a".into(),
-                to: "b".into()
+                key: "to",
+                value: json!("b")
             }),
             json!({ "id": "a", "to": "b" })
         );

@@ -199,23 +199,21 @@ where
         .await
         .map_err(|e| fail(ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
     let id = id.to_string();
-    Ok(match (action, report) {
-        (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {
+    let echo = match action {
+        Action::Input(_) => Some("value"),
+        Action::Drag { .. } => Some("to"),
+        _ => None,
+    };
+    Ok(match (report, echo) {
+        (Report::Scrolled { left, top }, _) => OkPayload::RunScroll {
             id,
             scroll_left: left,
             scroll_top: top,
         },
-        (Action::Input(_), _) => OkPayload::RunInput {
+        (_, Some(key)) => OkPayload::RunEcho {
             id,
-            value: payload.get("value").cloned().unwrap_or(Value::Null),
-        },
-        (Action::Drag { .. }, _) => OkPayload::RunDrag {
-            id,
-            to: payload
-                .get("to")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            key,
+            value: payload.get(key).cloned().unwrap_or(Value::Null),
         },
         _ => OkPayload::Run { id },
     })
