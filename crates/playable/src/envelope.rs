@@ -93,7 +93,6 @@ pub enum OkPayload {
         scroll_left: i64,
         scroll_top: i64,
     },
-    /// `{ id, value }`
     /// `{ id, value }` (input) or `{ id, to }` (drag): the run payload's
     /// field `key`, echoed
     RunEcho {
@@ -319,31 +318,39 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal<'_>> {
     })
 }
 
-/// A payload field that must be a string when present.
-pub fn payload_str<'a>(
+/// A refusal on its way to the uplink: its code and message, boxed so the
+/// results carried through the checks and across awaits stay one pointer wide.
+pub(crate) type Failure = Box<(ErrorCode, String)>;
+
+pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
+    Box::new((code, message))
+}
+
+/// `BAD_REQUEST`: payload field `key` is not `want`.
+fn wrong_field(key: &str, want: &str, got: Option<&Value>) -> Failure {
+    fail(
+        ErrorCode::BadRequest,
+        format!("payload.{key} must be {want}, got {}", type_name(got)),
+    )
+}
+
+/// A payload field that must be a string.
+pub(crate) fn payload_str<'a>(
     payload: &'a Map<String, Value>,
     key: &str,
-    required: bool,
-) -> Result<Option<&'a str>, String> {
+) -> Result<&'a str, Failure> {
     match payload.get(key) {
-        None if !required => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        other => Err(format!(
-            "payload.{key} must be a string, got {}",
-            type_name(other)
-        )),
+        Some(Value::String(s)) => Ok(s),
+        other => Err(wrong_field(key, "a string", other)),
     }
 }
 
 /// A payload field that must be a boolean when present.
-pub fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, String> {
+pub(crate) fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, Failure> {
     match payload.get(key) {
         None => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        other => Err(format!(
-            "payload.{key} must be a boolean, got {}",
-            type_name(other)
-        )),
+        other => Err(wrong_field(key, "a boolean", other)),
     }
 }
 

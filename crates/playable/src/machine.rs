@@ -7,7 +7,8 @@ use std::cell::RefCell;
 use json::Value;
 
 use crate::envelope::{
-    parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
+    fail, parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, Failure,
+    OkPayload, Uplink,
 };
 use crate::fifo::Fifo;
 use crate::ports::{Bom, Bot, Random, Sense};
@@ -174,9 +175,7 @@ where
     }
 
     async fn run(&self, down: &Downlink<'_>) -> Outcome {
-        let id = payload_str(down.payload, "id", true)
-            .map_err(bad)?
-            .unwrap_or_default();
+        let id = payload_str(down.payload, "id")?;
         run_item(&self.sense, &self.bot, id, down.payload).await
     }
 
@@ -185,9 +184,7 @@ where
     async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
         let escape = down.cmd == Command::Escape;
         let want_shot = if escape {
-            let kind = payload_str(down.payload, "type", true)
-                .map_err(bad)?
-                .unwrap_or_default();
+            let kind = payload_str(down.payload, "type")?;
             if kind != "reload" {
                 let shown = sense::prefix_chars(kind, 40);
                 return Err(fail(
@@ -200,7 +197,7 @@ where
             }
             false
         } else {
-            payload_bool(down.payload, "screenshot").map_err(bad)?
+            payload_bool(down.payload, "screenshot")?
         };
         let snapshot = read_menu(&self.sense).await?;
         if escape {
@@ -246,18 +243,6 @@ where
             retired: true,
         })
     }
-}
-
-fn bad(message: String) -> Failure {
-    fail(ErrorCode::BadRequest, message)
-}
-
-/// A refusal on its way to the uplink: its code and message, boxed so the
-/// results carried through the checks and across awaits stay one pointer wide.
-pub(crate) type Failure = Box<(ErrorCode, String)>;
-
-pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
-    Box::new((code, message))
 }
 
 pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, Failure> {

@@ -5,8 +5,8 @@
 use json::{quote, Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
 
-use crate::envelope::{type_name, ErrorCode, OkPayload};
-use crate::machine::{fail, read_menu, Failure};
+use crate::envelope::{fail, type_name, ErrorCode, Failure, OkPayload};
+use crate::machine::read_menu;
 use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
 
 /// The event's own payload fields, checked before any element is touched.
