@@ -327,7 +327,7 @@ pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
 }
 
 /// `BAD_REQUEST`: payload field `key` is not `want`.
-fn wrong_field(key: &str, want: &str, got: Option<&Value>) -> Failure {
+pub(crate) fn wrong_field(key: &str, want: &str, got: Option<&Value>) -> Failure {
     fail(
         ErrorCode::BadRequest,
         format!("payload.{key} must be {want}, got {}", type_name(got)),

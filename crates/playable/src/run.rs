@@ -5,7 +5,7 @@
 use json::{quote, Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
 
-use crate::envelope::{fail, type_name, ErrorCode, Failure, OkPayload};
+use crate::envelope::{fail, type_name, wrong_field, ErrorCode, Failure, OkPayload};
 use crate::machine::read_menu;
 use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
 
@@ -68,18 +68,12 @@ pub fn plan<T>(
             };
             let by = match payload.get("by") {
                 None => None,
-                Some(Value::Object(by)) => {
-                    let axis = |k: &str| by.get(k).and_then(Value::as_f64);
+                got => {
+                    let axis = |k| got?.as_object()?.get(k)?.as_f64();
                     match (axis("x"), axis("y")) {
                         (Some(x), Some(y)) => Some((x, y)),
-                        _ => return Err(bad("payload.by must be { x: number, y: number }".into())),
+                        _ => return Err(wrong_field("by", "{ x: number, y: number }", got)),
                     }
-                }
-                Some(other) => {
-                    return Err(bad(format!(
-                        "payload.by must be {{ x: number, y: number }}, got {}",
-                        type_name(Some(other))
-                    )))
                 }
             };
             if to.is_none() && by.is_none() {
