@@ -35,21 +35,18 @@ pub fn plan<T>(
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
         "input" => {
-            let value = match payload.get("value") {
-                Some(Value::String(s)) => InputValue::Text(s.clone()),
-                Some(Value::Bool(b)) => InputValue::Bool(*b),
-                Some(Value::Array(items)) if items.iter().all(Value::is_string) => InputValue::List(
-                    items
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                ),
-                other => {
-                    return Err(bad(format!(
-                        "{qid} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
-                        type_name(other)
-                    )))
-                }
+            let got = payload.get("value");
+            let value = match got {
+                Some(Value::String(s)) => Some(InputValue::Text(s.clone())),
+                Some(Value::Bool(b)) => Some(InputValue::Bool(*b)),
+                Some(Value::Array(items)) => strings(items).map(InputValue::List),
+                _ => None,
+            };
+            let Some(value) = value else {
+                return Err(bad(format!(
+                    "{qid} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
+                    type_name(got)
+                )));
             };
             Ok(Plan::Ready(Action::Input(value)))
         }
@@ -101,6 +98,15 @@ pub fn plan<T>(
             ),
         )),
     }
+}
+
+/// The items as strings, when they all are.
+fn strings(items: &[Value]) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item.as_str()?.to_string());
+    }
+    Some(out)
 }
 
 fn shorten(s: &str) -> &str {
