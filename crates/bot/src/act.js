@@ -216,16 +216,10 @@ export function click(el) {
     return null;
   }
   if (!(el instanceof Element)) return "the target is not an element";
-  let event;
   try {
-    event = new MouseEvent("click", { bubbles: true, cancelable: true, composed: true });
+    el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, composed: true }));
+    return null;
   } catch {
-    return "could not create a click event";
+    return "dispatching a click event threw";
   }
-  try {
-    el.dispatchEvent(event);
-  } catch {
-    return "dispatching click threw";
-  }
-  return null;
 }
