@@ -69,12 +69,9 @@ impl DomSense {
 
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, String> {
-        let out = gather(&self.root).map_err(|e| {
-            format!(
-                "sense: reading the scan root failed: {}",
-                e.as_string()
-                    .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
-            )
+        // What the gatherer throws on is a root that is no node it can query.
+        let out = gather(&self.root).map_err(|_| {
+            "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
         })?;
         let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
         let text = String::from_utf8(bytes)
