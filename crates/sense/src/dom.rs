@@ -74,8 +74,8 @@ impl DomSense {
             "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
         })?;
         let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
-        let text = String::from_utf8(bytes)
-            .map_err(|_| "sense: gatherer returned text that is not UTF-8".to_string())?;
+        let malformed = || "sense: malformed gather data".to_string();
+        let text = String::from_utf8(bytes).map_err(|_| malformed())?;
         // The integers come as the bytes of a Uint32Array (little-endian, as
         // wasm memory): one typed-array type crosses, not two.
         let raw = out.get(1).unchecked_into::<Uint8Array>().to_vec();
@@ -83,8 +83,7 @@ impl DomSense {
         for b in raw.chunks_exact(4) {
             ints.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         }
-        let nodes =
-            wire::decode(&text, &ints).ok_or_else(|| "sense: malformed gather data".to_string())?;
+        let nodes = wire::decode(&text, &ints).ok_or_else(malformed)?;
         let built = build(&nodes, &self.slots);
         let mut ids = String::new();
         let items = built
