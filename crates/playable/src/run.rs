@@ -12,11 +12,11 @@ use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
 /// The event's own payload fields, checked before any element is touched.
 /// Drag carries the drop target's menu id; it is resolved afterwards.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan<T> {
+pub enum Plan<'p, T> {
     /// Never `Action::Drag`.
     Ready(Action<T>),
     Drag {
-        to: String,
+        to: &'p str,
     },
 }
 
@@ -26,12 +26,12 @@ fn bad(message: String) -> Failure {
 
 /// Parses the payload for `event` of item `id` (`qid`: the id quoted, for
 /// messages). Unknown events are `UNSUPPORTED_EVENT`.
-pub fn plan<T>(
+pub fn plan<'p, T>(
     id: &str,
     qid: &str,
     event: &str,
-    payload: &Map<String, Value>,
-) -> Result<Plan<T>, Failure> {
+    payload: &'p Map<String, Value>,
+) -> Result<Plan<'p, T>, Failure> {
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
         "input" => {
@@ -84,7 +84,7 @@ pub fn plan<T>(
             Some(Value::String(to)) if to == id => {
                 Err(bad(format!("{qid} cannot be dragged onto itself")))
             }
-            Some(Value::String(to)) => Ok(Plan::Drag { to: to.clone() }),
+            Some(Value::String(to)) => Ok(Plan::Drag { to }),
             other => Err(bad(format!(
                 "{qid} is a drag item: payload.to must be the drop target's menu id, got {}",
                 type_name(other)
@@ -180,7 +180,7 @@ where
     let element = target(sense, id).await?;
     let action = match plan {
         Plan::Ready(action) => action,
-        Plan::Drag { ref to } => {
+        Plan::Drag { to } => {
             runnable(&snapshot, to, "drop target ")?;
             Action::Drag {
                 to: target(sense, to).await?,
@@ -236,7 +236,11 @@ mod tests {
     use super::*;
     use json::json;
 
-    fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan<()>, Failure> {
+    fn plan<'p>(
+        id: &str,
+        event: &str,
+        payload: &'p Map<String, Value>,
+    ) -> Result<Plan<'p, ()>, Failure> {
         super::plan(id, &quote(id), event, payload)
     }
 
@@ -278,7 +282,7 @@ mod tests {
         );
         assert_eq!(
             plan("a", "drag", &p(json!({ "to": "b" }))),
-            Ok(Plan::Drag { to: "b".into() })
+            Ok(Plan::Drag { to: "b" })
         );
     }
 
@@ -299,7 +303,8 @@ mod tests {
             ("drag", json!({ "to": 5 })),
             ("drag", json!({ "to": "a" })),
         ] {
-            let r = plan("a", event, &p(payload.clone()));
+            let fields = p(payload.clone());
+            let r = plan("a", event, &fields);
             assert_eq!(
                 r.map_err(|e| e.0),
                 Err(ErrorCode::BadRequest),
