@@ -81,7 +81,7 @@ pub struct Downlink<'v> {
 
 /// Ok payloads per command (JSON field names in the comments).
 #[derive(Debug, Clone, PartialEq)]
-pub enum OkPayload {
+pub enum OkPayload<'a> {
     /// `{ pageId }`
     Hello { page_id: String },
     /// `{ snapshot, escapes }` (the escapes derived from the snapshot as
@@ -89,24 +89,24 @@ pub enum OkPayload {
     Snapshot { snapshot: Snapshot },
     /// `{ id, scrollLeft, scrollTop }`
     RunScroll {
-        id: String,
+        id: &'a str,
         scroll_left: i64,
         scroll_top: i64,
     },
     /// `{ id, value }` (input) or `{ id, to }` (drag): the run payload's
     /// field `key`, echoed
     RunEcho {
-        id: String,
+        id: &'a str,
         key: &'static str,
-        value: Value,
+        value: &'a Value,
     },
     /// `{ id }`
-    Run { id: String },
+    Run { id: &'a str },
     /// `{ type, retired }`
     Escape { kind: &'static str, retired: bool },
 }
 
-impl OkPayload {
+impl OkPayload<'_> {
     pub fn write_json(&self, out: &mut String) {
         out.push('{');
         match self {
@@ -161,14 +161,14 @@ pub struct ErrorBody {
 
 /// `IPlayableUplink`: `ok` is whether `body` holds a payload or an error.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Uplink {
+pub struct Uplink<'a> {
     pub page_id: Option<String>,
     pub request_id: String,
-    pub body: Result<OkPayload, ErrorBody>,
+    pub body: Result<OkPayload<'a>, ErrorBody>,
 }
 
-impl Uplink {
-    pub fn ok(page_id: Option<String>, request_id: &str, payload: OkPayload) -> Self {
+impl<'a> Uplink<'a> {
+    pub fn ok(page_id: Option<String>, request_id: &str, payload: OkPayload<'a>) -> Self {
         Self {
             page_id,
             request_id: request_id.to_string(),
@@ -378,28 +378,30 @@ mod json_tests {
             }),
             json!({ "pageId": "p" })
         );
-        assert_eq!(ok(OkPayload::Run { id: "a".into() }), json!({ "id": "a" }));
+        assert_eq!(ok(OkPayload::Run { id: "a" }), json!({ "id": "a" }));
         assert_eq!(
             ok(OkPayload::RunScroll {
-                id: "a".into(),
+                id: "a",
                 scroll_left: -3,
                 scroll_top: 40
             }),
             json!({ "id": "a", "scrollLeft": -3, "scrollTop": 40 })
         );
+        let list = json!(["x", 1.5, true]);
         assert_eq!(
             ok(OkPayload::RunEcho {
-                id: "a".into(),
+                id: "a",
                 key: "value",
-                value: json!(["x", 1.5, true])
+                value: &list
             }),
             json!({ "id": "a", "value": ["x", 1.5, true] })
         );
+        let b = json!("b");
         assert_eq!(
             ok(OkPayload::RunEcho {
-                id: "a".into(),
+                id: "a",
                 key: "to",
-                value: json!("b")
+                value: &b
             }),
             json!({ "id": "a", "to": "b" })
         );

@@ -33,8 +33,8 @@ impl Phase {
 
 /// An uplink plus the screenshot a snapshot carried (kept out of the JSON
 /// so the boundary can hand back exactly what the capturer returned).
-pub struct Response<Shot> {
-    pub uplink: Uplink,
+pub struct Response<'a, Shot> {
+    pub uplink: Uplink<'a>,
     pub screenshot: Option<Shot>,
 }
 
@@ -52,7 +52,7 @@ pub struct Machine<S, B, M, R> {
     fifo: Fifo,
 }
 
-type Outcome = Result<OkPayload, Failure>;
+type Outcome<'a> = Result<OkPayload<'a>, Failure>;
 
 impl<S, B, M, R> Machine<S, B, M, R>
 where
@@ -84,7 +84,7 @@ where
     }
 
     /// Handles one downlink; requests queue in arrival order. Never panics.
-    pub async fn handle(&self, value: &Value) -> Response<S::Shot> {
+    pub async fn handle<'v>(&self, value: &'v Value) -> Response<'v, S::Shot> {
         let _turn = self.fifo.lock().await;
         let down = match parse_downlink(value) {
             Ok(down) => down,
@@ -150,7 +150,7 @@ where
         Ok(())
     }
 
-    fn hello(&self) -> Outcome {
+    fn hello(&self) -> Outcome<'static> {
         if let Some(id) = self.page_id() {
             return Ok(OkPayload::Hello { page_id: id });
         }
@@ -174,14 +174,14 @@ where
         Ok(OkPayload::Hello { page_id: id })
     }
 
-    async fn run(&self, down: &Downlink<'_>) -> Outcome {
+    async fn run<'v>(&self, down: &Downlink<'v>) -> Outcome<'v> {
         let id = payload_str(down.payload, "id")?;
         run_item(&self.sense, &self.bot, id, down.payload).await
     }
 
     /// `snapshot` and `escape`: their payload checks, then one fresh read of
     /// the menu (one await of the reader for both commands).
-    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
+    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome<'static> {
         let escape = down.cmd == Command::Escape;
         let want_shot = if escape {
             let kind = payload_str(down.payload, "type")?;
@@ -222,7 +222,7 @@ where
     }
 
     /// The reload escape, once the fresh menu allows it.
-    async fn reload(&self) -> Outcome {
+    async fn reload(&self) -> Outcome<'static> {
         let outcome = self
             .bom
             .reload()

@@ -151,12 +151,12 @@ async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
 }
 
 /// Runs menu item `id` with the run payload (`value`, `to`, `by` as its event needs).
-pub async fn run_item<S, B>(
+pub async fn run_item<'a, S, B>(
     sense: &S,
     bot: &B,
-    id: &str,
-    payload: &Map<String, Value>,
-) -> Result<OkPayload, Failure>
+    id: &'a str,
+    payload: &'a Map<String, Value>,
+) -> Result<OkPayload<'a>, Failure>
 where
     S: Sense,
     B: Bot<S::Target>,
@@ -198,7 +198,6 @@ where
         .dispatch(&element, &action)
         .await
         .map_err(|e| fail(ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
-    let id = id.to_string();
     let echo = match action {
         Action::Input(_) => Some("value"),
         Action::Drag { .. } => Some("to"),
@@ -213,7 +212,7 @@ where
         (_, Some(key)) => OkPayload::RunEcho {
             id,
             key,
-            value: payload.get(key).cloned().unwrap_or(Value::Null),
+            value: payload.get(key).unwrap_or(&Value::Null),
         },
         _ => OkPayload::Run { id },
     })
