@@ -167,14 +167,17 @@ where
             "run needs a menu id; \"\" is none".into(),
         ));
     }
-    let qid = quote(id);
     if is_generic_ref(id) {
         return Err(fail(
             ErrorCode::NotInMenu,
-            format!("{qid} is a generic ref: visible to agents, never runnable"),
+            format!(
+                "{} is a generic ref: visible to agents, never runnable",
+                quote(id)
+            ),
         ));
     }
     let snapshot = read_menu(sense).await?;
+    let qid = quote(id);
     let item = runnable(&snapshot, id, "")?;
     let plan = plan(id, &qid, &item.event, payload)?;
     let element = target(sense, id).await?;
