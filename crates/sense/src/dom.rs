@@ -108,12 +108,13 @@ impl DomSense {
         let last = self.last.borrow();
         let last = last.as_ref()?;
         let mut start = 0;
-        let index = last.items.iter().find_map(|&(end, target)| {
-            let hit = last.ids.get(start..end) == Some(id);
+        for &(end, target) in &last.items {
+            if last.ids.get(start..end) == Some(id) {
+                let el = last.els.get(u32::try_from(target?).ok()?);
+                return (!el.is_undefined()).then_some(el);
+            }
             start = end;
-            hit.then_some(target)
-        })??;
-        let el = last.els.get(u32::try_from(index).ok()?);
-        (!el.is_undefined()).then_some(el)
+        }
+        None
     }
 }
