@@ -5,7 +5,7 @@ function win(el) {
   return el.ownerDocument.defaultView || window;
 }
 
-// Kinds of editable things (dom.rs KINDS): 0 none, 1 text, 2 editable
+// Kinds of editable things (dom.rs TAKES): 0 none, 1 text, 2 editable
 // (contenteditable), 3 checkbox, 4 radio, 5 select, 6 select-multiple.
 const CHECKBOX = 3, RADIO = 4, SELECT = 5;
 
@@ -216,16 +216,10 @@ export function click(el) {
     return null;
   }
   if (!(el instanceof Element)) return "the target is not an element";
-  let event;
   try {
-    event = new MouseEvent("click", { bubbles: true, cancelable: true, composed: true });
+    el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, composed: true }));
+    return null;
   } catch {
-    return "could not create a click event";
+    return "dispatching a click event threw";
   }
-  try {
-    el.dispatchEvent(event);
-  } catch {
-    return "dispatching click threw";
-  }
-  return null;
 }

@@ -26,15 +26,17 @@ extern "C" {
     fn click(el: &JsValue) -> Option<String>;
 }
 
-/// The kinds of editable things `inputKind` (act.js) tells apart, by number.
-const KINDS: [&str; 7] = [
+/// What each kind of editable thing takes, by `inputKind`'s number (act.js):
+/// 0 none, 1 text, 2 contenteditable, 3 checkbox, 4 radio, 5 select,
+/// 6 multiple select. The `BAD_REQUEST` message when the value does not fit.
+const TAKES: [&str; 7] = [
     "",
-    "text",
-    "editable",
-    "checkbox",
-    "radio",
-    "select",
-    "select-multiple",
+    "a text field takes a string",
+    "a contenteditable takes a string",
+    "a checkbox takes a boolean",
+    "a radio takes a boolean",
+    "a select takes a string (an option value)",
+    "a multiple select takes a string or a list of strings (option values)",
 ];
 const CHECKBOX: u32 = 3;
 const RADIO: u32 = 4;
@@ -80,32 +82,24 @@ impl DomBot {
     }
 
     /// Does the input value fit the element? (`BAD_REQUEST` when not.) The
-    /// element's kind as `inputKind` numbers it (an index into [`KINDS`]).
+    /// element's kind as `inputKind` numbers it (an index into [`TAKES`]).
     fn fits(&self, target: &JsValue, value: &InputValue) -> Result<u32, Refusal> {
         let kind = input_kind(target);
-        let name = match KINDS.get(kind as usize) {
-            Some(name) if kind > 0 => name,
+        let takes = match TAKES.get(kind as usize) {
+            Some(takes) if kind > 0 => takes,
             _ => {
                 return Err(not_actionable(
                     "the element is not editable (not a form field or contenteditable)",
                 ))
             }
         };
-        let (ok, wants) = match (kind, value) {
-            (CHECKBOX | RADIO, v) => (matches!(v, InputValue::Bool(_)), "a boolean"),
-            (SELECT_MULTIPLE, v) => (
-                !matches!(v, InputValue::Bool(_)),
-                "a string or a list of strings (option values)",
-            ),
-            (SELECT, InputValue::List(v)) => (v.len() == 1, "a string (an option value)"),
-            (SELECT, v) => (
-                matches!(v, InputValue::Text(_)),
-                "a string (an option value)",
-            ),
-            (_, v) => (matches!(v, InputValue::Text(_)), "a string"),
+        let fits = match value {
+            InputValue::Bool(_) => kind == CHECKBOX || kind == RADIO,
+            InputValue::Text(_) => kind != CHECKBOX && kind != RADIO,
+            InputValue::List(l) => kind == SELECT_MULTIPLE || (kind == SELECT && l.len() == 1),
         };
-        if !ok {
-            return Err(Refusal::BadRequest(format!("a {name} takes {wants}")));
+        if !fits {
+            return Err(Refusal::BadRequest(takes.to_string()));
         }
         if kind >= SELECT {
             let wanted = match value {

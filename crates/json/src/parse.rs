@@ -281,46 +281,26 @@ impl Parser<'_> {
         if negative {
             self.at += 1;
         }
-        let mut significand: u64 = 0;
-        let mut exponent: i64 = 0;
-        let mut full = false; // the significand cannot take another digit
+        let mut n = Digits::default();
         match self.peek() {
             Some(b'0') => self.at += 1,
-            Some(b'1'..=b'9') => {
-                while let Some(d @ b'0'..=b'9') = self.peek() {
-                    self.at += 1;
-                    match push_digit(significand, d) {
-                        Some(s) if !full => significand = s,
-                        _ => {
-                            full = true;
-                            exponent += 1;
-                        }
-                    }
-                }
-            }
+            Some(b'1'..=b'9') => self.digits(&mut n, false),
             _ => return Err(NOT_VALUE),
         }
-        let mut integer = !full;
+        let mut integer = !n.full;
         if self.peek() == Some(b'.') {
             self.at += 1;
             integer = false;
             if !matches!(self.peek(), Some(b'0'..=b'9')) {
                 return Err(NOT_VALUE);
             }
-            while let Some(d @ b'0'..=b'9') = self.peek() {
-                self.at += 1;
-                if full {
-                    continue;
-                }
-                match push_digit(significand, d) {
-                    Some(s) => {
-                        significand = s;
-                        exponent -= 1;
-                    }
-                    None => full = true,
-                }
-            }
+            self.digits(&mut n, true);
         }
+        let Digits {
+            significand,
+            mut exponent,
+            ..
+        } = n;
         if let Some(b'e' | b'E') = self.peek() {
             self.at += 1;
             integer = false;
@@ -350,6 +330,36 @@ impl Parser<'_> {
         }
         let f = scale(significand as f64, exponent).ok_or("number out of range")?;
         Ok(Number(N::Float(if negative { -f } else { f })))
+    }
+}
+
+/// A number's digits so far: a u64 significand and a decimal exponent.
+#[derive(Default)]
+struct Digits {
+    significand: u64,
+    exponent: i64,
+    /// The significand cannot take another digit.
+    full: bool,
+}
+
+impl Parser<'_> {
+    /// A run of digits, of the integer part or (`fraction`) after the point:
+    /// integer digits past a full significand raise the exponent, fraction
+    /// digits that fit lower it, the others are dropped.
+    fn digits(&mut self, n: &mut Digits, fraction: bool) {
+        while let Some(d @ b'0'..=b'9') = self.peek() {
+            self.at += 1;
+            match push_digit(n.significand, d) {
+                Some(s) if !n.full => {
+                    n.significand = s;
+                    n.exponent -= i64::from(fraction);
+                }
+                _ => {
+                    n.full = true;
+                    n.exponent += i64::from(!fraction);
+                }
+            }
+        }
     }
 }
 

@@ -73,39 +73,40 @@ impl Command {
 /// from the parsed envelope (no copy of it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Downlink<'v> {
-    pub page_id: Option<String>,
-    pub request_id: String,
+    pub page_id: Option<&'v str>,
+    pub request_id: &'v str,
     pub cmd: Command,
     pub payload: &'v Map<String, Value>,
 }
 
 /// Ok payloads per command (JSON field names in the comments).
 #[derive(Debug, Clone, PartialEq)]
-pub enum OkPayload {
+pub enum OkPayload<'a> {
     /// `{ pageId }`
     Hello { page_id: String },
-    /// `{ snapshot, escapes }`
-    Snapshot {
-        snapshot: Snapshot,
-        escapes: Vec<Escape>,
-    },
+    /// `{ snapshot, escapes }` (the escapes derived from the snapshot as
+    /// it is written)
+    Snapshot { snapshot: Snapshot },
     /// `{ id, scrollLeft, scrollTop }`
     RunScroll {
-        id: String,
+        id: &'a str,
         scroll_left: i64,
         scroll_top: i64,
     },
-    /// `{ id, value }`
-    RunInput { id: String, value: Value },
-    /// `{ id, to }`
-    RunDrag { id: String, to: String },
+    /// `{ id, value }` (input) or `{ id, to }` (drag): the run payload's
+    /// field `key`, echoed
+    RunEcho {
+        id: &'a str,
+        key: &'static str,
+        value: &'a Value,
+    },
     /// `{ id }`
-    Run { id: String },
+    Run { id: &'a str },
     /// `{ type, retired }`
     Escape { kind: &'static str, retired: bool },
 }
 
-impl OkPayload {
+impl OkPayload<'_> {
     pub fn write_json(&self, out: &mut String) {
         out.push('{');
         match self {
@@ -113,11 +114,11 @@ impl OkPayload {
                 out.push_str("\"pageId\":");
                 push_str(out, page_id);
             }
-            Self::Snapshot { snapshot, escapes } => {
+            Self::Snapshot { snapshot } => {
                 out.push_str("\"snapshot\":");
                 snapshot.write_json(out);
                 push_key(out, "escapes");
-                Escape::list_json(escapes, out);
+                Escape::list_json(&sense::derive_escapes(snapshot), out);
             }
             Self::RunScroll {
                 id,
@@ -131,17 +132,11 @@ impl OkPayload {
                 push_key(out, "scrollTop");
                 Number::from(*scroll_top).write_json(out);
             }
-            Self::RunInput { id, value } => {
+            Self::RunEcho { id, key, value } => {
                 out.push_str("\"id\":");
                 push_str(out, id);
-                push_key(out, "value");
+                push_key(out, key);
                 value.write_json(out);
-            }
-            Self::RunDrag { id, to } => {
-                out.push_str("\"id\":");
-                push_str(out, id);
-                push_key(out, "to");
-                push_str(out, to);
             }
             Self::Run { id } => {
                 out.push_str("\"id\":");
@@ -164,39 +159,33 @@ pub struct ErrorBody {
     pub message: String,
 }
 
-/// `IPlayableUplink`.
+/// `IPlayableUplink`: `ok` is whether `body` holds a payload or an error.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Uplink {
+pub struct Uplink<'a> {
     pub page_id: Option<String>,
     pub request_id: String,
-    pub ok: bool,
-    pub payload: Option<OkPayload>,
-    pub error: Option<ErrorBody>,
+    pub body: Result<OkPayload<'a>, ErrorBody>,
 }
 
-impl Uplink {
-    pub fn ok(page_id: Option<String>, request_id: String, payload: OkPayload) -> Self {
+impl<'a> Uplink<'a> {
+    pub fn ok(page_id: Option<String>, request_id: &str, payload: OkPayload<'a>) -> Self {
         Self {
             page_id,
-            request_id,
-            ok: true,
-            payload: Some(payload),
-            error: None,
+            request_id: request_id.to_string(),
+            body: Ok(payload),
         }
     }
 
     pub fn err(
         page_id: Option<String>,
-        request_id: String,
+        request_id: impl Into<String>,
         code: ErrorCode,
         message: impl Into<String>,
     ) -> Self {
         Self {
             page_id,
-            request_id,
-            ok: false,
-            payload: None,
-            error: Some(ErrorBody {
+            request_id: request_id.into(),
+            body: Err(ErrorBody {
                 code,
                 message: message.into(),
             }),
@@ -204,7 +193,7 @@ impl Uplink {
     }
 
     pub fn code(&self) -> Option<ErrorCode> {
-        self.error.as_ref().map(|e| e.code)
+        self.body.as_ref().err().map(|e| e.code)
     }
 
     /// `{ pageId, requestId, ok, payload? , error? }` as JSON, in that order.
@@ -217,19 +206,18 @@ impl Uplink {
         }
         push_key(&mut out, "requestId");
         push_str(&mut out, &self.request_id);
-        push_key(&mut out, "ok");
-        push_bool(&mut out, self.ok);
-        if let Some(payload) = &self.payload {
-            push_key(&mut out, "payload");
-            payload.write_json(&mut out);
-        }
-        if let Some(error) = &self.error {
-            push_key(&mut out, "error");
-            out.push_str("{\"code\":\"");
-            out.push_str(error.code.as_str());
-            out.push_str("\",\"message\":");
-            push_str(&mut out, &error.message);
-            out.push('}');
+        match &self.body {
+            Ok(payload) => {
+                out.push_str(",\"ok\":true,\"payload\":");
+                payload.write_json(&mut out);
+            }
+            Err(error) => {
+                out.push_str(",\"ok\":false,\"error\":{\"code\":\"");
+                out.push_str(error.code.as_str());
+                out.push_str("\",\"message\":");
+                push_str(&mut out, &error.message);
+                out.push('}');
+            }
         }
         out.push('}');
         out
@@ -239,8 +227,8 @@ impl Uplink {
 /// A refusal found while parsing: the code, the message, and the requestId
 /// to echo ("" when it was not usable).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Refusal {
-    pub request_id: String,
+pub struct Refusal<'v> {
+    pub request_id: &'v str,
     pub code: ErrorCode,
     pub message: String,
 }
@@ -264,9 +252,9 @@ pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
 }
 
 /// Shape and cmd checks, in baseline order. Never panics.
-pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
-    let bad = |request_id: &str, message: String| Refusal {
-        request_id: request_id.to_string(),
+pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal<'_>> {
+    let bad = |request_id, message| Refusal {
+        request_id,
         code: ErrorCode::BadRequest,
         message,
     };
@@ -314,7 +302,7 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
     let Some(command) = Command::parse(cmd) else {
         let shown = sense::prefix_chars(cmd, 40);
         return Err(Refusal {
-            request_id: request_id.to_string(),
+            request_id,
             code: ErrorCode::UnknownCmd,
             message: format!(
                 "unknown cmd {}: expected hello, snapshot, run or escape",
@@ -323,41 +311,46 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal> {
         });
     };
     Ok(Downlink {
-        page_id: obj
-            .get("pageId")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        request_id: request_id.to_string(),
+        page_id: obj.get("pageId").and_then(Value::as_str),
+        request_id,
         cmd: command,
         payload,
     })
 }
 
-/// A payload field that must be a string when present.
-pub fn payload_str<'a>(
+/// A refusal on its way to the uplink: its code and message, boxed so the
+/// results carried through the checks and across awaits stay one pointer wide.
+pub(crate) type Failure = Box<(ErrorCode, String)>;
+
+pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
+    Box::new((code, message))
+}
+
+/// `BAD_REQUEST`: payload field `key` is not `want`.
+pub(crate) fn wrong_field(key: &str, want: &str, got: Option<&Value>) -> Failure {
+    fail(
+        ErrorCode::BadRequest,
+        format!("payload.{key} must be {want}, got {}", type_name(got)),
+    )
+}
+
+/// A payload field that must be a string.
+pub(crate) fn payload_str<'a>(
     payload: &'a Map<String, Value>,
     key: &str,
-    required: bool,
-) -> Result<Option<&'a str>, String> {
+) -> Result<&'a str, Failure> {
     match payload.get(key) {
-        None if !required => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        other => Err(format!(
-            "payload.{key} must be a string, got {}",
-            type_name(other)
-        )),
+        Some(Value::String(s)) => Ok(s),
+        other => Err(wrong_field(key, "a string", other)),
     }
 }
 
 /// A payload field that must be a boolean when present.
-pub fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, String> {
+pub(crate) fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bool, Failure> {
     match payload.get(key) {
         None => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        other => Err(format!(
-            "payload.{key} must be a boolean, got {}",
-            type_name(other)
-        )),
+        other => Err(wrong_field(key, "a boolean", other)),
     }
 }
 
@@ -372,39 +365,43 @@ mod json_tests {
 
     #[test]
     fn uplinks_print_the_contract_shapes() {
-        let err = Uplink::err(None, "r\"1".into(), ErrorCode::NotInMenu, "no \"x\"\n");
+        let err = Uplink::err(None, "r\"1", ErrorCode::NotInMenu, "no \"x\"\n");
         assert_eq!(
             parsed(&err),
             json!({ "pageId": null, "requestId": "r\"1", "ok": false,
                     "error": { "code": "NOT_IN_MENU", "message": "no \"x\"\n" } })
         );
-        let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r".into(), p))["payload"].clone();
+        let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r", p))["payload"].clone();
         assert_eq!(
             ok(OkPayload::Hello {
                 page_id: "p".into()
             }),
             json!({ "pageId": "p" })
         );
-        assert_eq!(ok(OkPayload::Run { id: "a".into() }), json!({ "id": "a" }));
+        assert_eq!(ok(OkPayload::Run { id: "a" }), json!({ "id": "a" }));
         assert_eq!(
             ok(OkPayload::RunScroll {
-                id: "a".into(),
+                id: "a",
                 scroll_left: -3,
                 scroll_top: 40
             }),
             json!({ "id": "a", "scrollLeft": -3, "scrollTop": 40 })
         );
+        let list = json!(["x", 1.5, true]);
         assert_eq!(
-            ok(OkPayload::RunInput {
-                id: "a".into(),
-                value: json!(["x", 1.5, true])
+            ok(OkPayload::RunEcho {
+                id: "a",
+                key: "value",
+                value: &list
             }),
             json!({ "id": "a", "value": ["x", 1.5, true] })
         );
+        let b = json!("b");
         assert_eq!(
-            ok(OkPayload::RunDrag {
-                id: "a".into(),
-                to: "b".into()
+            ok(OkPayload::RunEcho {
+                id: "a",
+                key: "to",
+                value: &b
             }),
             json!({ "id": "a", "to": "b" })
         );
@@ -417,7 +414,6 @@ mod json_tests {
         );
         let snap = ok(OkPayload::Snapshot {
             snapshot: Snapshot::default(),
-            escapes: sense::derive_escapes(&Snapshot::default()),
         });
         assert_eq!(snap["snapshot"]["menu"], json!([]));
         assert_eq!(

@@ -5,10 +5,10 @@
 use std::cell::RefCell;
 
 use json::Value;
-use sense::derive_escapes;
 
 use crate::envelope::{
-    parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, OkPayload, Uplink,
+    fail, parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, Failure,
+    OkPayload, Uplink,
 };
 use crate::fifo::Fifo;
 use crate::ports::{Bom, Bot, Random, Sense};
@@ -33,8 +33,8 @@ impl Phase {
 
 /// An uplink plus the screenshot a snapshot carried (kept out of the JSON
 /// so the boundary can hand back exactly what the capturer returned).
-pub struct Response<Shot> {
-    pub uplink: Uplink,
+pub struct Response<'a, Shot> {
+    pub uplink: Uplink<'a>,
     pub screenshot: Option<Shot>,
 }
 
@@ -52,7 +52,7 @@ pub struct Machine<S, B, M, R> {
     fifo: Fifo,
 }
 
-type Outcome = Result<OkPayload, (ErrorCode, String)>;
+type Outcome<'a> = Result<OkPayload<'a>, Failure>;
 
 impl<S, B, M, R> Machine<S, B, M, R>
 where
@@ -84,7 +84,7 @@ where
     }
 
     /// Handles one downlink; requests queue in arrival order. Never panics.
-    pub async fn handle(&self, value: &Value) -> Response<S::Shot> {
+    pub async fn handle<'v>(&self, value: &'v Value) -> Response<'v, S::Shot> {
         let _turn = self.fifo.lock().await;
         let down = match parse_downlink(value) {
             Ok(down) => down,
@@ -112,48 +112,51 @@ where
         let page_id = self.page_id();
         let uplink = match outcome {
             Ok(payload) => Uplink::ok(page_id, down.request_id, payload),
-            Err((code, message)) => Uplink::err(page_id, down.request_id, code, message),
+            Err(failure) => {
+                let (code, message) = *failure;
+                Uplink::err(page_id, down.request_id, code, message)
+            }
         };
         Response { uplink, screenshot }
     }
 
     /// Phase, then latch.
-    fn gate(&self, down: &Downlink<'_>) -> Result<(), (ErrorCode, String)> {
+    fn gate(&self, down: &Downlink<'_>) -> Result<(), Failure> {
         let state = self.state.borrow();
         match state.phase {
             Phase::Retired => {
-                return Err((
+                return Err(fail(
                     ErrorCode::Retired,
                     "this instance was retired by a reload escape; talk to the new document".into(),
                 ))
             }
             Phase::Installed if down.cmd != Command::Hello => {
-                return Err((
+                return Err(fail(
                     ErrorCode::NotLive,
                     "say hello first: no pageId has been issued yet".into(),
                 ))
             }
             _ => {}
         }
-        if down.cmd != Command::Hello && down.page_id != state.page_id {
-            return Err((
+        if down.cmd != Command::Hello && down.page_id != state.page_id.as_deref() {
+            return Err(fail(
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
-                    json::quote(down.page_id.as_deref().unwrap_or("null"))
+                    json::quote(down.page_id.unwrap_or("null"))
                 ),
             ));
         }
         Ok(())
     }
 
-    fn hello(&self) -> Outcome {
+    fn hello(&self) -> Outcome<'static> {
         if let Some(id) = self.page_id() {
             return Ok(OkPayload::Hello { page_id: id });
         }
         let mut bytes = [0u8; 16];
         self.random.fill(&mut bytes).map_err(|e| {
-            (
+            fail(
                 ErrorCode::Internal,
                 format!("no randomness for a pageId: {e}"),
             )
@@ -171,24 +174,20 @@ where
         Ok(OkPayload::Hello { page_id: id })
     }
 
-    async fn run(&self, down: &Downlink<'_>) -> Outcome {
-        let id = payload_str(down.payload, "id", true)
-            .map_err(bad)?
-            .unwrap_or_default();
+    async fn run<'v>(&self, down: &Downlink<'v>) -> Outcome<'v> {
+        let id = payload_str(down.payload, "id")?;
         run_item(&self.sense, &self.bot, id, down.payload).await
     }
 
     /// `snapshot` and `escape`: their payload checks, then one fresh read of
     /// the menu (one await of the reader for both commands).
-    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome {
+    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome<'static> {
         let escape = down.cmd == Command::Escape;
         let want_shot = if escape {
-            let kind = payload_str(down.payload, "type", true)
-                .map_err(bad)?
-                .unwrap_or_default();
+            let kind = payload_str(down.payload, "type")?;
             if kind != "reload" {
                 let shown = sense::prefix_chars(kind, 40);
-                return Err((
+                return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!(
                         "escape type {} is not offered; only \"reload\" exists",
@@ -198,12 +197,12 @@ where
             }
             false
         } else {
-            payload_bool(down.payload, "screenshot").map_err(bad)?
+            payload_bool(down.payload, "screenshot")?
         };
         let snapshot = read_menu(&self.sense).await?;
         if escape {
             if let Some(reason) = sense::reload_refusal(&snapshot) {
-                return Err((
+                return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!("reload is not allowed now: {reason}"),
                 ));
@@ -213,25 +212,24 @@ where
         }
         if want_shot {
             *shot = self.sense.capture().await.map_err(|e| {
-                (
+                fail(
                     ErrorCode::Internal,
                     format!("captureScreenshot failed: {e}"),
                 )
             })?;
         }
-        let escapes = derive_escapes(&snapshot);
-        Ok(OkPayload::Snapshot { snapshot, escapes })
+        Ok(OkPayload::Snapshot { snapshot })
     }
 
     /// The reload escape, once the fresh menu allows it.
-    async fn reload(&self) -> Outcome {
+    async fn reload(&self) -> Outcome<'static> {
         let outcome = self
             .bom
             .reload()
             .await
-            .map_err(|e| (ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
+            .map_err(|e| fail(ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
         if !outcome.retired {
-            return Err((
+            return Err(fail(
                 ErrorCode::DispatchFailed,
                 format!(
                     "reload reported ok:{} retired:false; the page is still live",
@@ -247,13 +245,9 @@ where
     }
 }
 
-fn bad(message: String) -> (ErrorCode, String) {
-    (ErrorCode::BadRequest, message)
-}
-
-pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, (ErrorCode, String)> {
+pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, Failure> {
     sense
         .snapshot()
         .await
-        .map_err(|e| (ErrorCode::Internal, format!("reading the menu failed: {e}")))
+        .map_err(|e| fail(ErrorCode::Internal, format!("reading the menu failed: {e}")))
 }

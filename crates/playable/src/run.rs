@@ -5,45 +5,48 @@
 use json::{quote, Map, Value};
 use sense::{is_generic_ref, MenuItem, Snapshot};
 
-use crate::envelope::{type_name, ErrorCode, OkPayload};
+use crate::envelope::{fail, type_name, wrong_field, ErrorCode, Failure, OkPayload};
 use crate::machine::read_menu;
 use crate::ports::{Action, Align, Bot, InputValue, Refusal, Report, Sense};
-
-type Failure = (ErrorCode, String);
 
 /// The event's own payload fields, checked before any element is touched.
 /// Drag carries the drop target's menu id; it is resolved afterwards.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
-    Ready(Action<()>),
-    Drag { to: String },
+pub enum Plan<'p, T> {
+    /// Never `Action::Drag`.
+    Ready(Action<T>),
+    Drag {
+        to: &'p str,
+    },
 }
 
 fn bad(message: String) -> Failure {
-    (ErrorCode::BadRequest, message)
+    fail(ErrorCode::BadRequest, message)
 }
 
-/// Parses the payload for `event`. Unknown events are `UNSUPPORTED_EVENT`.
-pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan, Failure> {
-    let qid = quote(id);
+/// Parses the payload for `event` of item `id` (`qid`: the id quoted, for
+/// messages). Unknown events are `UNSUPPORTED_EVENT`.
+pub fn plan<'p, T>(
+    id: &str,
+    qid: &str,
+    event: &str,
+    payload: &'p Map<String, Value>,
+) -> Result<Plan<'p, T>, Failure> {
     match event {
         "click" => Ok(Plan::Ready(Action::Click)),
         "input" => {
-            let value = match payload.get("value") {
-                Some(Value::String(s)) => InputValue::Text(s.clone()),
-                Some(Value::Bool(b)) => InputValue::Bool(*b),
-                Some(Value::Array(items)) if items.iter().all(Value::is_string) => InputValue::List(
-                    items
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                ),
-                other => {
-                    return Err(bad(format!(
-                        "{qid} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
-                        type_name(other)
-                    )))
-                }
+            let got = payload.get("value");
+            let value = match got {
+                Some(Value::String(s)) => Some(InputValue::Text(s.clone())),
+                Some(Value::Bool(b)) => Some(InputValue::Bool(*b)),
+                Some(Value::Array(items)) => strings(items).map(InputValue::List),
+                _ => None,
+            };
+            let Some(value) = value else {
+                return Err(bad(format!(
+                    "{qid} is an input item: payload.value must be a string, a boolean or a list of strings, got {}",
+                    type_name(got)
+                )));
             };
             Ok(Plan::Ready(Action::Input(value)))
         }
@@ -62,18 +65,12 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
             };
             let by = match payload.get("by") {
                 None => None,
-                Some(Value::Object(by)) => {
-                    let axis = |k: &str| by.get(k).and_then(Value::as_f64);
+                got => {
+                    let axis = |k| got?.as_object()?.get(k)?.as_f64();
                     match (axis("x"), axis("y")) {
                         (Some(x), Some(y)) => Some((x, y)),
-                        _ => return Err(bad("payload.by must be { x: number, y: number }".into())),
+                        _ => return Err(wrong_field("by", "{ x: number, y: number }", got)),
                     }
-                }
-                Some(other) => {
-                    return Err(bad(format!(
-                        "payload.by must be {{ x: number, y: number }}, got {}",
-                        type_name(Some(other))
-                    )))
                 }
             };
             if to.is_none() && by.is_none() {
@@ -87,13 +84,13 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
             Some(Value::String(to)) if to == id => {
                 Err(bad(format!("{qid} cannot be dragged onto itself")))
             }
-            Some(Value::String(to)) => Ok(Plan::Drag { to: to.clone() }),
+            Some(Value::String(to)) => Ok(Plan::Drag { to }),
             other => Err(bad(format!(
                 "{qid} is a drag item: payload.to must be the drop target's menu id, got {}",
                 type_name(other)
             ))),
         },
-        other => Err((
+        other => Err(fail(
             ErrorCode::UnsupportedEvent,
             format!(
                 "{qid} declares event {}, which this version cannot dispatch",
@@ -101,6 +98,15 @@ pub fn plan(id: &str, event: &str, payload: &Map<String, Value>) -> Result<Plan,
             ),
         )),
     }
+}
+
+/// The items as strings, when they all are.
+fn strings(items: &[Value]) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item.as_str()?.to_string());
+    }
+    Some(out)
 }
 
 fn shorten(s: &str) -> &str {
@@ -127,7 +133,7 @@ fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a Menu
         Some(m) if !m.visible => (ErrorCode::NotActionable, "is not visible"),
         Some(m) => return Ok(m),
     };
-    Err((code, format!("{role}{} {why}", quote(id))))
+    Err(fail(code, format!("{role}{} {why}", quote(id))))
 }
 
 async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
@@ -135,9 +141,9 @@ async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
     sense
         .resolve(id)
         .await
-        .map_err(|e| (ErrorCode::Internal, format!("resolving {qid} failed: {e}")))?
+        .map_err(|e| fail(ErrorCode::Internal, format!("resolving {qid} failed: {e}")))?
         .ok_or_else(|| {
-            (
+            fail(
                 ErrorCode::NotActionable,
                 format!("{qid} has no element to act on (detached)"),
             )
@@ -145,24 +151,24 @@ async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
 }
 
 /// Runs menu item `id` with the run payload (`value`, `to`, `by` as its event needs).
-pub async fn run_item<S, B>(
+pub async fn run_item<'a, S, B>(
     sense: &S,
     bot: &B,
-    id: &str,
-    payload: &Map<String, Value>,
-) -> Result<OkPayload, Failure>
+    id: &'a str,
+    payload: &'a Map<String, Value>,
+) -> Result<OkPayload<'a>, Failure>
 where
     S: Sense,
     B: Bot<S::Target>,
 {
     if id.is_empty() {
-        return Err((
+        return Err(fail(
             ErrorCode::NotInMenu,
             "run needs a menu id; \"\" is none".into(),
         ));
     }
     if is_generic_ref(id) {
-        return Err((
+        return Err(fail(
             ErrorCode::NotInMenu,
             format!(
                 "{} is a generic ref: visible to agents, never runnable",
@@ -171,67 +177,74 @@ where
         ));
     }
     let snapshot = read_menu(sense).await?;
+    let qid = quote(id);
     let item = runnable(&snapshot, id, "")?;
-    let plan = plan(id, &item.event, payload)?;
+    let plan = plan(id, &qid, &item.event, payload)?;
     let element = target(sense, id).await?;
-    let action: Action<S::Target> = match plan {
-        Plan::Ready(Action::Click) => Action::Click,
-        Plan::Ready(Action::Input(v)) => Action::Input(v),
-        Plan::Ready(Action::Scroll { to, by }) => Action::Scroll { to, by },
-        Plan::Ready(Action::Drag { .. }) => {
-            return Err((ErrorCode::Internal, "a drag plan without a target".into()))
-        }
-        Plan::Drag { ref to } => {
+    let action = match plan {
+        Plan::Ready(action) => action,
+        Plan::Drag { to } => {
             runnable(&snapshot, to, "drop target ")?;
             Action::Drag {
                 to: target(sense, to).await?,
             }
         }
     };
-    bot.check(&element, &action).await.map_err(|r| match r {
-        Refusal::BadRequest(why) => (ErrorCode::BadRequest, format!("{}: {why}", quote(id))),
-        Refusal::NotActionable(why) => (ErrorCode::NotActionable, format!("{}: {why}", quote(id))),
+    bot.check(&element, &action).await.map_err(|r| {
+        let (code, why) = match r {
+            Refusal::BadRequest(why) => (ErrorCode::BadRequest, why),
+            Refusal::NotActionable(why) => (ErrorCode::NotActionable, why),
+        };
+        fail(code, format!("{qid}: {why}"))
     })?;
     let report = bot
         .dispatch(&element, &action)
         .await
-        .map_err(|e| (ErrorCode::DispatchFailed, format!("{}: {e}", quote(id))))?;
-    let id = id.to_string();
-    Ok(match (action, report) {
-        (_, Report::Scrolled { left, top }) => OkPayload::RunScroll {
+        .map_err(|e| fail(ErrorCode::DispatchFailed, format!("{qid}: {e}")))?;
+    let echo = match action {
+        Action::Input(_) => Some("value"),
+        Action::Drag { .. } => Some("to"),
+        _ => None,
+    };
+    Ok(match (report, echo) {
+        (Report::Scrolled { left, top }, _) => OkPayload::RunScroll {
             id,
             scroll_left: left,
             scroll_top: top,
         },
-        (Action::Input(_), _) => OkPayload::RunInput {
+        (_, Some(key)) => OkPayload::RunEcho {
             id,
-            value: payload.get("value").cloned().unwrap_or(Value::Null),
-        },
-        (Action::Drag { .. }, _) => OkPayload::RunDrag {
-            id,
-            to: payload
-                .get("to")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string(),
+            key,
+            value: payload.get(key).unwrap_or(&Value::Null),
         },
         _ => OkPayload::Run { id },
     })
 }
 
 /// Runs a click-style menu item with no payload (Surface's built-in executor).
-pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), Failure>
+pub async fn run_menu_item<S, B>(sense: &S, bot: &B, id: &str) -> Result<(), (ErrorCode, String)>
 where
     S: Sense,
     B: Bot<S::Target>,
 {
-    run_item(sense, bot, id, &Map::new()).await.map(|_| ())
+    match run_item(sense, bot, id, &Map::new()).await {
+        Ok(_) => Ok(()),
+        Err(failure) => Err(*failure),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use json::json;
+
+    fn plan<'p>(
+        id: &str,
+        event: &str,
+        payload: &'p Map<String, Value>,
+    ) -> Result<Plan<'p, ()>, Failure> {
+        super::plan(id, &quote(id), event, payload)
+    }
 
     fn p(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()
@@ -271,7 +284,7 @@ mod tests {
         );
         assert_eq!(
             plan("a", "drag", &p(json!({ "to": "b" }))),
-            Ok(Plan::Drag { to: "b".into() })
+            Ok(Plan::Drag { to: "b" })
         );
     }
 
@@ -292,7 +305,8 @@ mod tests {
             ("drag", json!({ "to": 5 })),
             ("drag", json!({ "to": "a" })),
         ] {
-            let r = plan("a", event, &p(payload.clone()));
+            let fields = p(payload.clone());
+            let r = plan("a", event, &fields);
             assert_eq!(
                 r.map_err(|e| e.0),
                 Err(ErrorCode::BadRequest),

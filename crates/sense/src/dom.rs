@@ -69,16 +69,13 @@ impl DomSense {
 
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, String> {
-        let out = gather(&self.root).map_err(|e| {
-            format!(
-                "sense: reading the scan root failed: {}",
-                e.as_string()
-                    .unwrap_or_else(|| "not a Document, ShadowRoot or Element".into())
-            )
+        // What the gatherer throws on is a root that is no node it can query.
+        let out = gather(&self.root).map_err(|_| {
+            "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
         })?;
         let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
-        let text = String::from_utf8(bytes)
-            .map_err(|_| "sense: gatherer returned text that is not UTF-8".to_string())?;
+        let malformed = || "sense: malformed gather data".to_string();
+        let text = String::from_utf8(bytes).map_err(|_| malformed())?;
         // The integers come as the bytes of a Uint32Array (little-endian, as
         // wasm memory): one typed-array type crosses, not two.
         let raw = out.get(1).unchecked_into::<Uint8Array>().to_vec();
@@ -86,8 +83,7 @@ impl DomSense {
         for b in raw.chunks_exact(4) {
             ints.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         }
-        let nodes =
-            wire::decode(&text, &ints).ok_or_else(|| "sense: malformed gather data".to_string())?;
+        let nodes = wire::decode(&text, &ints).ok_or_else(malformed)?;
         let built = build(&nodes, &self.slots);
         let mut ids = String::new();
         let items = built
@@ -112,12 +108,13 @@ impl DomSense {
         let last = self.last.borrow();
         let last = last.as_ref()?;
         let mut start = 0;
-        let index = last.items.iter().find_map(|&(end, target)| {
-            let hit = last.ids.get(start..end) == Some(id);
+        for &(end, target) in &last.items {
+            if last.ids.get(start..end) == Some(id) {
+                let el = last.els.get(u32::try_from(target?).ok()?);
+                return (!el.is_undefined()).then_some(el);
+            }
             start = end;
-            hit.then_some(target)
-        })??;
-        let el = last.els.get(u32::try_from(index).ok()?);
-        (!el.is_undefined()).then_some(el)
+        }
+        None
     }
 }

@@ -22,7 +22,6 @@ const FIELDS: u32 = 9;
 struct Cursor<'a> {
     text: &'a str,
     pos: usize,
-    ascii: bool,
     /// UTF-16 units already consumed by the previous field: a lone high
     /// surrogate ending one value and a lone low one starting the next were
     /// joined into one character when JS concatenated them.
@@ -31,31 +30,28 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn take(&mut self, units: u32) -> Option<&'a str> {
-        let rest = self.text.get(self.pos..)?;
-        let bytes = if self.ascii {
-            usize::try_from(units).ok()?
-        } else {
-            let mut left = (units as usize).checked_sub(std::mem::take(&mut self.owed))?;
-            let mut bytes = 0;
-            for ch in rest.chars() {
-                if left == 0 {
-                    break;
-                }
-                let n = ch.len_utf16();
-                if n > left {
-                    self.owed = n - left;
-                    left = n;
-                }
-                left -= n;
-                bytes += ch.len_utf8();
+        let bytes = self.text.as_bytes();
+        let mut left = (units as usize).checked_sub(std::mem::take(&mut self.owed))?;
+        let mut end = self.pos;
+        // UTF-16 units per character, read off its UTF-8 lead byte: one
+        // below U+10000 (1 to 3 bytes), two from there (4 bytes). One byte
+        // loop for ASCII too: no separate fast path to carry.
+        while left != 0 {
+            let (n, len) = match *bytes.get(end)? {
+                0..=0x7f => (1, 1),
+                0x80..=0xdf => (1, 2),
+                0xe0..=0xef => (1, 3),
+                _ => (2, 4),
+            };
+            if n > left {
+                self.owed = n - left;
+                left = n;
             }
-            if left != 0 {
-                return None;
-            }
-            bytes
-        };
-        let field = rest.get(..bytes)?;
-        self.pos += bytes;
+            left -= n;
+            end += len;
+        }
+        let field = self.text.get(self.pos..end)?;
+        self.pos = end;
         Some(field)
     }
 }
@@ -66,7 +62,6 @@ pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<RawNode<'a>>> {
     let mut cursor = Cursor {
         text,
         pos: 0,
-        ascii: text.is_ascii(),
         owed: 0,
     };
     let mut nodes = Vec::with_capacity(ints.len() / 2);

@@ -158,13 +158,11 @@ fn snapshot_carries_the_screenshot_only_when_asked() {
         FakeRandom::default(),
     );
     let pid = hello(&m);
-    let r = block_on(m.handle(&down(
-        pid.clone(),
-        "snapshot",
-        json!({ "screenshot": true }),
-    )));
+    let shot = down(pid.clone(), "snapshot", json!({ "screenshot": true }));
+    let r = block_on(m.handle(&shot));
     assert_eq!(r.screenshot, Some("png!"));
-    let r = block_on(m.handle(&down(pid, "snapshot", json!({}))));
+    let plain = down(pid, "snapshot", json!({}));
+    let r = block_on(m.handle(&plain));
     assert_eq!(r.screenshot, None);
 }
 

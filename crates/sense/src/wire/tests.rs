@@ -39,6 +39,9 @@ fn lengths_count_utf16_units() {
     let nodes = decode(text, &[ID | NAME, 3, 1, KIND, 0]).unwrap();
     assert_eq!((nodes[0].id, nodes[0].name), (Some("é😀"), Some("x")));
     assert_eq!(nodes[1].kind, Some(""));
+    // 1, 2, 3 and 4 UTF-8 bytes: 1, 1, 1 and 2 units.
+    let nodes = decode("aé✓😀z", &[ID | NAME, 5, 1]).unwrap();
+    assert_eq!((nodes[0].id, nodes[0].name), (Some("aé✓😀"), Some("z")));
 }
 
 #[test]
