@@ -189,8 +189,10 @@ impl Inner {
                         dom: bot::DomBot,
                         js: None,
                     };
-                    let run = playable::run_item(&sense, &bot, p.capability(), &Map::new()).await;
-                    break clicked(p.capability(), run.map(|_| ()));
+                    // The run's answer borrows its payload: keep the (empty) payload alive.
+                    let payload = Map::new();
+                    let run = playable::run_item(&sense, &bot, p.capability(), &payload).await;
+                    break clicked(p.capability(), run.map(|_| ()).map_err(|e| *e));
                 }
             };
             let out = settled(call(hook, &args()).await);
