@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::rc::Rc;
 
-use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use js_sys::{Array, Date, Function, Promise};
 use json::{Map, Value};
 use playable::bridge::WindowBridge;
 use surface::dom::{clicked, control_scope, DomPage};
@@ -309,60 +309,58 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(&format!("createSurface: {message}")).into()
 }
 
-fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(obj, &key.into()).map_err(|_| type_error(&format!("reading options.{key} threw")))
+// createSurface's reads and type checks, in JS (smaller than the same
+// reads through `Reflect` and `dyn_into` in wasm). Each option is read once,
+// in order, and checked as soon as it is read; `scan` reads the last two,
+// after the data options passed.
+#[wasm_bindgen(inline_js = r#"
+export function surfaceOptions(o, scan) {
+  if (typeof o !== "object" || !o) return "takes an options object";
+  const keys = ["registry", "session", "execute", "confirm", "app", "expose", "recordLimit", "rateLimit", "root", "allowedOrigins"];
+  const v = [];
+  for (const k of scan ? keys.slice(8) : keys.slice(0, 8)) {
+    const i = v.length;
+    try { v.push(o[k]); } catch { return "reading options." + k + " threw"; }
+    if (scan) continue;
+    if (!i && !Array.isArray(v[0]) && typeof v[0] !== "function") return "options.registry must be an array of declarations or a function returning one";
+    if (i == 1 && v[1] == null) return "options.session must be a function returning the session (or null)";
+    if (i && i < 4 && v[i] != null && typeof v[i] !== "function") return "options." + k + " must be a function";
+  }
+  return scan ? { root: v[0], allowedOrigins: v[1] } : [v[0], v[1], v[2], v[3], { app: v[4], expose: v[5], recordLimit: v[6], rateLimit: v[7] }];
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = surfaceOptions)]
+    fn surface_options(options: &JsValue, scan: bool) -> JsValue;
 }
 
-fn optional_function(obj: &JsValue, key: &str) -> Result<Option<Function>, JsValue> {
-    let value = get(obj, key)?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+/// `[registry, session, execute?, confirm?, { app, expose, recordLimit,
+/// rateLimit }]`, or with `scan` `{ root, allowedOrigins }`.
+fn read_options(options: &JsValue, scan: bool) -> Result<JsValue, JsValue> {
+    let read = surface_options(options, scan);
+    match read.as_string() {
+        Some(problem) => Err(type_error(&problem)),
+        None => Ok(read),
     }
-    value
-        .dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| type_error(&format!("options.{key} must be a function")))
 }
 
 /// `createSurface(options)`. Throws a TypeError for invalid options.
 #[wasm_bindgen(js_name = createSurface)]
 pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
-    if !options.is_object() {
-        return Err(type_error("takes an options object"));
-    }
-    let registry = get(&options, "registry")?;
-    if !Array::is_array(&registry) && !registry.is_function() {
-        return Err(type_error(
-            "options.registry must be an array of declarations or a function returning one",
-        ));
-    }
-    let session = optional_function(&options, "session")?.ok_or_else(|| {
-        type_error("options.session must be a function returning the session (or null)")
-    })?;
-    let execute = optional_function(&options, "execute")?;
-    let confirm = optional_function(&options, "confirm")?;
-    // A fresh object with these options, each read once, in order.
-    let copy = |keys: &[&str]| -> Result<Object, JsValue> {
-        let out = Object::new();
-        for key in keys {
-            let _ = Reflect::set(&out, &(*key).into(), &get(&options, key)?);
-        }
-        Ok(out)
-    };
+    let read: Array = read_options(&options, false)?.unchecked_into();
     // The data options, bounded and read once.
-    let data = copy(&["app", "expose", "recordLimit", "rateLimit"])?;
-    let data = parsed(&plain(&data, "options")).map_err(|e| type_error(&e))?;
+    let data = parsed(&plain(&read.get(4), "options")).map_err(|e| type_error(&e))?;
     let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = copy(&["root", "allowedOrigins"])?;
-    let scan = options::parse(&scan).map_err(|e| type_error(&e))?;
+    let scan = options::parse(&read_options(&options, true)?).map_err(|e| type_error(&e))?;
     Ok(Surface {
         inner: Rc::new(Inner {
             core: surface::Surface::new(config),
-            registry,
-            execute,
-            session,
-            confirm,
+            registry: read.get(0),
+            // Checked in JS: a function, or (execute, confirm) undefined.
+            session: read.get(1).unchecked_into(),
+            execute: read.get(2).dyn_into().ok(),
+            confirm: read.get(3).dyn_into().ok(),
             page: DomPage::new(scan.root.clone()),
             root: scan.root,
             window: scan.window,
