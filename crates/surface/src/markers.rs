@@ -51,7 +51,7 @@ impl<'a> Row<'a> {
     /// A usable id: non-empty and at most [`MAX_ID_CHARS`] characters.
     fn id(&self, i: usize) -> Option<&'a str> {
         self.str(i)
-            .filter(|s| !s.is_empty() && s.chars().nth(MAX_ID_CHARS).is_none())
+            .filter(|s| !s.is_empty() && sense::char_count(s) <= MAX_ID_CHARS)
     }
     fn label(&self, i: usize) -> Option<String> {
         self.str(i)

@@ -91,7 +91,7 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
     }
     let id = match obj.get("id") {
         Some(Value::String(id))
-            if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() =>
+            if !id.is_empty() && sense::char_count(id) <= MAX_REQUEST_ID_CHARS =>
         {
             id.as_str()
         }

@@ -181,15 +181,12 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let mut text = json::to_string(v).unwrap_or_default();
-    let mut chars = text.chars();
-    chars.nth(MAX - 1);
-    let rest = chars.as_str().len();
-    if rest > 0 {
-        text.truncate(text.len() - rest);
-        text.push('…');
+    let text = json::to_string(v).unwrap_or_default();
+    let mut out = sense::prefix_chars(&text, MAX).to_string();
+    if out.len() < text.len() {
+        out.push('…');
     }
-    text
+    out
 }
 
 /// Validates `value` against `schema` one level down, at `path/segment`
@@ -305,7 +302,7 @@ fn check_bounds(
     path: &str,
 ) -> Result<(), SchemaError> {
     let (x, kind, unit) = match value {
-        Value::String(s) => (s.chars().count() as f64, STRING, " characters"),
+        Value::String(s) => (sense::char_count(s) as f64, STRING, " characters"),
         Value::Array(items) => (items.len() as f64, ARRAY, " items"),
         Value::Number(n) => (n.as_f64().unwrap_or(f64::NAN), NUMBER, ""),
         _ => return Ok(()),
