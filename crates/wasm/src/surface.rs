@@ -48,11 +48,12 @@ export function readRegistry(r) {
   return with_prefix(plain(r, "registry"), "the registry is not plain JSON: ");
 }
 
-// The messages name execute: the only callback whose failure is reported
-// (a failed session() is no session, a failed confirm() a refusal).
-export async function callPlain(f, args) {
+// `f()`, or `f(id, input)` with a fresh copy of the input. The messages
+// name execute: the only callback whose failure is reported (a failed
+// session() is no session, a failed confirm() a refusal).
+export async function callPlain(f, id, input) {
   let v;
-  try { v = await f(...args); } catch (e) { return ["null", "the page's execute threw: " + thrown(e)]; }
+  try { v = await (id ? f(id, JSON.parse(input)) : f()); } catch (e) { return ["null", "the page's execute threw: " + thrown(e)]; }
   return with_prefix(plain(v, "result"), "the page's execute returned no plain JSON: ");
 }
 
@@ -80,7 +81,7 @@ extern "C" {
     fn read_registry(registry: &JsValue) -> Array;
     /// A host callback's awaited result; never rejects.
     #[wasm_bindgen(js_name = callPlain)]
-    fn call_plain(f: &Function, args: &Array) -> Promise;
+    fn call_plain(f: &Function, id: &str, input: &str) -> Promise;
     /// createSurface's reads and type checks: each option read once, in
     /// order, and checked as soon as it is read; `scan` reads the last two,
     /// after the data options passed. `[json, problem, registry, session,
@@ -100,11 +101,12 @@ fn parsed(out: &Array) -> Result<Value, String> {
         .map_err(|e| format!("not JSON: {e}"))
 }
 
-/// Calls a host callback: awaited, its result is `[json, problem]` for
+/// Calls a host callback, `f()` when `id` is empty, else `f(id, input)`
+/// (`input` is JSON text): awaited, its result is `[json, problem]` for
 /// [`called`]. (A plain `JsFuture` per await site is smaller than an async
 /// helper.)
-fn call(f: &Function, args: &Array) -> JsFuture {
-    JsFuture::from(call_plain(f, args))
+fn call(f: &Function, id: &str, input: &str) -> JsFuture {
+    JsFuture::from(call_plain(f, id, input))
 }
 
 /// A [`call`]'s outcome; `Err(message)` when the callback threw, rejected
@@ -184,7 +186,7 @@ impl Inner {
         }
         // `Surface::handle`'s two halves around this shell's own awaits.
         // `session()`, read per request.
-        let session = read_session(called(call(&self.session, &Array::new()).await));
+        let session = read_session(called(call(&self.session, "", "").await));
         let observe = || self.page.observe();
         let p = match self.core.begin(
             &value,
@@ -197,9 +199,9 @@ impl Inner {
             Ok(p) => p,
             Err(response) => return to_js(&response),
         };
-        // Fresh arguments per callback: one hook mutating its input must
-        // not change what the next one sees.
-        let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
+        // Parsed afresh per callback (in JS): one hook mutating its input
+        // does not change what the next one sees.
+        let input = json::to_string(p.input()).unwrap_or_default();
         // At most two page callbacks, through one await: `confirm(capabilityId,
         // input)` when a person must approve (only `true` approves), then
         // `execute(capabilityId, input)` — or the built-in executor.
@@ -231,7 +233,7 @@ impl Inner {
                     break clicked(p.capability(), run.map(|_| ()));
                 }
             };
-            let out = called(call(hook, &args()).await);
+            let out = called(call(hook, p.capability(), &input).await);
             if !approved {
                 approved = out.is_ok_and(|v| v == Value::Bool(true));
                 if !approved {
