@@ -2,7 +2,7 @@
 //! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
 //! Translation only: every rule lives in `surface`.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -57,6 +57,15 @@ export async function callPlain(f, id, input) {
   return with_prefix(plain(v, "result"), "the page's execute returned no plain JSON: ");
 }
 
+const warned = new WeakMap();
+// console.warn with Surface's prefix, unless it repeats the last warning for
+// `key` (one per surface); a page without a console gets no warning.
+export function warnOnce(key, m) {
+  if (warned.get(key) === m) return;
+  warned.set(key, m);
+  try { console.warn("in-page-playable surface: " + m); } catch {}
+}
+
 export function surfaceOptions(o, scan) {
   if (typeof o !== "object" || !o) return "takes an options object";
   const keys = ["registry", "session", "execute", "confirm", "app", "expose", "recordLimit", "rateLimit", "root", "allowedOrigins"];
@@ -88,6 +97,8 @@ extern "C" {
     /// execute?, confirm?]` (the JSON of `{ app, expose, recordLimit,
     /// rateLimit }`), with `scan` `{ root, allowedOrigins }`, or why not (a
     /// string).
+    #[wasm_bindgen(js_name = warnOnce)]
+    fn warn_once(key: &JsValue, message: &str);
     #[wasm_bindgen(js_name = surfaceOptions)]
     fn surface_options(options: &JsValue, scan: bool) -> JsValue;
 }
@@ -139,8 +150,8 @@ pub(crate) struct Inner {
     root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
-    /// The last registry warning shown, so a bad declaration warns once.
-    warned: Cell<String>,
+    /// This surface's key for `warnOnce`, so a bad declaration warns once.
+    warned: JsValue,
     webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
@@ -170,10 +181,7 @@ impl RegistrySource for Inner {
 
 impl Inner {
     fn warn(&self, message: String) {
-        if self.warned.take() != message {
-            surface::dom::warn(&message);
-        }
-        self.warned.set(message);
+        warn_once(&self.warned, &message);
     }
 
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
@@ -374,7 +382,7 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
-            warned: Cell::new(String::new()),
+            warned: read.into(),
             webmcp: RefCell::new(None),
         }),
     })
