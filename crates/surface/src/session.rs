@@ -82,9 +82,9 @@ impl Session {
 
 /// A scope entry is an exact id, or a prefix followed by one trailing `*`.
 pub fn scope_matches(entry: &str, capability: &str) -> bool {
-    match entry.strip_suffix("*") {
-        Some(prefix) => capability.starts_with(prefix),
-        None => entry == capability,
+    match entry.as_bytes().split_last() {
+        Some((b'*', prefix)) => capability.as_bytes().starts_with(prefix),
+        _ => entry == capability,
     }
 }
 
