@@ -209,16 +209,17 @@ fn availability(
         .as_ref()
         .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
     let Some(record) = page.record(kind, record_id) else {
-        let other = page.records.iter().find(|r| r.id == record_id);
-        return Err(match other {
-            Some(r) => format!(
-                "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
-                r.kind
-            ),
-            None => {
-                format!("no `{kind}` record `{record_id}` on the page: describe the page again")
+        for r in &page.records {
+            if r.id == record_id {
+                return Err(format!(
+                    "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
+                    r.kind
+                ));
             }
-        });
+        }
+        return Err(format!(
+            "no `{kind}` record `{record_id}` on the page: describe the page again"
+        ));
     };
     if let Err(region) = page.region_of(record) {
         return Err(format!(
