@@ -110,11 +110,8 @@ pub(crate) fn check_session(
         ));
     }
     if let Some(expires_at) = session.expires_at {
-        // A NaN clock compares as neither: fail closed.
-        let valid = matches!(
-            now_ms.partial_cmp(&expires_at),
-            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
-        );
+        // A NaN clock is never `<=` anything: fail closed.
+        let valid = now_ms <= expires_at;
         if !valid {
             return Err(ProtocolError::new(
                 ProtocolCode::SessionExpired,
