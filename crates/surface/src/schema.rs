@@ -117,10 +117,7 @@ pub fn check_schema(schema: &Value) -> Result<(), SchemaError> {
 
 /// A JSON number that is a whole number (`3` or `3.0`).
 pub(crate) fn is_integer(n: &Number) -> bool {
-    n.is_i64()
-        || n.is_u64()
-        || n.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) // ±∞ and NaN have a NaN fraction
 }
 
 /// A non-negative whole number that fits in `u64` exactly (≤ 2^53 for floats).
@@ -130,7 +127,8 @@ pub(crate) fn as_count(v: &Value) -> Option<u64> {
         return Some(u);
     }
     let f = n.as_f64()?;
-    if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_992.0 {
+    // (NaN and ±∞ fail the range.)
+    if (0.0..=9_007_199_254_740_992.0).contains(&f) && f.fract() == 0.0 {
         // Exact: a whole f64 below 2^53 converts without rounding.
         Some(f as u64)
     } else {
