@@ -74,7 +74,8 @@ impl SurfaceConfig {
                 let invokes = v.get("invokes").and_then(crate::schema::as_count);
                 let per_ms = v.get("perMs").and_then(Value::as_f64);
                 match (invokes, per_ms) {
-                    (Some(invokes @ 1..), Some(per_ms)) if per_ms.is_finite() && per_ms > 0.0 => {
+                    // (A JSON number is always finite.)
+                    (Some(invokes @ 1..), Some(per_ms)) if per_ms > 0.0 => {
                         config.rate_limit = RateLimit {
                             invokes: u32::try_from(invokes).unwrap_or(u32::MAX),
                             per_ms,
