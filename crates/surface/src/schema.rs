@@ -115,9 +115,10 @@ pub fn check_schema(schema: &Value) -> Result<(), SchemaError> {
     check::check_at(schema, &mut String::new(), 0)
 }
 
-/// A JSON number that is a whole number (`3` or `3.0`).
+/// A JSON number that is a whole number (`3` or `3.0`). An integer's f64 is
+/// whole too, even rounded (a JSON number is always finite).
 pub(crate) fn is_integer(n: &Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) // ±∞ and NaN have a NaN fraction
+    n.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// A non-negative whole number that fits in `u64` exactly (≤ 2^53 for floats).
