@@ -54,7 +54,8 @@ impl Session {
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or(MalformedSession)?),
+            // (A JSON number is never NaN.)
+            Some(v) => Some(v.as_f64().ok_or(MalformedSession)?),
         };
         let revoked = match obj.get("revoked") {
             None | Some(Value::Null) => false,
