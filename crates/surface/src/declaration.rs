@@ -107,9 +107,7 @@ impl CapabilityDeclaration {
             }
             if let Some(Value::Array(names)) = schema.get_mut("required") {
                 if !names.iter().any(|n| n.as_str() == Some("record")) {
-                    let mut with_record = vec![text("record")];
-                    with_record.append(names);
-                    *names = with_record;
+                    names.insert(0, text("record"));
                 }
             }
         }
