@@ -80,7 +80,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
     // Per row: the nearest valid record / region at or above it (indices
     // into obs.records / obs.regions; `usize::MAX`, which `get` misses, for
     // none). Parents precede children.
-    let mut at: Vec<(usize, usize)> = Vec::with_capacity(rows.len());
+    let mut at: Vec<(usize, usize)> = Vec::new();
     for raw in rows {
         let row = Row(raw.as_array().map(Vec::as_slice).unwrap_or_default());
         let (record, region) = row
