@@ -396,7 +396,7 @@ fn validate_object(
                 if properties.is_some_and(|p| p.contains_key(name.as_str())) {
                     continue;
                 }
-                if extra == &Value::Bool(false) {
+                if matches!(extra, Value::Bool(false)) {
                     push_segment(path, name);
                     return Err(fail(path, "property is not allowed"));
                 }

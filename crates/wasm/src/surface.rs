@@ -243,7 +243,7 @@ impl Inner {
             };
             let out = called(call(hook, p.capability(), &input).await);
             if !approved {
-                approved = out.is_ok_and(|v| v == Value::Bool(true));
+                approved = matches!(out, Ok(Value::Bool(true)));
                 if !approved {
                     break p.declined();
                 }
