@@ -107,9 +107,7 @@ impl CapabilityDeclaration {
             }
             if let Some(Value::Array(names)) = schema.get_mut("required") {
                 if !names.iter().any(|n| n.as_str() == Some("record")) {
-                    let mut with_record = vec![text("record")];
-                    with_record.append(names);
-                    *names = with_record;
+                    names.insert(0, text("record"));
                 }
             }
         }
@@ -190,7 +188,8 @@ fn parse_expect(e: &Map<String, Value>) -> Result<Expectation, &'static str> {
     let within_ms = match e.get("within") {
         None | Some(Value::Null) => DEFAULT_EXPECT_WITHIN_MS,
         Some(w) => match w.as_f64() {
-            Some(ms) if ms.is_finite() && ms >= 0.0 => ms,
+            // (A JSON number is always finite.)
+            Some(ms) if ms >= 0.0 => ms,
             _ => return Err("`expect.within` must be a non-negative number of milliseconds"),
         },
     };

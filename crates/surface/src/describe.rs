@@ -124,7 +124,8 @@ fn select_records<'o>(
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
             let mut window = Vec::new();
-            for r in all.get(*offset..).unwrap_or_default().iter().take(limit) {
+            let rest = all.get(*offset..).unwrap_or_default();
+            for r in rest.get(..limit).unwrap_or(rest) {
                 window.push(r);
             }
             let mut window_json = Map::new();

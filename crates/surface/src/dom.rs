@@ -26,8 +26,6 @@ extern "C" {
     fn next_change(root: &JsValue, deadline: f64) -> Promise;
     #[wasm_bindgen(js_name = findRecords)]
     fn find_records(root: &JsValue, kind: &str, id: &str) -> Array;
-    /// `console.warn("in-page-playable surface: " + message)`; never throws.
-    pub fn warn(message: &str);
 }
 
 /// The page under one scan root (Document, ShadowRoot or Element).

@@ -12,7 +12,7 @@ use crate::describe::visible_capabilities;
 use crate::hooks::{ExecOutcome, RegistrySource};
 use crate::json::{put, strings, text};
 use crate::page::Observation;
-use crate::schema;
+use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use crate::surface::{Observe, SurfaceConfig};
 use json::{Map, Value};
@@ -155,22 +155,20 @@ pub(crate) fn finish(
 
 /// The implicit `record` string for row actions, then the declared schema.
 fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), BusinessError> {
-    let detail = match input.get("record") {
-        _ if decl.row_action().is_none() => None,
-        Some(Value::String(_)) => None,
-        Some(_) => Some("/record: expected a record id string"),
-        None => Some("/record: required property is missing"),
+    let result = match input.get("record") {
+        _ if decl.row_action().is_none() => Ok(()),
+        Some(Value::String(_)) => Ok(()),
+        Some(_) => Err(SchemaError::new("/record", "expected a record id string")),
+        None => Err(SchemaError::new("/record", "required property is missing")),
     };
-    let result = match detail {
-        Some(detail) => Err(detail.to_string()),
-        None => schema::validate(&decl.effective_schema(), input).map_err(|e| e.to_string()),
-    };
-    result.map_err(|detail| {
-        BusinessError::new(
-            BusinessCode::InvalidParams,
-            format!("invalid input for `{}`: {detail}", decl.id),
-        )
-    })
+    result
+        .and_then(|()| schema::validate(&decl.effective_schema(), input))
+        .map_err(|e| {
+            BusinessError::new(
+                BusinessCode::InvalidParams,
+                format!("invalid input for `{}`: {e}", decl.id),
+            )
+        })
 }
 
 fn check_available(
@@ -211,16 +209,17 @@ fn availability(
         .as_ref()
         .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
     let Some(record) = page.record(kind, record_id) else {
-        let other = page.records.iter().find(|r| r.id == record_id);
-        return Err(match other {
-            Some(r) => format!(
-                "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
-                r.kind
-            ),
-            None => {
-                format!("no `{kind}` record `{record_id}` on the page: describe the page again")
+        for r in &page.records {
+            if r.id == record_id {
+                return Err(format!(
+                    "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
+                    r.kind
+                ));
             }
-        });
+        }
+        return Err(format!(
+            "no `{kind}` record `{record_id}` on the page: describe the page again"
+        ));
     };
     if let Err(region) = page.region_of(record) {
         return Err(format!(

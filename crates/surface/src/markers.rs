@@ -51,7 +51,7 @@ impl<'a> Row<'a> {
     /// A usable id: non-empty and at most [`MAX_ID_CHARS`] characters.
     fn id(&self, i: usize) -> Option<&'a str> {
         self.str(i)
-            .filter(|s| !s.is_empty() && s.chars().nth(MAX_ID_CHARS).is_none())
+            .filter(|s| !s.is_empty() && sense::char_count(s) <= MAX_ID_CHARS)
     }
     fn label(&self, i: usize) -> Option<String> {
         self.str(i)
@@ -78,18 +78,19 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
     };
     let rows = rows.as_array().map(Vec::as_slice).unwrap_or_default();
     // Per row: the nearest valid record / region at or above it (indices
-    // into obs.records / obs.regions). Parents precede children.
-    let mut at: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(rows.len());
+    // into obs.records / obs.regions; `usize::MAX`, which `get` misses, for
+    // none). Parents precede children.
+    let mut at: Vec<(usize, usize)> = Vec::new();
     for raw in rows {
         let row = Row(raw.as_array().map(Vec::as_slice).unwrap_or_default());
         let (record, region) = row
             .parent()
             .and_then(|p| at.get(p).copied())
-            .unwrap_or_default();
+            .unwrap_or((usize::MAX, usize::MAX));
         let mut own_record = record;
         let mut own_region = region;
         if let Some(name) = row.str(4).map(|n| cap_chars(n, MAX_LABEL_CHARS)) {
-            if let Some(r) = record.and_then(|r| obs.records.get_mut(r)) {
+            if let Some(r) = obs.records.get_mut(record) {
                 if !name.is_empty()
                     && r.fields.len() < MAX_FIELDS_PER_RECORD
                     && !r.fields.contains_key(name.as_str())
@@ -102,7 +103,7 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
             "region" => {
                 if let Some(id) = row.id(3) {
                     let active = row.has(FLAG_VISIBLE) && row.str(8) != Some("false");
-                    own_region = Some(obs.regions.len());
+                    own_region = obs.regions.len();
                     obs.regions.push(Region {
                         id: id.to_string(),
                         title: row.label(6).unwrap_or_default(),
@@ -112,15 +113,13 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
             }
             "record" => {
                 if let (Some(id), Some(kind)) = (row.id(3), row.id(5)) {
-                    own_record = Some(obs.records.len());
+                    own_record = obs.records.len();
                     obs.records.push(Record {
                         id: id.to_string(),
                         kind: kind.to_string(),
                         fields: Default::default(),
                         state: row.label(7),
-                        region: region
-                            .and_then(|r| obs.regions.get(r))
-                            .map(|r| r.id.clone()),
+                        region: obs.regions.get(region).map(|r| r.id.clone()),
                     });
                 }
             }
@@ -128,9 +127,10 @@ pub fn read_observation(json: &str) -> Result<Observation, String> {
                 if let Some(id) = row.id(3) {
                     // Only a `name@kind` id inside a record is that record's
                     // row action; any other id is a page-level control.
-                    let record = record
+                    let record = obs
+                        .records
+                        .get(record)
                         .filter(|_| RowActionId::parse(id).is_some())
-                        .and_then(|r| obs.records.get(r))
                         .map(|r| r.id.clone());
                     let unavailable_reason = row
                         .str(9)

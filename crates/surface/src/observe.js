@@ -81,9 +81,3 @@ export function findRecords(root, kind, id) {
   return all.filter((el) => el.getAttribute("data-e2e-kind") === "record" && el.getAttribute("data-e2e-record") === kind && el.getAttribute("data-e2e-id") === id);
 }
 
-/** console.warn with Surface's prefix; a page without a console (or a throwing one) just gets no warning. */
-export function warn(message) {
-  try {
-    console.warn("in-page-playable surface: " + message);
-  } catch {}
-}

@@ -91,7 +91,7 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
     }
     let id = match obj.get("id") {
         Some(Value::String(id))
-            if !id.is_empty() && id.chars().nth(MAX_REQUEST_ID_CHARS).is_none() =>
+            if !id.is_empty() && sense::char_count(id) <= MAX_REQUEST_ID_CHARS =>
         {
             id.as_str()
         }
@@ -101,8 +101,9 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
             ))
         }
     };
-    let method = match obj.get("method") {
-        Some(Value::String(m)) if m == "describe" || m == "invoke" => m.as_str(),
+    let describe = match obj.get("method") {
+        Some(Value::String(m)) if m == "describe" => true,
+        Some(Value::String(m)) if m == "invoke" => false,
         Some(Value::String(m)) => {
             return Err(ProtocolError::invalid(format!(
                 "unknown method `{m}`: expected `describe` or `invoke`"
@@ -119,7 +120,7 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
         Some(Value::Object(input)) => Some(input),
         Some(_) => return Err(ProtocolError::invalid("`input` must be an object")),
     };
-    if method == "describe" {
+    if describe {
         let input = parse_describe_input(input)?;
         return Ok(Request::Describe { id, input });
     }

@@ -115,12 +115,10 @@ pub fn check_schema(schema: &Value) -> Result<(), SchemaError> {
     check::check_at(schema, &mut String::new(), 0)
 }
 
-/// A JSON number that is a whole number (`3` or `3.0`).
+/// A JSON number that is a whole number (`3` or `3.0`). An integer's f64 is
+/// whole too, even rounded (a JSON number is always finite).
 pub(crate) fn is_integer(n: &Number) -> bool {
-    n.is_i64()
-        || n.is_u64()
-        || n.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// A non-negative whole number that fits in `u64` exactly (≤ 2^53 for floats).
@@ -130,7 +128,8 @@ pub(crate) fn as_count(v: &Value) -> Option<u64> {
         return Some(u);
     }
     let f = n.as_f64()?;
-    if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_992.0 {
+    // (NaN and ±∞ fail the range.)
+    if (0.0..=9_007_199_254_740_992.0).contains(&f) && f.fract() == 0.0 {
         // Exact: a whole f64 below 2^53 converts without rounding.
         Some(f as u64)
     } else {
@@ -181,15 +180,12 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let mut text = json::to_string(v).unwrap_or_default();
-    let mut chars = text.chars();
-    chars.nth(MAX - 1);
-    let rest = chars.as_str().len();
-    if rest > 0 {
-        text.truncate(text.len() - rest);
-        text.push('…');
+    let text = json::to_string(v).unwrap_or_default();
+    let mut out = sense::prefix_chars(&text, MAX).to_string();
+    if out.len() < text.len() {
+        out.push('…');
     }
-    text
+    out
 }
 
 /// Validates `value` against `schema` one level down, at `path/segment`
@@ -305,7 +301,7 @@ fn check_bounds(
     path: &str,
 ) -> Result<(), SchemaError> {
     let (x, kind, unit) = match value {
-        Value::String(s) => (s.chars().count() as f64, STRING, " characters"),
+        Value::String(s) => (sense::char_count(s) as f64, STRING, " characters"),
         Value::Array(items) => (items.len() as f64, ARRAY, " items"),
         Value::Number(n) => (n.as_f64().unwrap_or(f64::NAN), NUMBER, ""),
         _ => return Ok(()),
@@ -315,7 +311,7 @@ fn check_bounds(
             continue;
         };
         let bound = match kind {
-            NUMBER => v.as_f64().filter(|f| f.is_finite()),
+            NUMBER => v.as_f64(), // (a JSON number is always finite)
             _ => as_count(v).map(|n| n as f64),
         }
         .ok_or_else(|| malformed(path, name))?;
@@ -400,7 +396,7 @@ fn validate_object(
                 if properties.is_some_and(|p| p.contains_key(name.as_str())) {
                     continue;
                 }
-                if extra == &Value::Bool(false) {
+                if matches!(extra, Value::Bool(false)) {
                     push_segment(path, name);
                     return Err(fail(path, "property is not allowed"));
                 }

@@ -54,7 +54,8 @@ impl Session {
         };
         let expires_at = match obj.get("expiresAt") {
             None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().filter(|f| !f.is_nan()).ok_or(MalformedSession)?),
+            // (A JSON number is never NaN.)
+            Some(v) => Some(v.as_f64().ok_or(MalformedSession)?),
         };
         let revoked = match obj.get("revoked") {
             None | Some(Value::Null) => false,
@@ -82,9 +83,9 @@ impl Session {
 
 /// A scope entry is an exact id, or a prefix followed by one trailing `*`.
 pub fn scope_matches(entry: &str, capability: &str) -> bool {
-    match entry.strip_suffix("*") {
-        Some(prefix) => capability.starts_with(prefix),
-        None => entry == capability,
+    match entry.as_bytes().split_last() {
+        Some((b'*', prefix)) => capability.as_bytes().starts_with(prefix),
+        _ => entry == capability,
     }
 }
 
@@ -110,11 +111,8 @@ pub(crate) fn check_session(
         ));
     }
     if let Some(expires_at) = session.expires_at {
-        // A NaN clock compares as neither: fail closed.
-        let valid = matches!(
-            now_ms.partial_cmp(&expires_at),
-            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
-        );
+        // A NaN clock is never `<=` anything: fail closed.
+        let valid = now_ms <= expires_at;
         if !valid {
             return Err(ProtocolError::new(
                 ProtocolCode::SessionExpired,

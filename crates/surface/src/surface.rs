@@ -74,7 +74,8 @@ impl SurfaceConfig {
                 let invokes = v.get("invokes").and_then(crate::schema::as_count);
                 let per_ms = v.get("perMs").and_then(Value::as_f64);
                 match (invokes, per_ms) {
-                    (Some(invokes @ 1..), Some(per_ms)) if per_ms.is_finite() && per_ms > 0.0 => {
+                    // (A JSON number is always finite.)
+                    (Some(invokes @ 1..), Some(per_ms)) if per_ms > 0.0 => {
                         config.rate_limit = RateLimit {
                             invokes: u32::try_from(invokes).unwrap_or(u32::MAX),
                             per_ms,
@@ -137,10 +138,12 @@ impl fmt::Debug for Surface {
 }
 
 impl Surface {
-    /// Runs `f` on the memory of `session_id` (created on first use), then
-    /// marks it most recently used; beyond [`MAX_TRACKED_SESSIONS`] the
-    /// least recently used session is forgotten. Not generic.
-    fn with_session(&self, session_id: &str, f: &mut dyn FnMut(&mut SessionState)) {
+    /// The session memory, taken out of its `Cell` with `session_id`'s
+    /// entry (created on first use) moved last, as the most recently used;
+    /// beyond [`MAX_TRACKED_SESSIONS`] the least recently used session is
+    /// forgotten. The caller works on the last entry, then puts the list
+    /// back (in the same plain function).
+    fn take_sessions(&self, session_id: &str) -> Sessions {
         let mut sessions = self.sessions.take();
         let mut at = None;
         for (i, (id, _)) in sessions.iter().enumerate() {
@@ -169,10 +172,7 @@ impl Surface {
         for i in at + 1..sessions.len() {
             sessions.swap(i - 1, i);
         }
-        if let Some((_, memory)) = sessions.last_mut() {
-            f(memory);
-        }
-        self.sessions.set(sessions);
+        sessions
     }
 }
 
@@ -283,15 +283,17 @@ impl Surface {
         let request = parse_request(request)?;
         let session = check_session(session, now)?;
         let invoking = matches!(request, Request::Invoke { .. });
+        let mut sessions = self.take_sessions(&session.id);
         let mut admitted = Ok(());
-        self.with_session(&session.id, &mut |memory| {
+        if let Some((_, memory)) = sessions.last_mut() {
             admitted = memory
                 .admit_request_id(request.id())
                 .and_then(|()| match invoking {
                     true => memory.admit_invoke(now, self.config.rate_limit),
                     false => Ok(()),
                 });
-        });
+        }
+        self.sessions.set(sessions);
         admitted?;
         match request {
             Request::Describe { input, .. } => {
@@ -302,8 +304,9 @@ impl Surface {
                         format!("the page could not be read: {e}"),
                     )
                 })?;
+                let mut sessions = self.take_sessions(&session.id);
                 let mut result = Value::Null;
-                self.with_session(&session.id, &mut |memory| {
+                if let Some((_, memory)) = sessions.last_mut() {
                     result = describe::describe(
                         &self.config,
                         session,
@@ -312,7 +315,8 @@ impl Surface {
                         &input,
                         &mut memory.last_capabilities,
                     );
-                });
+                }
+                self.sessions.set(sessions);
                 Ok(Err(result))
             }
             Request::Invoke {

@@ -2,11 +2,11 @@
 //! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
 //! Translation only: every rule lives in `surface`.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
-use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use js_sys::{Array, Date, Function, Promise};
 use json::{Map, Value};
 use playable::bridge::WindowBridge;
 use surface::dom::{clicked, control_scope, DomPage};
@@ -24,16 +24,86 @@ use crate::webmcp::{Owner, Publication, WebMcpPublication};
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
 
-#[wasm_bindgen(module = "/src/boundary.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = projectWith)]
-    fn project_with(request: &JsValue, scalars: &Array, nested: &str) -> Array;
-    fn plain(value: &JsValue, label: &str) -> Array;
-    fn attempt(f: &Function, args: &Array) -> Array;
-    fn settle(f: &Function, args: &Array) -> Promise;
+// The JS side of the shell: every value from the page (request, options,
+// callback results) arrives as `[json, problem]`, copied by boundary.js's
+// `plain`/`projectWith` (imported from the crate's snippet directory, where
+// wasm-bindgen puts this inline module too), with the message prefixes
+// here, so the wasm side only parses.
+#[wasm_bindgen(inline_js = r#"
+import { plain, projectWith } from "./src/boundary.js";
+
+const thrown = (e) => (e && e.message ? String(e.message).slice(0, 200) : "unknown error");
+const with_prefix = (out, prefix) => {
+  if (out[1]) out[1] = prefix + out[1];
+  return out;
+};
+
+export const projectRequest = (r) =>
+  with_prefix(projectWith(r, ["protocol", "id", "method", "capability"], "input"), "the request must be plain JSON: ");
+
+export function readRegistry(r) {
+  if (typeof r === "function") {
+    try { r = r(); } catch (e) { return ["null", "registry() threw: " + thrown(e)]; }
+  }
+  return with_prefix(plain(r, "registry"), "the registry is not plain JSON: ");
 }
 
-/// `[json, problem]` from `plain`/`projectWith` as a JSON value.
+// `f()`, or `f(id, input)` with a fresh copy of the input. The messages
+// name execute: the only callback whose failure is reported (a failed
+// session() is no session, a failed confirm() a refusal).
+export async function callPlain(f, id, input) {
+  let v;
+  try { v = await (id ? f(id, JSON.parse(input)) : f()); } catch (e) { return ["null", "the page's execute threw: " + thrown(e)]; }
+  return with_prefix(plain(v, "result"), "the page's execute returned no plain JSON: ");
+}
+
+const warned = new WeakMap();
+// console.warn with Surface's prefix, unless it repeats the last warning for
+// `key` (one per surface); a page without a console gets no warning.
+export function warnOnce(key, m) {
+  if (warned.get(key) === m) return;
+  warned.set(key, m);
+  try { console.warn("in-page-playable surface: " + m); } catch {}
+}
+
+export function surfaceOptions(o, scan) {
+  if (typeof o !== "object" || !o) return "takes an options object";
+  const keys = ["registry", "session", "execute", "confirm", "app", "expose", "recordLimit", "rateLimit", "root", "allowedOrigins"];
+  const v = [];
+  for (const k of scan ? keys.slice(8) : keys.slice(0, 8)) {
+    const i = v.length;
+    try { v.push(o[k]); } catch { return "reading options." + k + " threw"; }
+    if (scan) continue;
+    if (!i && !Array.isArray(v[0]) && typeof v[0] !== "function") return "options.registry must be an array of declarations or a function returning one";
+    if (i == 1 && v[1] == null) return "options.session must be a function returning the session (or null)";
+    if (i && i < 4 && v[i] != null && typeof v[i] !== "function") return "options." + k + " must be a function";
+  }
+  return scan ? { root: v[0], allowedOrigins: v[1] } : [...plain({ app: v[4], expose: v[5], recordLimit: v[6], rateLimit: v[7] }, "options"), v[0], v[1], v[2], v[3]];
+}
+"#)]
+extern "C" {
+    /// The request's `protocol`, `id`, `method`, `capability` and `input`.
+    #[wasm_bindgen(js_name = projectRequest)]
+    fn project_request(request: &JsValue) -> Array;
+    /// The registry option, called when it is a function.
+    #[wasm_bindgen(js_name = readRegistry)]
+    fn read_registry(registry: &JsValue) -> Array;
+    /// A host callback's awaited result; never rejects.
+    #[wasm_bindgen(js_name = callPlain)]
+    fn call_plain(f: &Function, id: &str, input: &str) -> Promise;
+    /// createSurface's reads and type checks: each option read once, in
+    /// order, and checked as soon as it is read; `scan` reads the last two,
+    /// after the data options passed. `[json, problem, registry, session,
+    /// execute?, confirm?]` (the JSON of `{ app, expose, recordLimit,
+    /// rateLimit }`), with `scan` `{ root, allowedOrigins }`, or why not (a
+    /// string).
+    #[wasm_bindgen(js_name = warnOnce)]
+    fn warn_once(key: &JsValue, message: &str);
+    #[wasm_bindgen(js_name = surfaceOptions)]
+    fn surface_options(options: &JsValue, scan: bool) -> JsValue;
+}
+
+/// `[json, problem]` as a JSON value.
 fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
         return Err(problem);
@@ -42,29 +112,29 @@ fn parsed(out: &Array) -> Result<Value, String> {
         .map_err(|e| format!("not JSON: {e}"))
 }
 
+/// Calls a host callback, `f()` when `id` is empty, else `f(id, input)`
+/// (`input` is JSON text): awaited, its result is `[json, problem]` for
+/// [`called`]. (A plain `JsFuture` per await site is smaller than an async
+/// helper.)
+fn call(f: &Function, id: &str, input: &str) -> JsFuture {
+    JsFuture::from(call_plain(f, id, input))
+}
+
+/// A [`call`]'s outcome; `Err(message)` when the callback threw, rejected
+/// or returned no plain JSON.
+fn called(out: Result<JsValue, JsValue>) -> Result<Value, String> {
+    match out {
+        Ok(out) => parsed(out.unchecked_ref()),
+        Err(_) => Err("the callback could not be called".to_string()),
+    }
+}
+
 /// A value crossing back to JS: one string and a native JSON.parse.
 fn to_js(value: &Value) -> JsValue {
     json::to_string(value)
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or(JsValue::NULL)
-}
-
-/// Calls a host callback; await the future, then read it with [`settled`].
-/// (A plain `JsFuture` per await site is smaller than an async helper.)
-fn call(f: &Function, args: &Array) -> JsFuture {
-    JsFuture::from(settle(f, args))
-}
-
-/// A [`call`]'s outcome; `Err(message)` when the callback threw or rejected.
-fn settled(out: Result<JsValue, JsValue>) -> Result<JsValue, String> {
-    let out: Array = out
-        .map(JsCast::unchecked_into)
-        .map_err(|_| "the callback could not be called".to_string())?;
-    match out.get(0).is_truthy() {
-        true => Ok(out.get(1)),
-        false => Err(out.get(1).as_string().unwrap_or_default()),
-    }
 }
 
 pub(crate) struct Inner {
@@ -80,8 +150,8 @@ pub(crate) struct Inner {
     root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
-    /// The last registry warning shown, so a bad declaration warns once.
-    warned: Cell<String>,
+    /// This surface's key for `warnOnce`, so a bad declaration warns once.
+    warned: JsValue,
     webmcp: RefCell<Option<Rc<Publication>>>,
 }
 
@@ -89,22 +159,10 @@ impl RegistrySource for Inner {
     /// Read afresh each time; anything unreadable is an empty registry
     /// (fail closed) with a console warning.
     fn registry(&self) -> Registry {
-        let value = match self.registry.dyn_ref::<Function>() {
-            Some(f) => {
-                let out = attempt(f, &Array::new());
-                if !out.get(0).is_truthy() {
-                    let why = out.get(1).as_string().unwrap_or_default();
-                    self.warn(format!("registry() threw: {why}"));
-                    return Registry::default();
-                }
-                out.get(1)
-            }
-            None => self.registry.clone(),
-        };
-        let json = match parsed(&plain(&value, "registry")) {
+        let json = match parsed(&read_registry(&self.registry)) {
             Ok(json) => json,
             Err(why) => {
-                self.warn(format!("the registry is not plain JSON: {why}"));
+                self.warn(why);
                 return Registry::default();
             }
         };
@@ -123,30 +181,20 @@ impl RegistrySource for Inner {
 
 impl Inner {
     fn warn(&self, message: String) {
-        if self.warned.take() != message {
-            surface::dom::warn(&message);
-        }
-        self.warned.set(message);
+        warn_once(&self.warned, &message);
     }
 
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
-        // Built from imports the module has anyway (no `Array.of` of four).
-        let scalars = Array::of2(&"protocol".into(), &"id".into());
-        scalars.push(&"method".into());
-        scalars.push(&"capability".into());
-        let projected = project_with(&request, &scalars, "input");
+        let projected = project_request(&request);
         let value: Value = json::from_str(&projected.get(0).as_string().unwrap_or_default())
             .unwrap_or(Value::Null);
         if let Some(problem) = projected.get(1).as_string() {
-            let error = ProtocolError::new(
-                ProtocolCode::InvalidRequest,
-                format!("the request must be plain JSON: {problem}"),
-            );
+            let error = ProtocolError::new(ProtocolCode::InvalidRequest, problem);
             return to_js(&surface::respond(&value, Err(error)));
         }
         // `Surface::handle`'s two halves around this shell's own awaits.
         // `session()`, read per request.
-        let session = read_session(settled(call(&self.session, &Array::new()).await));
+        let session = read_session(called(call(&self.session, "", "").await));
         let observe = || self.page.observe();
         let p = match self.core.begin(
             &value,
@@ -159,9 +207,9 @@ impl Inner {
             Ok(p) => p,
             Err(response) => return to_js(&response),
         };
-        // Fresh arguments per callback: one hook mutating its input must
-        // not change what the next one sees.
-        let args = || Array::of2(&p.capability().into(), &to_js(p.input()));
+        // Parsed afresh per callback (in JS): one hook mutating its input
+        // does not change what the next one sees.
+        let input = json::to_string(p.input()).unwrap_or_default();
         // At most two page callbacks, through one await: `confirm(capabilityId,
         // input)` when a person must approve (only `true` approves), then
         // `execute(capabilityId, input)` — or the built-in executor.
@@ -195,22 +243,17 @@ impl Inner {
                     break clicked(p.capability(), run.map(|_| ()).map_err(|e| *e));
                 }
             };
-            let out = settled(call(hook, &args()).await);
+            let out = called(call(hook, p.capability(), &input).await);
             if !approved {
-                approved = out.is_ok_and(|v| v.as_bool() == Some(true));
+                approved = matches!(out, Ok(Value::Bool(true)));
                 if !approved {
                     break p.declined();
                 }
                 continue;
             }
             break match out {
-                Err(why) => Err(failed(format!("the page's execute threw: {why}"))),
-                Ok(out) => match parsed(&plain(&out, "result")) {
-                    Err(why) => Err(failed(format!(
-                        "the page's execute returned no plain JSON: {why}"
-                    ))),
-                    Ok(json) => exec_outcome_from_json(&json),
-                },
+                Err(why) => Err(failed(why)),
+                Ok(json) => exec_outcome_from_json(&json),
             };
         };
         // `wait_for_text`, driven here: checks now, then after each DOM
@@ -253,9 +296,8 @@ async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
 
 /// What `session()` settled to. A throw, a rejection or a malformed value
 /// is no session (`SESSION_EXPIRED`): fail closed.
-fn read_session(value: Result<JsValue, String>) -> Option<Session> {
-    let json = parsed(&plain(&value.ok()?, "session")).ok()?;
-    Session::from_json(&json).ok().flatten()
+fn read_session(value: Result<Value, String>) -> Option<Session> {
+    Session::from_json(&value.ok()?).ok().flatten()
 }
 
 /// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
@@ -311,66 +353,38 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(&format!("createSurface: {message}")).into()
 }
 
-fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(obj, &key.into()).map_err(|_| type_error(&format!("reading options.{key} threw")))
-}
-
-fn optional_function(obj: &JsValue, key: &str) -> Result<Option<Function>, JsValue> {
-    let value = get(obj, key)?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+/// [`surface_options`], a problem thrown as a TypeError.
+fn read_options(options: &JsValue, scan: bool) -> Result<JsValue, JsValue> {
+    let read = surface_options(options, scan);
+    match read.as_string() {
+        Some(problem) => Err(type_error(&problem)),
+        None => Ok(read),
     }
-    value
-        .dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| type_error(&format!("options.{key} must be a function")))
 }
 
 /// `createSurface(options)`. Throws a TypeError for invalid options.
 #[wasm_bindgen(js_name = createSurface)]
 pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
-    if !options.is_object() {
-        return Err(type_error("takes an options object"));
-    }
-    let registry = get(&options, "registry")?;
-    if !Array::is_array(&registry) && !registry.is_function() {
-        return Err(type_error(
-            "options.registry must be an array of declarations or a function returning one",
-        ));
-    }
-    let session = optional_function(&options, "session")?.ok_or_else(|| {
-        type_error("options.session must be a function returning the session (or null)")
-    })?;
-    let execute = optional_function(&options, "execute")?;
-    let confirm = optional_function(&options, "confirm")?;
-    // A fresh object with these options, each read once, in order.
-    let copy = |keys: &[&str]| -> Result<Object, JsValue> {
-        let out = Object::new();
-        for key in keys {
-            let _ = Reflect::set(&out, &(*key).into(), &get(&options, key)?);
-        }
-        Ok(out)
-    };
+    let read: Array = read_options(&options, false)?.unchecked_into();
     // The data options, bounded and read once.
-    let data = copy(&["app", "expose", "recordLimit", "rateLimit"])?;
-    let data = parsed(&plain(&data, "options")).map_err(|e| type_error(&e))?;
+    let data = parsed(&read).map_err(|e| type_error(&e))?;
     let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = copy(&["root", "allowedOrigins"])?;
-    let scan = options::parse(&scan).map_err(|e| type_error(&e))?;
+    let scan = options::parse(&read_options(&options, true)?).map_err(|e| type_error(&e))?;
     Ok(Surface {
         inner: Rc::new(Inner {
             core: surface::Surface::new(config),
-            registry,
-            execute,
-            session,
-            confirm,
+            registry: read.get(2),
+            // Checked in JS: a function, or (execute, confirm) absent.
+            session: read.get(3).unchecked_into(),
+            execute: read.get(4).dyn_into().ok(),
+            confirm: read.get(5).dyn_into().ok(),
             page: DomPage::new(scan.root.clone()),
             root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
-            warned: Cell::new(String::new()),
+            warned: read.into(),
             webmcp: RefCell::new(None),
         }),
     })
