@@ -331,6 +331,8 @@ test("--cdp attaches to a running Chromium, reuses the tab at the URL, and leave
       proc.kill();
       await exited;
     }
-    await rm(dir, { recursive: true, force: true });
+    // Chromium's helper processes may still write to the profile for a moment
+    // after the browser process exits: retry instead of failing on ENOTEMPTY.
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 });
