@@ -63,7 +63,8 @@ function copier(budget) {
   return copy;
 }
 
-function thrown(e) {
+/** A thrown value's message, bounded, for an error text. */
+export function thrown(e) {
   return e && e.message ? String(e.message).slice(0, 200) : "unknown error";
 }
 
@@ -115,24 +116,6 @@ export function plain(v, label) {
     return [out === undefined ? "null" : JSON.stringify(out), budget.problem];
   } catch (e) {
     return ["null", "reading " + label + " threw: " + thrown(e)];
-  }
-}
-
-/** f(...args), synchronously: [true, value] or [false, message]; never throws. */
-export function attempt(f, args) {
-  try {
-    return [true, f(...args)];
-  } catch (e) {
-    return [false, thrown(e)];
-  }
-}
-
-/** f(...args), awaited when it returns a promise: resolves [true, value] or [false, message]; never rejects. */
-export async function settle(f, args) {
-  try {
-    return [true, await f(...args)];
-  } catch (e) {
-    return [false, thrown(e)];
   }
 }
 

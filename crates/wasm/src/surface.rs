@@ -27,12 +27,11 @@ const CHANNEL: &str = "pling.surface";
 // The JS side of the shell: every value from the page (request, options,
 // callback results) arrives as `[json, problem]`, copied by boundary.js's
 // `plain`/`projectWith` (imported from the crate's snippet directory, where
-// wasm-bindgen puts this inline module too), with the message prefixes
-// here, so the wasm side only parses.
+// wasm-bindgen puts this inline module too; `thrown` words a callback's
+// throw), with the message prefixes here, so the wasm side only parses.
 #[wasm_bindgen(inline_js = r#"
-import { plain, projectWith } from "./src/boundary.js";
+import { plain, projectWith, thrown } from "./src/boundary.js";
 
-const thrown = (e) => (e && e.message ? String(e.message).slice(0, 200) : "unknown error");
 const with_prefix = (out, prefix) => {
   if (out[1]) out[1] = prefix + out[1];
   return out;
