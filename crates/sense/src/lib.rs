@@ -56,7 +56,9 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
     }]
 }
 
-/// `isEscapeAllowed`: the same rule as [`derive_escapes`], as a boolean.
+/// The same rule as [`derive_escapes`], as a boolean. (The package's
+/// `isEscapeAllowed` answers from `deriveEscapes` in www/entry.js; this is
+/// the rule's Rust form for callers of the crate.)
 pub fn is_escape_allowed(snapshot: &Snapshot, kind: &str) -> bool {
     kind == "reload" && reload_refusal(snapshot).is_none()
 }

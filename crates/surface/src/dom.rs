@@ -96,8 +96,10 @@ pub struct DomExecutor<M = PlayableRun> {
 
 /// Runs one menu id under a scope (the page, or one record): playable's
 /// `run_menu_item` over some [`Sense`] and [`Bot`]. [`PlayableRun`] uses
-/// sense's and bot's DOM types directly; the wasm shell passes its own ports
-/// so the module carries one copy of `run`, shared with the playable machine.
+/// sense's and bot's DOM types directly. The wasm shell does not use this
+/// executor: it drives the same click inline ([`control_scope`], then
+/// playable's `run_item` over its own ports, then [`clicked`]), so the
+/// module carries one copy of `run`, shared with the playable machine.
 #[allow(async_fn_in_trait)]
 pub trait MenuRun {
     async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)>;
