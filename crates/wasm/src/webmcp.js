@@ -236,7 +236,7 @@ export function start(win, root, surface, live, send) {
     const answer = await ask(surface ? "invoke" : "run", id, input);
     // The page may have changed in ways no mutation shows (an item hidden
     // by a stylesheet rule alone): re-read after every call.
-    if (watcher) watcher.schedule();
+    if (watcher && !stopped) watcher.schedule();
     return answer === undefined ? withdrawn(surface, pageId, id) : answer;
   };
   if (!stopped) {
