@@ -21,6 +21,7 @@ test("other ids get a stable hashed name", () => {
   // FNV-1a 32-bit of the UTF-8 bytes, as Rust computed it before.
   assert.equal(sanitisedName("a"), "a-e40c292c");
   assert.equal(sanitisedName("ä"), "_-" + fnv("ä"));
+  assert.equal(sanitisedName("ä"), "_-199de0e2", "pinned: FNV-1a of the UTF-8 bytes c3 a4");
   // Ids that sanitise alike still get different names.
   assert.notEqual(sanitisedName("a:b"), sanitisedName("a;b"));
   for (const id of ["", "ä", "a b", "é".repeat(300), "x".repeat(129), "名前", "😀:x"]) {
@@ -29,6 +30,12 @@ test("other ids get a stable hashed name", () => {
   }
   assert.equal(sanitisedName("é".repeat(300)).length, 119 + 9);
   assert.deepEqual(names([item("a:b"), item("a b")]), [sanitisedName("a:b"), sanitisedName("a b")]);
+  // Ids that are not valid names never pass through as they are; an empty
+  // id is no menu id at all and gets no tool.
+  const invalid = ["a:b", "x".repeat(129)];
+  const planned = names(["", ...invalid].map((id) => item(id)));
+  assert.deepEqual(planned, invalid.map(sanitisedName));
+  for (let i = 0; i < invalid.length; i++) assert.notEqual(planned[i], invalid[i]);
 });
 
 function fnv(s) {
