@@ -266,6 +266,7 @@ test("reload escape really reloads: the old pageId is gone and the new document 
     const old = agent.pageId;
     await page.evaluate(() => { window.__oldDocument = true; });
     const loaded = page.waitForEvent("load");
+    loaded.catch(() => {}); // a failed assertion below must show, not this wait's rejection when the page closes
     assertReloading(await agent.escape());
     await loaded;
     await page.waitForSelector(".console-head");
@@ -302,6 +303,7 @@ test("with unsaved text in the note, reload is refused and the text survives; on
     assert.equal(outcome(await agent.run("desk.saveNote")), "ok");
     assert.equal(await page.getAttribute("#note", "data-e2e-dirty"), null);
     const loaded = page.waitForEvent("load");
+    loaded.catch(() => {}); // a failed assertion below must show, not this wait's rejection when the page closes
     assertReloading(await agent.escape());
     await loaded;
     await page.waitForSelector(".console-head");

@@ -52,15 +52,21 @@ export function bridgeAgent(frame, name = "agent") {
     /** Sends a raw envelope (anything) and returns the uplink. */
     async raw(envelope) {
       const key = `__agent:${name}:${++seq}`;
+      const navigated = (error) => {
+        if (!/context was destroyed|navigat/i.test(error.message)) throw error;
+      };
+      let up;
       try {
-        const up = await frame.evaluate(BRIDGE_CALL, { key, seq, envelope });
-        await frame.evaluate(TAKE_KEPT, key);
-        return up;
+        up = await frame.evaluate(BRIDGE_CALL, { key, seq, envelope });
       } catch (error) {
         // The document navigated away (reload escape) before evaluate() returned.
-        if (!/context was destroyed|navigat/i.test(error.message)) throw error;
+        navigated(error);
         return keptReply(frame, key);
       }
+      // The reply is in hand; a reload may now destroy the document while its
+      // kept copy is cleared (the copy may have been taken already: keep `up`).
+      await frame.evaluate(TAKE_KEPT, key).catch(navigated);
+      return up;
     },
     /** hello / snapshot / run / escape with the latched pageId (or an explicit one). */
     async send(cmd, payload = {}, pageId = agent.pageId) {
