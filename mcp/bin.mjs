@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// in-page-playable-mcp --url <URL> [--cdp <endpoint>] [--inject] [--timeout <ms>]
-//                      [--chromium <path>] [--headed]
+// in-page-playable-mcp --url <URL> [--cdp <endpoint>] [--inject] [--menu-tools]
+//                      [--timeout <ms>] [--chromium <path>] [--headed]
 // An MCP server on stdio that lets an agent act on one page only through the
 // menu it declares (see docs/mcp.md). Logs go to stderr; stdout is the protocol.
 import { parseArgs } from "node:util";
@@ -11,6 +11,7 @@ const USAGE = `usage: in-page-playable-mcp --url <URL> [options]
   --cdp <endpoint>     attach to a running Chromium over CDP (e.g. http://127.0.0.1:9222)
                        instead of launching one; reuses a tab already at <URL>
   --inject             install the package into the page when it has none
+  --menu-tools         also offer each runnable menu item as a tool (the first 64)
   --timeout <ms>       how long to wait for the page's answer (default 10000)
   --chromium <path>    the browser to launch (default $CHROMIUM_PATH or /usr/bin/chromium)
   --headed             show the launched browser window
@@ -29,6 +30,7 @@ try {
       url: { type: "string" },
       cdp: { type: "string" },
       inject: { type: "boolean", default: false },
+      "menu-tools": { type: "boolean", default: false },
       timeout: { type: "string" },
       chromium: { type: "string" },
       headed: { type: "boolean", default: false },
@@ -76,7 +78,13 @@ try {
   process.exit(1);
 }
 
-const server = createServer(link);
+const server = createServer(link, { menuTools: values["menu-tools"] });
+if (server.menuTools) {
+  // The first tools/list already lists the menu; then the tools follow it.
+  const menu = server.menuTools;
+  await menu.sync().catch((e) => process.stderr.write(`in-page-playable-mcp: menu tools: ${e.message}\n`));
+  await link.watch(() => menu.schedule());
+}
 let closing = false;
 async function shutdown(code = 0) {
   if (closing) return;

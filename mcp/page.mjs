@@ -13,10 +13,20 @@ import { chromium } from "playwright-core";
 export const CHANNEL = "in-page-playable";
 /** Surface's bridge channel (createSurface(...).attachWindowBridge()). */
 export const SURFACE_CHANNEL = "pling.surface";
-const MARKER = "__IN_PAGE_PLAYABLE_V1__";
+export const MARKER = "__IN_PAGE_PLAYABLE_V1__";
 /** Same-origin path under which --inject serves the package's own files. */
 const INJECT_PATH = "/__in-page-playable__/";
-const WWW = fileURLToPath(new URL("../www/", import.meta.url));
+/** The page package's own folder (www/, where its index.js is): what --inject serves. */
+const WWW = fileURLToPath(new URL(".", import.meta.resolve("in-page-playable-page")));
+/**
+ * With --inject: how long after the page's load event a page that ships the
+ * package may still take to install it (a module's top-level await, the
+ * WebAssembly fetch) before the server installs its own copy. Past it, a
+ * missing marker means the page does not ship the package.
+ */
+export const INSTALL_GRACE_MS = 400;
+/** Binding the --menu-tools watcher calls when the page's DOM changed. */
+const CHANGED_BINDING = "__inPagePlayableMcpChanged";
 const TYPES = { ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm" };
 
 /** Debian's Chromium, as root, with the background traffic a closed network refuses turned off. */
@@ -40,17 +50,25 @@ export class LinkError extends Error {
 
 // Runs in the page: waits for an instance (when a marker is given), posts the
 // down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
+// `graceMs` (--inject): stop waiting for the marker as soon as the document
+// has loaded and `graceMs` passed since, instead of waiting out the timeout.
 // `repeatMs` (only for requests that are safe to repeat) posts the same
 // wrapper again until one is answered: a channel with no marker (Surface) may
 // attach its listener after the page's load event, when a module's top-level
 // await settles, and a message posted before that is simply not heard.
-function exchange({ channel, marker, seq, envelope, timeoutMs, repeatMs = 0 }) {
+function exchange({ channel, marker, seq, envelope, timeoutMs, repeatMs = 0, graceMs = -1 }) {
   return new Promise((resolve) => {
     const started = Date.now();
+    const settled = () => {
+      if (graceMs < 0 || document.readyState !== "complete") return false;
+      const nav = performance.getEntriesByType("navigation")[0];
+      const loaded = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : 0;
+      return performance.now() - loaded >= graceMs;
+    };
     const post = () => {
       if (marker && !window[marker]) {
-        if (Date.now() - started > timeoutMs) return resolve({ missing: true });
-        return setTimeout(post, 25);
+        if (Date.now() - started > timeoutMs || settled()) return resolve({ missing: true });
+        return setTimeout(post, 10);
       }
       // Repeats back off (repeatMs, 2×, 4×, …) so a slow answer is not buried under copies.
       let again = 0;
@@ -93,6 +111,24 @@ async function injectPackage({ base, marker }) {
   } catch (e) {
     return String((e && e.message) || e);
   }
+}
+
+// Runs in the page (--menu-tools), once per document: calls the binding at
+// most `ms` after the first DOM change of a burst (coalesced, not postponed).
+// The page can call the binding too; all it can cause is one more read.
+function watchDom({ binding, ms }) {
+  const mark = Symbol.for("in-page-playable-mcp.watching");
+  if (window[mark]) return;
+  window[mark] = true;
+  let timer = 0;
+  const fire = () => {
+    timer = 0;
+    const notify = window[binding];
+    if (typeof notify === "function") notify().catch(() => {});
+  };
+  new MutationObserver(() => {
+    if (!timer) timer = setTimeout(fire, ms);
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 }
 
 export class PageLink {
@@ -211,12 +247,20 @@ export class PageLink {
     if (here.origin !== this.origin) {
       throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
     }
-    const args = { channel, marker, seq: ++this.seq, envelope, timeoutMs: this.timeoutMs, repeatMs: repeat ? 50 : 0 };
+    const args = {
+      channel,
+      marker,
+      seq: ++this.seq,
+      envelope,
+      timeoutMs: this.timeoutMs,
+      repeatMs: repeat ? 50 : 0,
+      graceMs: marker && this.options.inject ? INSTALL_GRACE_MS : -1,
+    };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, marker: MARKER });
       if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
-      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq });
+      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
     }
     if (answer.missing) {
       throw new LinkError(
@@ -242,6 +286,20 @@ export class PageLink {
       }
       throw new LinkError(`could not reach the page: ${why}`);
     }
+  }
+
+  /**
+   * Calls `onChange()` after DOM changes in the page (within 100 ms of the
+   * first of a burst) and after every load of a new document.
+   * @param {() => void} onChange
+   */
+  async watch(onChange) {
+    const page = this.page;
+    await page.exposeBinding(CHANGED_BINDING, () => void onChange());
+    const arg = { binding: CHANGED_BINDING, ms: 100 };
+    await page.addInitScript(watchDom, arg);
+    page.on("load", () => void onChange());
+    await page.evaluate(watchDom, arg).catch(() => {});
   }
 
   /** Waits (bounded) until a document loaded after `loadsBefore` (after a reload escape). */

@@ -41,12 +41,17 @@ async function withClient(path, fn, extra) {
   }
 }
 
-/** Calls a tool; returns the uplink parsed from the first text item, and the rest. */
+/**
+ * Calls a tool; returns the uplink from its structuredContent (page_run and
+ * page_escape: without pageId and requestId), the first text item (for the
+ * model) and the rest (the notes).
+ */
 async function call(client, name, args = {}) {
   const res = await client.callTool({ name, arguments: args });
   const [first, ...rest] = res.content;
   assert.equal(first.type, "text");
-  return { up: JSON.parse(first.text), notes: rest.map((c) => c.text), isError: res.isError === true };
+  assert.equal(typeof res.structuredContent, "object", `${name} returns structuredContent`);
+  return { up: res.structuredContent, text: first.text, notes: rest.map((c) => c.text), isError: res.isError === true };
 }
 
 const snapshot = async (client, args) => (await call(client, "page_snapshot", args)).up.payload.snapshot;
@@ -89,7 +94,7 @@ test("hello, snapshot and run: the effect shows in the next snapshot", () =>
     assert.deepEqual(s.menuWindow, { offset: 0, limit: 50, total: s.menu.length });
     const inc = s.menu.find((m) => m.id === "inc");
     assert.deepEqual({ ...inc, desc: undefined }, { id: "inc", event: "click", title: "Increment", desc: undefined, enabled: true, visible: true });
-    assert.ok(s.generics.length > 0 && s.genericsTotal === s.generics.length);
+    assert.ok(s.generics.length > 0 && s.genericsWindow.total === s.generics.length);
     assert.deepEqual(snap.up.payload.escapes, [{ type: "reload", allowed: true }]);
     assert.match(snap.notes.join(" "), /Untrusted content/, "page-authored text is marked untrusted");
 
@@ -103,10 +108,12 @@ test("hello, snapshot and run: the effect shows in the next snapshot", () =>
 test("the server says hello by itself and keeps the pageId", () =>
   withClient("/tests/fixtures/mcp.html", async (client) => {
     const run = await call(client, "page_run", { id: "inc" });
-    assert.equal(run.up.ok, true);
-    assert.match(run.up.pageId, /^[0-9a-f]{32}$/);
+    assert.equal(run.up.ok, true, "a run without a hello first: the server said hello by itself");
     const snap = await call(client, "page_snapshot");
-    assert.equal(snap.up.pageId, run.up.pageId);
+    assert.match(snap.up.pageId, /^[0-9a-f]{32}$/);
+    assert.equal((await call(client, "page_run", { id: "inc" })).up.ok, true);
+    assert.equal((await call(client, "page_snapshot")).up.pageId, snap.up.pageId, "the same latch throughout");
+    assert.equal((await call(client, "page_hello")).up.payload.pageId, snap.up.pageId);
   }));
 
 test("every refusal code a menu can produce reaches the agent, and changes nothing", () =>
@@ -166,8 +173,9 @@ for (const [query, code] of [["", "NOT_LIVE"], ["?autohello", "PAGE_MISMATCH"]])
       assert.equal((await snapshot(client)).pageTitle, "count=0", "the run was not replayed");
       const again = await call(client, "page_run", { id: "inc" });
       assert.equal(again.up.ok, true);
-      assert.notEqual(again.up.pageId, first);
-      assert.equal((await snapshot(client)).pageTitle, "count=1");
+      const after = await call(client, "page_snapshot");
+      assert.notEqual(after.up.pageId, first);
+      assert.equal(after.up.payload.snapshot.pageTitle, "count=1");
     }));
 }
 

@@ -1,0 +1,106 @@
+// The text an agent reads: a bounded, windowed uplink rendered as TOON
+// (@toon-format/toon, tab-delimited, one space of indent) with what is the
+// default left out. The JSON form of the same uplink goes in the result's
+// structuredContent (and is the text with format: "json").
+//
+// A snapshot reads:
+//
+//   page: orders
+//   menu: 0-49 of 1355; next offset 50
+//   click[47	]{id	title	desc}:
+//    orders.refresh	Refresh	Reload the order list
+//    …
+//   input[1	]{id	title	desc}:
+//    orders.search	Search orders	Type a customer, item or order number
+//   notRunnable[2	]{id	why	title	desc}:
+//    orders.export	disabled	Export CSV	Download the list as CSV
+//    orders.tips	hover event	Show tips	…
+//   generics: 0-2 of 3 visible; 1 hidden not shown
+//   roles:
+//    link[2	]: Docs	Pricing
+//    button[1	]: Close
+//   reload: allowed
+//
+// Runnable items are grouped by event (click, input, scroll, drag) so no row
+// spends tokens on its event, enabled or visible flags; the rest are in
+// notRunnable with the reason. Generics are only named, grouped by role.
+import { encode } from "@toon-format/toon";
+
+const EVENTS = ["click", "input", "scroll", "drag"];
+const OPTIONS = { delimiter: "\t", indentSize: 1 };
+
+/** The TOON text of a value (the renderer's options). */
+export function toon(value) {
+  return encode(value, OPTIONS);
+}
+
+/** "0-49 of 1355; next offset 50", "none of 12 from offset 40", "none". */
+function span(window, shown, what = "") {
+  const of = `of ${window.total}${what}`;
+  if (shown === 0) return window.total === 0 ? `none${what}` : `none ${of} from offset ${window.offset}`;
+  const end = window.offset + shown;
+  const more = end < window.total ? `; next offset ${end}` : "";
+  return `${window.offset}-${end - 1} ${of}${more}`;
+}
+
+/** Why a menu item cannot run now (the refusal a run would get), or "" when it can. */
+function why(item) {
+  if (item.ambiguous) return "ambiguous";
+  if (!item.visible) return "hidden";
+  if (!item.enabled) return "disabled";
+  if (!EVENTS.includes(item.event)) return `${item.event} event`;
+  return "";
+}
+
+/**
+ * A compacted snapshot payload (compact.mjs) as TOON text.
+ * @param {{ snapshot: any, escapes: any[] }} payload
+ * @param {{ tools?: string }} [extra] a line about the menu tools (--menu-tools)
+ */
+export function renderSnapshot(payload, extra = {}) {
+  const s = payload.snapshot;
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  if (s.pageTitle !== null) out.page = s.pageTitle;
+  out.menu = span(s.menuWindow, s.menu.length);
+  const groups = new Map(EVENTS.map((e) => [e, []]));
+  const other = [];
+  for (const item of s.menu) {
+    const reason = why(item);
+    if (reason) other.push({ id: item.id, why: reason, title: item.title, desc: item.desc });
+    else groups.get(item.event).push({ id: item.id, title: item.title, desc: item.desc });
+  }
+  for (const [event, rows] of groups) if (rows.length) out[event] = rows;
+  if (other.length) out.notRunnable = other;
+  if (extra.tools) out.tools = extra.tools;
+
+  const gw = s.genericsWindow;
+  const hidden = gw.hidden === null ? "; hidden ones not told apart" : gw.hidden > 0 ? `; ${gw.hidden} hidden not shown` : "";
+  out.generics = span(gw, s.generics.length, " visible") + hidden;
+  if (s.generics.length) {
+    // Role keys are page text: a null-prototype object keeps "__proto__" a plain key.
+    const roles = Object.create(null);
+    for (const g of s.generics) (roles[g.role || "generic"] ??= []).push(g.name);
+    out.roles = roles;
+  }
+
+  const unresolved = s.islands.flatMap((i) => i.slots.filter((slot) => !slot.resolved).map((slot) => `${i.id}:${slot.name}`));
+  if (unresolved.length) out.slotsNotFound = unresolved;
+  if (s.islandsTotal > s.islands.length) out.islands = `${s.islands.length} of ${s.islandsTotal} listed`;
+  if (s.dirty.length) out.dirty = s.dirty.map((d) => d || '""');
+  for (const e of payload.escapes) out[e.type || "escape"] = e.allowed ? "allowed" : `not allowed${e.reason ? `: ${e.reason}` : ""}`;
+  return toon(out);
+}
+
+/**
+ * Any other ok uplink's payload (hello, run, escape), as TOON, with what
+ * the agent has no use for (pageId, requestId: the server keeps them) left out.
+ */
+export function renderPayload(payload) {
+  return toon(payload);
+}
+
+/** A refusal: "refused CODE: message". */
+export function renderError(error) {
+  return `refused ${error.code}: ${error.message}`;
+}
