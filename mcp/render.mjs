@@ -6,7 +6,7 @@
 // A snapshot reads:
 //
 //   page: orders
-//   menu: 0-49 of 1355; next offset 50
+//   menu: 0-49 of 1355, next offset 50
 //   click[47	]{id	title	desc}:
 //    orders.refresh	Refresh	Reload the order list
 //    …
@@ -15,7 +15,7 @@
 //   notRunnable[2	]{id	why	title	desc}:
 //    orders.export	disabled	Export CSV	Download the list as CSV
 //    orders.tips	hover event	Show tips	…
-//   generics: 0-2 of 3 visible; 1 hidden not shown
+//   generics: 0-2 of 3 visible; 1 hidden
 //   roles:
 //    link[2	]: Docs	Pricing
 //    button[1	]: Close
@@ -34,12 +34,13 @@ export function toon(value) {
   return encode(value, OPTIONS);
 }
 
-/** "0-49 of 1355; next offset 50", "none of 12 from offset 40", "none". */
+/** "0-49 of 1355, next offset 50", "all 12", "none of 12 from offset 40", "none". */
 function span(window, shown, what = "") {
   const of = `of ${window.total}${what}`;
   if (shown === 0) return window.total === 0 ? `none${what}` : `none ${of} from offset ${window.offset}`;
+  if (window.offset === 0 && shown === window.total) return `all ${shown}${what}`;
   const end = window.offset + shown;
-  const more = end < window.total ? `; next offset ${end}` : "";
+  const more = end < window.total ? `, next offset ${end}` : "";
   return `${window.offset}-${end - 1} ${of}${more}`;
 }
 
@@ -75,7 +76,7 @@ export function renderSnapshot(payload, extra = {}) {
   if (extra.tools) out.tools = extra.tools;
 
   const gw = s.genericsWindow;
-  const hidden = gw.hidden === null ? "; hidden ones not told apart" : gw.hidden > 0 ? `; ${gw.hidden} hidden not shown` : "";
+  const hidden = gw.hidden === null ? "; hidden ones not told apart" : gw.hidden > 0 ? `; ${gw.hidden} hidden` : "";
   out.generics = span(gw, s.generics.length, " visible") + hidden;
   if (s.generics.length) {
     // Role keys are page text: a null-prototype object keeps "__proto__" a plain key.
@@ -86,7 +87,6 @@ export function renderSnapshot(payload, extra = {}) {
 
   const unresolved = s.islands.flatMap((i) => i.slots.filter((slot) => !slot.resolved).map((slot) => `${i.id}:${slot.name}`));
   if (unresolved.length) out.slotsNotFound = unresolved;
-  if (s.islandsTotal > s.islands.length) out.islands = `${s.islands.length} of ${s.islandsTotal} listed`;
   if (s.dirty.length) out.dirty = s.dirty.map((d) => d || '""');
   for (const e of payload.escapes) out[e.type || "escape"] = e.allowed ? "allowed" : `not allowed${e.reason ? `: ${e.reason}` : ""}`;
   return toon(out);

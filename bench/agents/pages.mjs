@@ -5,7 +5,7 @@
 // "Approve item 739". The same size always gives the same bytes.
 //
 // A row is 8 elements: <tr>, three <td>, Approve and Reject (declared;
-// Approve is disabled on every 10th row, as if already approved), a Details
+// Approve is disabled on rows 4, 14, 24, …, as if already approved), a Details
 // link (unmarked: a generic ref) and, on every 7th row, an Undo button that
 // is display:none (a hidden generic). Rows take ~60 % of the elements; the
 // generated page the rest.
@@ -22,7 +22,7 @@ export function agentPage(size, { ship = true } = {}) {
   const base = generatePage(size - rows * 8);
   const out = ['<table data-orders><tbody>'];
   for (let n = 0; n < rows; n++) {
-    const done = n % 10 === 9 ? " disabled" : "";
+    const done = n % 10 === 4 ? " disabled" : "";
     const undo = n % 7 === 3 ? `<button type="button" style="display:none">Undo ${n}</button>` : "";
     out.push(
       `<tr><td>Order ${n}</td><td>${STATUS[n % STATUS.length]}</td><td>` +
@@ -37,7 +37,10 @@ export function agentPage(size, { ship = true } = {}) {
   const lines = base.html.split("\n");
   const at = Math.floor(lines.length / 2);
   lines.splice(at, 0, out.join("\n"));
-  let html = lines.join("\n");
+  let html = lines
+    .join("\n")
+    .replace(/data-e2e-pagetitle="[^"]*"/, `data-e2e-pagetitle="Agents ${size}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>agents ${size}</title>`);
   if (ship) {
     const slots = JSON.stringify(base.islandSlots).replace(/</g, "\\u003c");
     html = html.replace(

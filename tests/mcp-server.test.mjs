@@ -1,0 +1,327 @@
+// The MCP server's own logic, without a browser: createServer() over an
+// in-memory transport with the SDK's Client, and a fake page link that
+// answers like the module (the windowed snapshot of docs/protocol.md, or,
+// as an older package, the whole snapshot). What reaches the page, what the
+// agent reads, token ceilings, structuredContent, and --menu-tools.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { decode } from "@toon-format/toon";
+import { createServer, BUILT_IN_TOOLS } from "../mcp/server.mjs";
+import { MAX_MENU_TOOLS } from "../mcp/menu-tools.mjs";
+import { hashedName } from "../mcp/names.mjs";
+import { UNTRUSTED_NOTE } from "../mcp/compact.mjs";
+import { measure, tokens } from "./fixtures/mcp-observe.mjs";
+
+const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, desc: "", enabled: true, visible: true, ...more });
+
+/**
+ * A page as the module answers it. `windowed: false` answers like a
+ * package older than the window (the whole snapshot, whatever was asked).
+ */
+function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake" }) {
+  const page = {
+    menu,
+    generics, // { ref, role, name, visible }
+    downs: [],
+    runs: [],
+    windowed,
+    async send(down) {
+      page.downs.push(structuredClone(down));
+      const head = { pageId: down.cmd === "hello" ? null : "p".repeat(32), requestId: down.requestId };
+      if (down.cmd === "hello") return { ...head, pageId: "p".repeat(32), ok: true, payload: { pageId: "p".repeat(32) } };
+      if (down.cmd === "run") {
+        const it = page.menu.find((m) => m.id === down.payload.id);
+        if (!it) return { ...head, ok: false, error: { code: "NOT_IN_MENU", message: `${JSON.stringify(down.payload.id)} is not in the menu` } };
+        if (!it.enabled) return { ...head, ok: false, error: { code: "NOT_ACTIONABLE", message: `${JSON.stringify(it.id)} is disabled` } };
+        page.runs.push(structuredClone(down.payload));
+        return { ...head, ok: true, payload: { ...down.payload } };
+      }
+      const full = {
+        pageTitle,
+        menu: page.menu,
+        islands: [],
+        generics: page.generics.map(({ ref, role, name }) => ({ ref, role, name })),
+        dirty: [],
+        noReload: false,
+      };
+      const escapes = [{ type: "reload", allowed: true }];
+      const p = down.payload;
+      if (!page.windowed || (p.query === undefined && p.offset === undefined && p.limit === undefined)) {
+        return { ...head, ok: true, payload: { snapshot: full, escapes } };
+      }
+      // The contract, written out: every word in at least one field, ignoring case.
+      const words = String(p.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+      const hit = (...fields) => words.every((w) => fields.some((f) => f.toLowerCase().includes(w)));
+      const offset = p.offset ?? 0;
+      const menuHits = page.menu.filter((m) => hit(m.id, m.title, m.desc));
+      const genericHits = page.generics.filter((g) => hit(g.role, g.name));
+      const visible = genericHits.filter((g) => g.visible);
+      const cut = (rows) => {
+        const limit = p.limit ?? Math.max(rows.length - offset, 0);
+        return [rows.slice(offset, offset + limit), { offset, limit, total: rows.length }];
+      };
+      const [m, menuWindow] = cut(menuHits);
+      const [g, gw] = cut(visible);
+      return {
+        ...head,
+        ok: true,
+        payload: {
+          snapshot: {
+            ...full,
+            menu: m,
+            menuWindow,
+            generics: g.map(({ ref, role, name }) => ({ ref, role, name })),
+            genericsWindow: { ...gw, hidden: genericHits.length - visible.length },
+          },
+          escapes,
+        },
+      };
+    },
+    blocked: null,
+    origin: "http://fake.test",
+    loads: 0,
+    async settle() {},
+  };
+  return page;
+}
+
+async function connect(page, options = {}) {
+  const logs = [];
+  const server = createServer(page, { ...options, log: (l) => logs.push(l) });
+  if (server.menuTools) await server.menuTools.sync();
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "unit", version: "0" });
+  const changes = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => changes.push(Date.now()));
+  await server.connect(a);
+  await client.connect(b);
+  return { client, server, logs, changes };
+}
+
+const rows = (n, make = (i) => item(`row.${i}.approve`, { title: `Approve item ${i}`, desc: `Marks order ${i} approved` })) =>
+  Array.from({ length: n }, (_, i) => make(i));
+const genericRows = (n) =>
+  Array.from({ length: n }, (_, i) => ({ ref: `g${i}`, role: i % 3 ? "link" : "button", name: `Details ${i}`, visible: i % 7 !== 3 }));
+
+test("page_snapshot sends query, offset and limit to the page, so only those rows cross the bridge", async () => {
+  const page = fakePage({ menu: rows(300), generics: genericRows(100) });
+  const { client } = await connect(page);
+  await client.callTool({ name: "page_snapshot", arguments: {} });
+  await client.callTool({ name: "page_snapshot", arguments: { query: "approve 7", offset: 5, limit: 7 } });
+  const snaps = page.downs.filter((d) => d.cmd === "snapshot").map((d) => d.payload);
+  assert.deepEqual(snaps, [
+    { offset: 0, limit: 50 },
+    { offset: 5, limit: 7, query: "approve 7" },
+  ]);
+  const bad = await client.callTool({ name: "page_snapshot", arguments: { limit: 201 } });
+  assert.equal(bad.isError, true);
+  const negative = await client.callTool({ name: "page_snapshot", arguments: { offset: -1 } });
+  assert.equal(negative.isError, true);
+  assert.equal(page.downs.filter((d) => d.cmd === "snapshot").length, 2, "bad arguments never reach the page");
+});
+
+test("the text leaves out defaults and ids the agent has no use for; structuredContent is the windowed uplink", async () => {
+  const menu = [
+    item("save", { title: "Save", desc: "Save the list" }),
+    item("search", { event: "input", title: "Search" }),
+    item("log", { event: "scroll", title: "Log" }),
+    item("card", { event: "drag", title: "Card" }),
+    item("off", { enabled: false, title: "Off" }),
+    item("gone", { visible: false, title: "Gone" }),
+    item("dup", { ambiguous: true, title: "Dup" }),
+    item("tips", { event: "hover", title: "Tips" }),
+  ];
+  const page = fakePage({ menu, generics: genericRows(10) });
+  const { client } = await connect(page);
+  const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+  const text = res.content[0].text;
+  assert.doesNotMatch(text, /enabled|visible\t|true|pageId|requestId|\bref\b|\bg\d+\b/);
+  const shown = decode(text, { indent: 1 });
+  assert.deepEqual(shown.click, [{ id: "save", title: "Save", desc: "Save the list" }]);
+  assert.deepEqual(shown.input.map((r) => r.id), ["search"]);
+  assert.deepEqual(shown.scroll.map((r) => r.id), ["log"]);
+  assert.deepEqual(shown.drag.map((r) => r.id), ["card"]);
+  assert.deepEqual(
+    shown.notRunnable.map((r) => [r.id, r.why]),
+    [["off", "disabled"], ["gone", "hidden"], ["dup", "ambiguous"], ["tips", "hover event"]],
+  );
+  assert.equal(shown.menu, "all 8");
+  // 10 generics, g3 hidden: 9 visible, named by role.
+  assert.equal(shown.generics, "all 9 visible; 1 hidden");
+  assert.deepEqual(shown.roles.button, ["Details 0", "Details 6", "Details 9"]);
+  assert.equal(shown.roles.link.length, 6);
+  assert.equal(shown.reload, "allowed");
+
+  const s = res.structuredContent.payload.snapshot;
+  assert.equal(res.structuredContent.ok, true);
+  assert.equal(res.structuredContent.pageId, "p".repeat(32));
+  assert.deepEqual(s.menu[0], { id: "save", event: "click", title: "Save", desc: "Save the list", enabled: true, visible: true });
+  assert.deepEqual(s.menuWindow, { offset: 0, limit: 50, total: 8 });
+  assert.deepEqual(s.genericsWindow, { offset: 0, limit: 50, total: 9, hidden: 1 });
+  assert.deepEqual(s.generics.map((g) => g.ref).slice(0, 4), ["g0", "g1", "g2", "g4"]);
+  const { tools } = await client.listTools();
+  const snapshotTool = tools.find((t) => t.name === "page_snapshot");
+  assert.equal(snapshotTool.outputSchema.type, "object");
+  assert.ok(snapshotTool.outputSchema.properties.payload, "the outputSchema describes the uplink");
+
+  const json = await client.callTool({ name: "page_snapshot", arguments: { format: "json" } });
+  assert.deepEqual(JSON.parse(json.content[0].text), { ...json.structuredContent, requestId: json.structuredContent.requestId });
+  assert.deepEqual(json.structuredContent.payload, res.structuredContent.payload);
+});
+
+test("a query finds one row among thousands in a few hundred characters", async () => {
+  const page = fakePage({ menu: rows(1400), generics: genericRows(900) });
+  const { client } = await connect(page);
+  const res = await client.callTool({ name: "page_snapshot", arguments: { query: "Approve item 739" } });
+  const all = res.content.map((c) => c.text).join("\n");
+  assert.ok(all.length <= 1500, `${all.length} characters`);
+  const shown = decode(res.content[0].text, { indent: 1 });
+  assert.deepEqual(shown.click.map((r) => r.id), ["row.739.approve"]);
+  assert.deepEqual(res.structuredContent.payload.snapshot.menuWindow, { offset: 0, limit: 50, total: 1 });
+  // Words in any order, any case, each in any field.
+  const loose = await client.callTool({ name: "page_snapshot", arguments: { query: "739 APPROVE row" } });
+  assert.deepEqual(loose.structuredContent.payload.snapshot.menu.map((m) => m.id), ["row.739.approve"]);
+});
+
+test("token ceilings: ≤ 4 per menu item, ≤ 3 per generic beyond their own text, ≤ 120 for the frame, ≤ 30 for the note", async () => {
+  assert.ok(tokens(UNTRUSTED_NOTE) <= 30, `${tokens(UNTRUSTED_NOTE)} tokens`);
+  const menu = rows(180, (i) =>
+    i % 9 === 4
+      ? item(`row.${i}.approve`, { title: `Approve item ${i}`, enabled: false })
+      : i % 13 === 0
+        ? item(`search.${i}`, { event: "input", title: "Search orders", desc: "Type a customer, an item, or an order number" })
+        : item(`row.${i}.approve`, { title: `Approve item ${i}`, desc: i % 2 ? "" : `Marks order ${i} approved` }),
+  );
+  const page = fakePage({ menu, generics: genericRows(300) });
+  const { client } = await connect(page);
+  for (const args of [{}, { limit: 200 }, { offset: 120, limit: 100 }, { query: "approve" }]) {
+    const res = await client.callTool({ name: "page_snapshot", arguments: args });
+    const [first, ...rest] = res.content.map((c) => c.text);
+    const m = measure(first, rest);
+    const s = res.structuredContent.payload.snapshot;
+    assert.equal(m.rows.length, s.menu.length, "every menu row measured");
+    assert.equal(m.generics.length, s.generics.length, "every generic measured");
+    assert.ok(m.meanRow <= 4, `${JSON.stringify(args)}: ${m.meanRow.toFixed(2)} tokens per menu item`);
+    assert.ok(m.maxGeneric <= 3, `${JSON.stringify(args)}: ${m.maxGeneric.toFixed(2)} tokens per generic`);
+    assert.ok(m.frameTokens <= 120, `${JSON.stringify(args)}: frame ${m.frameTokens} tokens`);
+    assert.equal(rest.filter((t) => t === UNTRUSTED_NOTE).length, 1, "the note, once");
+  }
+});
+
+test("page_run: a success is at most 40 tokens in all, with no note; a refusal carries the note", async () => {
+  const page = fakePage({ menu: [item("row.739.approve"), item("off", { enabled: false })] });
+  const { client } = await connect(page);
+  const ok = await client.callTool({ name: "page_run", arguments: { id: "row.739.approve" } });
+  const all = [...ok.content.map((c) => c.text), JSON.stringify(ok.structuredContent)].join("\n");
+  assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
+  assert.equal(ok.content.length, 1, "no page text: no note");
+  assert.deepEqual(ok.structuredContent, { ok: true, payload: { id: "row.739.approve" } });
+  const refused = await client.callTool({ name: "page_run", arguments: { id: "off" } });
+  assert.equal(refused.isError, true);
+  assert.deepEqual(refused.structuredContent.error.code, "NOT_ACTIONABLE");
+  assert.match(refused.content[0].text, /^refused NOT_ACTIONABLE: "off" is disabled$/);
+  assert.equal(refused.content.at(-1).text, UNTRUSTED_NOTE);
+  assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
+});
+
+test("a page with an older package: the same window, made here, and said once on stderr", async () => {
+  const args = { query: "approve 7", offset: 2, limit: 5 };
+  const answers = [];
+  for (const windowed of [true, false]) {
+    const page = fakePage({ menu: rows(300), generics: genericRows(40), windowed });
+    const { client, logs } = await connect(page);
+    const res = await client.callTool({ name: "page_snapshot", arguments: args });
+    await client.callTool({ name: "page_snapshot", arguments: args });
+    answers.push(res.structuredContent.payload.snapshot);
+    assert.equal(logs.filter((l) => /does not window snapshots/.test(l)).length, windowed ? 0 : 1);
+  }
+  const [module, local] = answers;
+  assert.deepEqual(local.menu, module.menu);
+  assert.deepEqual(local.menuWindow, module.menuWindow);
+  assert.equal(local.genericsWindow.hidden, null, "an older package does not tell hidden generics apart");
+});
+
+test("--menu-tools: runnable items become tools named by the WebMCP rule, with their event's schema; calls are runs", async () => {
+  const menu = [
+    item("save", { title: "Save", desc: "Save the list" }),
+    item("search", { event: "input", title: "Search" }),
+    item("pager:next", { title: "Next page" }),
+    item("page_run", { title: "A page's own id that is a built-in tool's name" }),
+    item("off", { enabled: false }),
+    item("gone", { visible: false }),
+    item("tips", { event: "hover" }),
+  ];
+  const page = fakePage({ menu });
+  const { client } = await connect(page, { menuTools: true });
+  const { tools } = await client.listTools();
+  const menuTools = tools.filter((t) => !BUILT_IN_TOOLS.includes(t.name));
+  assert.deepEqual(
+    menuTools.map((t) => t.name),
+    ["save", "search", hashedName("pager:next"), hashedName("page_run")],
+  );
+  assert.equal(menuTools[0].description, "Save: Save the list");
+  assert.equal(menuTools[2].description, 'Next page (menu item "pager:next")');
+  assert.deepEqual(menuTools[0].inputSchema.properties, {});
+  assert.equal(menuTools[0].inputSchema.additionalProperties, false);
+  assert.deepEqual(menuTools[1].inputSchema.required, ["value"]);
+
+  const typed = await client.callTool({ name: "search", arguments: { value: "Ada" } });
+  assert.equal(typed.isError, false);
+  const wrong = await client.callTool({ name: "search", arguments: { value: 5 } });
+  assert.equal(wrong.isError, true, "arguments are checked against the event's schema");
+  const extra = await client.callTool({ name: "save", arguments: { value: "x" } });
+  assert.equal(extra.isError, true, "click tools take no arguments");
+  assert.deepEqual(page.runs, [{ id: "search", value: "Ada" }]);
+
+  // The item becomes disabled between the tool list and the call: the run refuses, nothing runs.
+  page.menu[0] = { ...page.menu[0], enabled: false };
+  const refused = await client.callTool({ name: "save", arguments: {} });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.structuredContent.error.code, "NOT_ACTIONABLE");
+  assert.deepEqual(page.runs, [{ id: "search", value: "Ada" }]);
+});
+
+test("--menu-tools: the tool list follows the menu, with one list_changed per change", async () => {
+  const page = fakePage({ menu: [item("a"), item("b")] });
+  const { client, server, changes } = await connect(page, { menuTools: true });
+  const names = async () => (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
+  assert.deepEqual(await names(), ["a", "b"]);
+  page.menu = [item("b"), item("c"), item("d")];
+  await server.menuTools.sync();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes.length, 1, "a change of several tools: one notification");
+  assert.deepEqual((await names()).sort(), ["b", "c", "d"]);
+  await server.menuTools.sync();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes.length, 1, "no change, no notification");
+  page.menu = [item("b", { title: "Renamed" }), item("c"), item("d")];
+  await server.menuTools.sync();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes.length, 2);
+  assert.equal((await client.listTools()).tools.find((t) => t.name === "b").description, "Renamed");
+  // A call re-reads the menu afterwards (changes no mutation shows).
+  page.menu.push(item("e"));
+  await client.callTool({ name: "c", arguments: {} });
+  await server.menuTools.sync();
+  assert.ok((await names()).includes("e"));
+});
+
+test(`--menu-tools past ${MAX_MENU_TOOLS} runnable items: the first ${MAX_MENU_TOOLS} are tools and the snapshot says so`, async () => {
+  const page = fakePage({ menu: rows(400, (i) => (i % 2 ? item(`x${i}`, { enabled: false }) : item(`x${i}`))) });
+  const { client } = await connect(page, { menuTools: true });
+  const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
+  assert.equal(names.length, MAX_MENU_TOOLS);
+  assert.deepEqual(names.slice(0, 3), ["x0", "x2", "x4"]);
+  assert.equal(names.at(-1), `x${2 * (MAX_MENU_TOOLS - 1)}`);
+  const snap = await client.callTool({ name: "page_snapshot", arguments: {} });
+  assert.match(snap.content[0].text, new RegExp(`tools: the first ${MAX_MENU_TOOLS} runnable items are tools; page_run runs any item`));
+  // Reads were windowed: at most 200 items each.
+  assert.ok(page.downs.filter((d) => d.cmd === "snapshot").every((d) => d.payload.limit <= 200));
+  // Fewer runnable items: no such line.
+  const small = await connect(fakePage({ menu: rows(10) }), { menuTools: true });
+  const text = (await small.client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
+  assert.doesNotMatch(text, /tools:/);
+});
