@@ -1,0 +1,55 @@
+// The package split (issue 13): the page package `in-page-playable-page`
+// ships the module alone and brings no browser driver, MCP SDK or zod; the
+// MCP server is its own package `in-page-playable-mcp` (mcp/, an npm
+// workspace) with a bin of the same name, depending on the page package.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SERVER_ONLY = ["playwright-core", "@modelcontextprotocol/sdk", "zod", "@toon-format/toon"];
+
+/** `npm pack --dry-run --json` (of the workspace `workspace`, else of the root): the one entry. */
+function pack(workspace) {
+  const args = ["pack", "--dry-run", "--json", "--ignore-scripts", ...(workspace ? ["-w", workspace] : [])];
+  const out = execFileSync("npm", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const entries = JSON.parse(out);
+  assert.equal(entries.length, 1);
+  return entries[0];
+}
+
+const manifest = (path) => JSON.parse(readFileSync(new URL(path, new URL("..", import.meta.url)), "utf8"));
+
+test("the page package: the module's files only, and none of the server's dependencies", () => {
+  const entry = pack();
+  assert.equal(entry.name, "in-page-playable-page");
+  const files = entry.files.map((f) => f.path);
+  assert.ok(files.includes("www/index.js") && files.includes("www/index.d.ts"), files.join(", "));
+  assert.deepEqual(files.filter((f) => f.startsWith("mcp/")), [], "mcp/ is not shipped");
+  const pkg = manifest("package.json");
+  for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "bundleDependencies"]) {
+    for (const name of SERVER_ONLY) assert.equal(pkg[field]?.[name], undefined, `${field} lists ${name}`);
+  }
+  assert.equal(pkg.bin, undefined, "the page package has no bin");
+});
+
+test("the MCP package: its bin of the same name, depending on the page package", () => {
+  const entry = pack("mcp");
+  assert.equal(entry.name, "in-page-playable-mcp");
+  const files = entry.files.map((f) => f.path).sort();
+  for (const f of ["bin.mjs", "server.mjs", "page.mjs", "names.mjs", "compact.mjs", "render.mjs", "menu-tools.mjs", "package.json"]) {
+    assert.ok(files.includes(f), `${f} in ${files.join(", ")}`);
+  }
+  assert.deepEqual(files.filter((f) => f.includes("/") || f.endsWith(".wasm")), [], "no page files, no tests");
+  const pkg = manifest("mcp/package.json");
+  assert.deepEqual(pkg.bin, { "in-page-playable-mcp": "bin.mjs" });
+  assert.equal(pkg.dependencies["in-page-playable-page"], manifest("package.json").version);
+  for (const name of SERVER_ONLY) assert.ok(pkg.dependencies[name], name);
+  // The workspace links the bin, and the server finds the page package by name (for --inject).
+  const help = spawnSync(process.execPath, [`${ROOT}node_modules/.bin/in-page-playable-mcp`, "--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /usage: in-page-playable-mcp --url <URL>/);
+  assert.match(help.stdout, /--menu-tools/);
+});
