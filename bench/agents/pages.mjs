@@ -4,7 +4,9 @@
 // has a needle: row 739 of the 10k page has `row.739.approve`, titled
 // "Approve item 739". The same size always gives the same bytes.
 //
-// A row is 8 elements: <tr>, three <td>, Approve and Reject (declared;
+// A row is 8 elements: <tr>, three <td>, Approve and Reject (declared, with
+// their title as accessible name too, so peers that read the accessibility
+// tree find the same words;
 // Approve is disabled on rows 4, 14, 24, …, as if already approved), a Details
 // link (unmarked: a generic ref) and, on every 7th row, an Undo button that
 // is display:none (a hidden generic). Rows take ~60 % of the elements; the
@@ -27,8 +29,8 @@ export function agentPage(size, { ship = true } = {}) {
     out.push(
       `<tr><td>Order ${n}</td><td>${STATUS[n % STATUS.length]}</td><td>` +
         `<button data-e2e-kind="playable" data-e2e-id="row.${n}.approve" data-e2e-title="Approve item ${n}" ` +
-        `data-e2e-desc="Marks order ${n} approved"${done}>Approve</button>` +
-        `<button data-e2e-kind="playable" data-e2e-id="row.${n}.reject" data-e2e-title="Reject item ${n}">Reject</button>` +
+        `data-e2e-desc="Marks order ${n} approved" aria-label="Approve item ${n}"${done}>Approve</button>` +
+        `<button data-e2e-kind="playable" data-e2e-id="row.${n}.reject" data-e2e-title="Reject item ${n}" aria-label="Reject item ${n}">Reject</button>` +
         `<a href="#order-${n}">Details</a>${undo}</td></tr>`,
     );
   }
