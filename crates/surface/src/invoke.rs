@@ -15,7 +15,7 @@ use crate::page::Observation;
 use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use crate::surface::{Observe, SurfaceConfig};
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// An invoke that passed every check up to approval
 /// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
