@@ -251,7 +251,7 @@ fn evidence(
     for r in &after.records {
         let changed = before
             .record(&r.kind, &r.id)
-            .map_or(true, |old| old.fields != r.fields || old.state != r.state);
+            .is_none_or(|old| old.fields != r.fields || old.state != r.state);
         if changed {
             if records.len() == config.record_limit {
                 truncated = true;
