@@ -1,8 +1,8 @@
 use js_sys::{Array, Promise};
 use playable::ports::{Action, Align, InputValue, Refusal, Report};
-use task::Await as JsFuture;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
 use crate::Actionability;

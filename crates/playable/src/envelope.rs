@@ -1,11 +1,11 @@
 //! Downlink parsing and uplink shapes (baseline §1). Parsing takes a
-//! `json::Value` that the boundary has already bounded in size and depth.
+//! `serde_json::Value` that the boundary has already bounded in size and depth.
 //! Uplinks are written as JSON by hand ([`Uplink::to_json`]): one pass into one
 //! String, and no serde derive code in the module.
 
-use json::{Map, Number, Value, WriteJson};
 use sense::json::{push_bool, push_key, push_str};
 use sense::{Escape, Snapshot};
+use serde_json::{Map, Value};
 
 /// Longest usable requestId, in characters.
 pub const REQUEST_ID_MAX_CHARS: usize = 128;
@@ -128,15 +128,15 @@ impl OkPayload<'_> {
                 out.push_str("\"id\":");
                 push_str(out, id);
                 push_key(out, "scrollLeft");
-                Number::from(*scroll_left).write_json(out);
+                out.push_str(&scroll_left.to_string());
                 push_key(out, "scrollTop");
-                Number::from(*scroll_top).write_json(out);
+                out.push_str(&scroll_top.to_string());
             }
             Self::RunEcho { id, key, value } => {
                 out.push_str("\"id\":");
                 push_str(out, id);
                 push_key(out, key);
-                value.write_json(out);
+                out.push_str(&value.to_string());
             }
             Self::Run { id } => {
                 out.push_str("\"id\":");
@@ -306,7 +306,7 @@ pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal<'_>> {
             code: ErrorCode::UnknownCmd,
             message: format!(
                 "unknown cmd {}: expected hello, snapshot, run or escape",
-                json::quote(shown)
+                sense::json::quote(shown)
             ),
         });
     };
@@ -357,10 +357,10 @@ pub(crate) fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bo
 #[cfg(test)]
 mod json_tests {
     use super::*;
-    use json::json;
+    use serde_json::json;
 
     fn parsed(up: &Uplink) -> Value {
-        json::from_str(&up.to_json()).expect("uplink JSON parses")
+        serde_json::from_str(&up.to_json()).expect("uplink JSON parses")
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use json::Value;
+use serde_json::Value;
 
 use crate::envelope::{
     fail, parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, Failure,
@@ -143,7 +143,7 @@ where
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
-                    json::quote(down.page_id.unwrap_or("null"))
+                    sense::json::quote(down.page_id.unwrap_or("null"))
                 ),
             ));
         }
@@ -191,7 +191,7 @@ where
                     ErrorCode::EscapeNotAllowed,
                     format!(
                         "escape type {} is not offered; only \"reload\" exists",
-                        json::quote(shown)
+                        sense::json::quote(shown)
                     ),
                 ));
             }

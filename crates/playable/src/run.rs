@@ -2,8 +2,9 @@
 //! dispatch. Every refusal returns before the bot acts (zero side effects).
 //! Surface's built-in executor runs capabilities through this too.
 
-use json::{quote, Map, Value};
+use sense::json::quote;
 use sense::{is_generic_ref, MenuItem, Snapshot};
+use serde_json::{Map, Value};
 
 use crate::envelope::{fail, type_name, wrong_field, ErrorCode, Failure, OkPayload};
 use crate::machine::read_menu;
@@ -236,7 +237,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use json::json;
+    use serde_json::json;
 
     fn plan<'p>(
         id: &str,

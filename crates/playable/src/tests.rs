@@ -5,8 +5,8 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use json::{json, Value};
 use sense::{MenuItem, Snapshot};
+use serde_json::{json, Value};
 
 use crate::ports::{Action, Bom, BomOutcome, Bot, InputValue, Random, Refusal, Report, Sense};
 use crate::{Machine, Phase};
@@ -149,7 +149,7 @@ pub fn machine(menu: Vec<MenuItem>) -> Fake {
 }
 
 pub fn send(m: &Fake, v: Value) -> Value {
-    json::from_str(&block_on(m.handle(&v)).uplink.to_json()).unwrap()
+    serde_json::from_str(&block_on(m.handle(&v)).uplink.to_json()).unwrap()
 }
 
 pub fn down(page_id: Value, cmd: &str, payload: Value) -> Value {

@@ -1,16 +1,21 @@
 //! The snapshot's JSON, written and read by hand. Writing goes straight into
 //! one `String` (no intermediate `Value`, no serde derives: those cost more
-//! wasm than the builder itself); reading takes a `json::Value` that a
+//! wasm than the builder itself); reading takes a `serde_json::Value` that a
 //! JS port returned.
 
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 use crate::model::{Escape, Generic, Island, IslandSlot, MenuItem, Snapshot};
 
 /// Appends `s` as a JSON string literal (json's writer: one copy of the
 /// escaping code in the module).
 pub fn push_str(out: &mut String, s: &str) {
-    json::WriteJson::write_json(s, out)
+    out.push_str(&quote(s));
+}
+
+/// `s` as a JSON string literal, for messages that name an id or a value.
+pub fn quote(s: &str) -> String {
+    Value::from(s).to_string()
 }
 
 /// Appends `,"key":` (keys here never need escaping).
@@ -214,7 +219,7 @@ impl Escape {
     }
 }
 
-static NO_FIELDS: Map<String, Value> = Map::new();
+static NO_FIELDS: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 /// Reads fields of JSON objects and keeps the first problem. Reading goes on
 /// with defaults after a problem, so no early return has to drop a

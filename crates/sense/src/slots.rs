@@ -37,22 +37,25 @@ impl IslandSlots {
             (None, Some(role), Some(name)) => Ok(SlotSpec::RoleName { role, name }),
             _ => Err(format!(
                 "islandSlots[{}][{}] must be {{ ariaLabel: string }} or {{ role: string, name: string }}",
-                json::quote(island),
-                json::quote(slot)
+                crate::json::quote(island),
+                crate::json::quote(slot)
             )),
         }
     }
 
     /// Reads the table from JSON (tests and JSON configs; key order is the map's).
-    pub fn from_json(value: &json::Value) -> Result<Self, String> {
+    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
         let obj = value
             .as_object()
             .ok_or_else(|| "islandSlots must be an object".to_string())?;
         let mut islands = Vec::new();
         for (island, slots) in obj {
-            let slots = slots
-                .as_object()
-                .ok_or_else(|| format!("islandSlots[{}] must be an object", json::quote(island)))?;
+            let slots = slots.as_object().ok_or_else(|| {
+                format!(
+                    "islandSlots[{}] must be an object",
+                    crate::json::quote(island)
+                )
+            })?;
             let mut list = Vec::new();
             for (slot, spec) in slots {
                 let field = |k: &str| spec.get(k).and_then(|v| v.as_str()).map(str::to_string);

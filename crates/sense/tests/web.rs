@@ -18,7 +18,8 @@ fn mount(html: &str) -> Element {
 }
 
 fn slots() -> IslandSlots {
-    IslandSlots::from_json(&json::json!({ "pager": { "next": { "ariaLabel": "Next" } } })).unwrap()
+    IslandSlots::from_json(&serde_json::json!({ "pager": { "next": { "ariaLabel": "Next" } } }))
+        .unwrap()
 }
 
 #[wasm_bindgen_test]

@@ -6,7 +6,7 @@
 //! business code on the protocol layer by accident.
 
 use crate::json::{put, put_text};
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// Codes of the protocol layer (`ok: false`, `error.code`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 use crate::json::{put, put_text, text};
 use crate::schema;
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// Default `expect.within` in milliseconds.
 pub const DEFAULT_EXPECT_WITHIN_MS: f64 = 2000.0;

@@ -7,7 +7,7 @@ use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_
 use crate::session::Session;
 use crate::surface::SurfaceConfig;
 use crate::PROTOCOL;
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// registry ∩ expose ∩ scope, in registry order.
 pub(crate) fn visible_capabilities<'r>(
@@ -61,7 +61,7 @@ pub(crate) fn describe(
         capabilities.push(capability_json(d));
     }
     let capabilities = Value::Array(capabilities);
-    let print = fingerprint(&json::to_string(&capabilities).unwrap_or_default());
+    let print = fingerprint(&serde_json::to_string(&capabilities).unwrap_or_default());
 
     let mut out = Map::new();
     put_text(&mut out, "app", &config.app);

@@ -4,13 +4,13 @@
 //! capability by clicking its declared control through playable's `run`.
 
 use js_sys::{Array, Date, Promise};
-use json::Value;
 use playable::ports::{Action, Bot, Refusal, Report, Sense};
 use playable::{run_menu_item, ErrorCode};
 use sense::dom::DomSense;
 use sense::IslandSlots;
-use task::Await as JsFuture;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::RowActionId;

@@ -3,7 +3,7 @@
 
 use crate::codes::BusinessError;
 use crate::declaration::Registry;
-use json::Value;
+use serde_json::Value;
 
 /// Where the registry comes from; read on every request (and again after an
 /// invoke, to report capabilities that appeared).

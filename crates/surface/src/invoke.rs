@@ -15,7 +15,7 @@ use crate::page::Observation;
 use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use crate::surface::{Observe, SurfaceConfig};
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// An invoke that passed every check up to approval
 /// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
@@ -251,7 +251,7 @@ fn evidence(
     for r in &after.records {
         let changed = before
             .record(&r.kind, &r.id)
-            .map_or(true, |old| old.fields != r.fields || old.state != r.state);
+            .is_none_or(|old| old.fields != r.fields || old.state != r.state);
         if changed {
             if records.len() == config.record_limit {
                 truncated = true;

@@ -1,8 +1,8 @@
-//! Tiny JSON builders. `json::json!` converts every field through
+//! Tiny JSON builders. `serde_json::json!` converts every field through
 //! `Serialize`, monomorphised per field type; building `Value`s directly
 //! keeps that machinery out of the wasm module.
 
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// `{ key: value }`.
 pub(crate) fn single(key: &str, value: Value) -> Value {
@@ -83,15 +83,15 @@ pub(crate) fn number_text(f: f64) -> String {
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     let n = if f.fract() == 0.0 && f.abs() <= EXACT {
         // Exact: a whole f64 within ±2^53 converts to i64 without rounding.
-        json::Number::from(f as i64)
+        serde_json::Number::from(f as i64)
     } else {
-        match json::Number::from_f64(f) {
+        match serde_json::Number::from_f64(f) {
             Some(n) => n,
             None => return "NaN".to_string(),
         }
     };
     // The JSON writer the module has anyway (no integer `Display`).
-    json::to_string(&n).unwrap_or_default()
+    serde_json::to_string(&n).unwrap_or_default()
 }
 
 #[cfg(test)]

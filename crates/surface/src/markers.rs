@@ -15,8 +15,8 @@
 use crate::declaration::RowActionId;
 use crate::json::{fnv1a, FNV_START};
 use crate::page::{ActionState, Feedback, Observation, Record, Region};
-use json::Value;
 use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+use serde_json::Value;
 
 /// `flags` bit: the element is visible (measured for regions).
 pub const FLAG_VISIBLE: u64 = 1;
@@ -66,7 +66,7 @@ impl<'a> Row<'a> {
 /// Builds the observation from the gatherer's JSON.
 pub fn read_observation(json: &str) -> Result<Observation, String> {
     // Our own JS wrote it: unparsable text gets the shape error below.
-    let value: Value = json::from_str(json).unwrap_or(Value::Null);
+    let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
     let parts = value.as_array().map(Vec::as_slice).unwrap_or_default();
     let [serial, href, title, rows] = parts else {
         return Err("bad marker data: expected [serial, href, title, rows]".into());

@@ -6,7 +6,7 @@
 //! here is pure, so tests drive it with an in-memory page.
 
 use crate::json::{put, put_some, put_text};
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// A `data-e2e-kind="region"` element.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub struct Record {
     pub kind: String,
     /// `data-e2e-field` name → trimmed, length-capped text (always a JSON
     /// string; one map type for the whole crate keeps one copy of its code).
-    pub fields: json::Map<String, Value>,
+    pub fields: serde_json::Map<String, Value>,
     /// `data-e2e-state`.
     pub state: Option<String>,
     /// Id of the nearest enclosing region, if any.

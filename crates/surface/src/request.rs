@@ -4,7 +4,7 @@ use crate::codes::ProtocolError;
 use crate::json::string_list;
 use crate::schema::as_count;
 use crate::PROTOCOL;
-use json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// Longest request id accepted (ids are remembered for replay detection).
 pub const MAX_REQUEST_ID_CHARS: usize = 256;

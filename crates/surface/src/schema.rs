@@ -18,7 +18,7 @@
 //! the schema or value.
 
 use crate::json::number_text;
-use json::{Map, Number, Value};
+use serde_json::{Map, Number, Value};
 use std::fmt;
 
 mod check;
@@ -180,7 +180,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 /// A short rendering of a JSON value for messages.
 fn brief(v: &Value) -> String {
     const MAX: usize = 80;
-    let text = json::to_string(v).unwrap_or_default();
+    let text = serde_json::to_string(v).unwrap_or_default();
     let mut out = sense::prefix_chars(&text, MAX).to_string();
     if out.len() < text.len() {
         out.push('…');
@@ -352,7 +352,7 @@ fn validate_array(
             return Err(malformed(path, "items"));
         }
         for (i, item) in items.iter().enumerate() {
-            let index = json::to_string(&Number::from(i)).unwrap_or_default();
+            let index = serde_json::to_string(&Number::from(i)).unwrap_or_default();
             validate_in(item_schema, item, path, &index, depth)?;
         }
     }

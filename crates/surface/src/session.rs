@@ -6,7 +6,7 @@
 
 use crate::codes::{ProtocolCode, ProtocolError};
 use crate::json::{listed, number_text, string_list};
-use json::Value;
+use serde_json::Value;
 
 /// Request ids remembered per session for replay detection. Older ids fall
 /// out first-in first-out; a client reusing an id more than this many

@@ -10,7 +10,7 @@ use crate::page::{Observation, Page};
 use crate::request::{echo_id, parse_request, Request, MAX_RECORD_LIMIT};
 use crate::session::{check_session, RateLimit, Session, SessionState, MAX_TRACKED_SESSIONS};
 use crate::PROTOCOL;
-use json::{Map, Value};
+use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use json::{json, Value};
+use serde_json::{json, Value};
 use surface::{Observation, Record, Registry, Session, SurfaceConfig, MAX_TRACKED_SESSIONS};
 
 fn ids(list: &Value) -> Vec<&str> {
@@ -243,7 +243,10 @@ fn ten_thousand_records_window_of_eight_stays_small() {
         .map(|i| Record {
             id: format!("SO-{i:05}"),
             kind: "order".into(),
-            fields: json::Map::from([("customer".to_string(), Value::from(format!("客户 {i}")))]),
+            fields: serde_json::Map::from_iter([(
+                "customer".to_string(),
+                Value::from(format!("客户 {i}")),
+            )]),
             state: None,
             region: None,
         })
@@ -268,7 +271,7 @@ fn ten_thousand_records_window_of_eight_stays_small() {
         r["result"]["recordWindow"],
         json!({ "offset": 0, "limit": 8, "total": 10000 })
     );
-    let bytes = json::to_string(&r).expect("serializes").len();
+    let bytes = serde_json::to_string(&r).expect("serializes").len();
     println!("describe over 10,000 records with recordLimit 8: {bytes} bytes of JSON");
     assert!(bytes < 3000, "{bytes} bytes");
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use json::{json, Map, Value};
 use proptest::prelude::*;
+use serde_json::{json, Map, Value};
 
 fn arb_leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -13,7 +13,8 @@ fn arb_leaf() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_map(|f| json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         ".{0,8}".prop_map(Value::from),
         prop_oneof![
             Just("pling.surface/0.1"),

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use json::{json, Value};
+use serde_json::{json, Value};
 use surface::{exec_outcome_from_json, BusinessError, Registry, SurfaceConfig};
 
 fn note(record: &str, note: Value) -> Value {

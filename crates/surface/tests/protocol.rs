@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use json::{json, Value};
+use serde_json::{json, Value};
 use surface::{RateLimit, Session, SurfaceConfig, REPLAY_MEMORY};
 
 fn base(method: &str) -> Value {

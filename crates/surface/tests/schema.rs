@@ -1,8 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! The hand-written JSON Schema subset: validation and schema checking.
 
-use json::{json, Value};
 use proptest::prelude::*;
+use serde_json::{json, Value};
 use surface::schema::{check_schema, validate, SchemaError, MAX_SCHEMA_DEPTH};
 
 fn err(schema: Value, value: Value) -> String {
@@ -328,7 +328,8 @@ fn arb_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_map(|f| json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         "[a-z~/]{0,6}".prop_map(Value::from),
         prop_oneof![
             Just("type"),

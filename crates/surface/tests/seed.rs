@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use json::{json, Value};
+use serde_json::{json, Value};
 use surface::{Session, SurfaceConfig};
 
 /// The seed's `createSurface` call, verbatim in spirit.
@@ -20,13 +20,13 @@ fn seed_fixture() -> Fixture {
 }
 
 fn round_trip(v: &Value) -> Value {
-    json::from_str(&json::to_string(v).expect("serializes")).expect("parses")
+    serde_json::from_str(&serde_json::to_string(v).expect("serializes")).expect("parses")
 }
 
 #[test]
 fn seed_describe_example() {
     let fx = seed_fixture();
-    let request: Value = json::from_str(
+    let request: Value = serde_json::from_str(
         r#"{
           "protocol": "pling.surface/0.1",
           "id": "req-1",
@@ -84,7 +84,7 @@ fn seed_describe_example() {
 #[test]
 fn seed_invoke_example_locked_record() {
     let fx = seed_fixture();
-    let request: Value = json::from_str(
+    let request: Value = serde_json::from_str(
         r#"{
           "protocol": "pling.surface/0.1",
           "id": "req-2",
@@ -95,7 +95,7 @@ fn seed_invoke_example_locked_record() {
     )
     .expect("seed JSON parses");
     let response = fx.send(&request);
-    let expected: Value = json::from_str(
+    let expected: Value = serde_json::from_str(
         r#"{
           "protocol": "pling.surface/0.1",
           "id": "req-2",

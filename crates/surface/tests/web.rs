@@ -2,7 +2,7 @@
 //! the marker reader, the MutationObserver wait, the built-in executor.
 #![cfg(target_arch = "wasm32")]
 
-use json::json;
+use serde_json::json;
 use surface::dom::{DomExecutor, DomPage};
 use surface::{Executor, Page};
 use wasm_bindgen::JsValue;

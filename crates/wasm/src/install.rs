@@ -58,7 +58,8 @@ impl Instance {
     async fn handle(self: Rc<Self>, down: JsValue) -> JsValue {
         let projected = project(&down);
         let json = projected.get(0).as_string().unwrap_or_default();
-        let value: json::Value = json::from_str(&json).unwrap_or(json::Value::Null);
+        let value: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
         let up = match projected.get(1).as_string() {
             Some(problem) => self.not_plain(&value, &problem),
             None => {
@@ -74,7 +75,7 @@ impl Instance {
         up
     }
 
-    fn not_plain(&self, value: &json::Value, problem: &str) -> JsValue {
+    fn not_plain(&self, value: &serde_json::Value, problem: &str) -> JsValue {
         let request_id = match playable::parse_downlink(value) {
             Ok(d) => d.request_id,
             Err(r) => r.request_id,
@@ -282,7 +283,7 @@ pub fn for_tests(reset: bool) {
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = crate::ports::stringify(snapshot).unwrap_or_default();
-    json::from_str(&json)
+    serde_json::from_str(&json)
         .map_err(|e| e.to_string())
         .and_then(|v| sense::json::escape_inputs(&v))
         .map(|inputs| sense::derive_escapes(&inputs))

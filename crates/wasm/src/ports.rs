@@ -34,7 +34,7 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     // A thenable has a callable `then` (Reflect.get fails on primitives and
     // on a throwing getter: not a thenable, then).
     if has_method(&value, "then") {
-        return task::Await::new(value)
+        return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value))
             .await
             .map_err(|e| describe_error(&e));
     }
@@ -68,7 +68,7 @@ impl Sense for SensePort {
         let json = stringify(&value).ok_or_else(|| {
             "ports.sense.snapshot() returned something that is not JSON".to_string()
         })?;
-        json::from_str(&json)
+        serde_json::from_str(&json)
             .map_err(|e| e.to_string())
             .and_then(|v| Snapshot::from_value(&v))
             .map_err(|e| format!("ports.sense.snapshot() returned no valid ISnapshot: {e}"))

@@ -18,7 +18,7 @@ pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
 /// The promise of any answer (never rejected): one instantiation for every
 /// caller.
 pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
-    task::resolve_to_promise(answer)
+    wasm_bindgen_futures::future_to_promise(async move { Ok(answer.await) })
 }
 
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
@@ -68,7 +68,7 @@ pub(crate) fn serve_boxed(
                 return;
             };
             let window = reply_to.clone();
-            task::spawn_local(async move {
+            wasm_bindgen_futures::spawn_local(async move {
                 let up = answer.await;
                 bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
             });

@@ -7,15 +7,15 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, Promise};
-use json::{Map, Value};
 use playable::bridge::WindowBridge;
+use serde_json::{Map, Value};
 use surface::dom::{clicked, control_scope, DomPage};
 use surface::{
     exec_outcome_from_json, BusinessError, Page, ProtocolCode, ProtocolError, Registry,
     RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
 };
-use task::Await as JsFuture;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
 use crate::options;
@@ -107,7 +107,7 @@ fn parsed(out: &Array) -> Result<Value, String> {
     if let Some(problem) = out.get(1).as_string() {
         return Err(problem);
     }
-    json::from_str(&out.get(0).as_string().unwrap_or_default())
+    serde_json::from_str(&out.get(0).as_string().unwrap_or_default())
         .map_err(|e| format!("not JSON: {e}"))
 }
 
@@ -130,7 +130,7 @@ fn called(out: Result<JsValue, JsValue>) -> Result<Value, String> {
 
 /// A value crossing back to JS: one string and a native JSON.parse.
 fn to_js(value: &Value) -> JsValue {
-    json::to_string(value)
+    serde_json::to_string(value)
         .ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or(JsValue::NULL)
@@ -185,7 +185,7 @@ impl Inner {
 
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
         let projected = project_request(&request);
-        let value: Value = json::from_str(&projected.get(0).as_string().unwrap_or_default())
+        let value: Value = serde_json::from_str(&projected.get(0).as_string().unwrap_or_default())
             .unwrap_or(Value::Null);
         if let Some(problem) = projected.get(1).as_string() {
             let error = ProtocolError::new(ProtocolCode::InvalidRequest, problem);
@@ -208,7 +208,7 @@ impl Inner {
         };
         // Parsed afresh per callback (in JS): one hook mutating its input
         // does not change what the next one sees.
-        let input = json::to_string(p.input()).unwrap_or_default();
+        let input = serde_json::to_string(p.input()).unwrap_or_default();
         // At most two page callbacks, through one await: `confirm(capabilityId,
         // input)` when a person must approve (only `true` approves), then
         // `execute(capabilityId, input)` — or the built-in executor.

@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::RawNode as N;
-use json::json;
+use serde_json::json;
 
 const EV: u32 = N::FLAG_ENABLED | N::FLAG_VISIBLE;
 
@@ -52,8 +52,8 @@ fn link(name: &str) -> N<'_> {
     }
 }
 
-fn json_of(s: &Snapshot) -> json::Value {
-    json::from_str(&s.to_json()).unwrap()
+fn json_of(s: &Snapshot) -> serde_json::Value {
+    serde_json::from_str(&s.to_json()).unwrap()
 }
 
 fn pagination() -> IslandSlots {
@@ -323,14 +323,14 @@ mod props {
 
 #[test]
 fn many_islands_find_their_own_slots() {
-    let mut table = json::Map::new();
+    let mut table = serde_json::Map::new();
     for i in (0..40).rev() {
         table.insert(
             format!("i{i}"),
             json!({ "x": { "ariaLabel": format!("X{i}") } }),
         );
     }
-    let slots = IslandSlots::from_json(&json::Value::Object(table)).unwrap();
+    let slots = IslandSlots::from_json(&serde_json::Value::Object(table)).unwrap();
     let ids: Vec<String> = (0..40).map(|i| format!("i{i}")).collect();
     let labels: Vec<String> = (0..40).map(|i| format!("X{i}")).collect();
     let mut nodes = Vec::new();

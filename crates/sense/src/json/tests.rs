@@ -1,5 +1,5 @@
 use super::*;
-use json::json;
+use serde_json::json;
 
 #[test]
 fn strings_escape_like_serde_json() {
@@ -12,7 +12,7 @@ fn strings_escape_like_serde_json() {
     ] {
         let mut out = String::new();
         push_str(&mut out, s);
-        assert_eq!(out, json::to_string(s).unwrap());
+        assert_eq!(out, serde_json::to_string(s).unwrap());
     }
 }
 
@@ -58,7 +58,7 @@ fn sample() -> Snapshot {
 #[test]
 fn snapshot_json_has_the_contract_shape_and_reads_back() {
     let s = sample();
-    let v: Value = json::from_str(&s.to_json()).unwrap();
+    let v: Value = serde_json::from_str(&s.to_json()).unwrap();
     assert_eq!(
         v,
         json!({

@@ -1,7 +1,7 @@
 //! `check_schema`: is a declared schema within the supported subset?
 
 use super::{as_count, fail, nested, too_deep, SchemaError, MAX_SCHEMA_DEPTH};
-use json::Value;
+use serde_json::Value;
 
 const TYPE_NAMES: [&str; 7] = [
     "null", "boolean", "object", "array", "number", "string", "integer",

@@ -1,7 +1,7 @@
 //! In-memory twins of the host hooks, and the seed's "orders" page.
 #![allow(dead_code)]
 
-use json::{json, Value};
+use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::pin;
@@ -191,7 +191,7 @@ fn record(id: &str, customer: &str, state: &str, region: &str) -> Record {
     Record {
         id: id.into(),
         kind: "order".into(),
-        fields: json::Map::from([
+        fields: serde_json::Map::from_iter([
             ("customer".to_string(), Value::from(customer)),
             ("note".to_string(), Value::from("")),
         ]),

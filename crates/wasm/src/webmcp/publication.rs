@@ -75,7 +75,7 @@ impl Owner {
     }
 }
 
-/// The module's one closure type (the bridge listener's, crates/task's): one
+/// The module's one closure type (the bridge listener's): one
 /// wasm-bindgen invoke shim serves them all. It never returns an error.
 type Callback = Closure<dyn FnMut(JsValue) -> Result<(), JsError>>;
 
