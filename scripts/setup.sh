@@ -41,7 +41,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
-  || [ package.json -nt node_modules/.package-lock.json ]; then
+  || [ package.json -nt node_modules/.package-lock.json ] || [ mcp/package.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
