@@ -285,6 +285,8 @@ export interface CapabilityDeclaration {
   input?: ISurfaceSchema & { type?: "object" };
   /** "high" needs the `confirm` hook to approve. */
   risk?: "low" | "high";
+  /** The capability changes nothing (a search, a read): WebMCP tools get `readOnlyHint`. */
+  readOnly?: boolean;
   /** Success text that must appear in status or feedback within `within` ms (default 2000). */
   expect?: { text: string; within?: number };
 }
@@ -338,6 +340,7 @@ export interface ISurfaceCapability {
   /** The schema actually enforced. */
   input: ISurfaceSchema;
   risk?: "high";
+  readOnly?: true;
 }
 export interface ISurfaceRegion {
   id: string;
