@@ -116,7 +116,8 @@ impl State {
         if self.stopped.replace(true) {
             return;
         }
-        if let Some(watcher) = self.watcher.borrow_mut().take() {
+        let watcher = self.watcher.borrow_mut().take();
+        if let Some(watcher) = watcher {
             watcher.stop();
         }
         let tools = std::mem::take(&mut *self.tools.borrow_mut());
@@ -139,24 +140,34 @@ impl State {
         let Some(planned) = planned else { return };
         let registered: Vec<Tool> = self.tools.borrow().iter().map(|(t, _)| t.clone()).collect();
         let (gone, new) = plan::changes(&registered, &planned);
-        let mut tools = self.tools.borrow_mut();
-        tools.retain(|(tool, registration)| {
-            let keep = !gone.contains(&tool.name);
-            if !keep {
-                withdraw(registration);
-            }
-            keep
-        });
-        let call = self.call.borrow();
-        let Some(call) = call.as_ref() else { return };
+        // No borrow is held across a JS call: a page's listener could stop
+        // the publication from inside one.
+        let withdrawn: Vec<JsValue> = {
+            let mut tools = self.tools.borrow_mut();
+            let (out, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut *tools)
+                .into_iter()
+                .partition(|(tool, _)| gone.contains(&tool.name));
+            *tools = kept;
+            out.into_iter()
+                .map(|(_, registration)| registration)
+                .collect()
+        };
+        for registration in &withdrawn {
+            withdraw(registration);
+        }
+        let Some(call) = self.call.borrow().as_ref().map(|c| c.as_ref().clone()) else {
+            return;
+        };
         for tool in new {
-            let registration = register(
-                &self.mc,
-                &to_js(tool),
-                &tool.id,
-                call.as_ref().unchecked_ref(),
-            );
-            tools.push((tool.clone(), registration));
+            if self.stopped.get() {
+                return;
+            }
+            let registration = register(&self.mc, &to_js(tool), &tool.id, call.unchecked_ref());
+            if self.stopped.get() {
+                withdraw(&registration);
+                return;
+            }
+            self.tools.borrow_mut().push((tool.clone(), registration));
         }
     }
 
