@@ -17,7 +17,7 @@
 //!   sanitised form, or a hash clash), `-2`, `-3`, … is appended in document
 //!   order.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -337,14 +337,20 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
 
 /// How the registered tools follow a new plan: the names to withdraw
 /// (gone, or changed in any way), then the tools to register (new, or
-/// changed), so a replaced tool can take its name again.
+/// changed), so a replaced tool can take its name again. Names are unique
+/// on each side, so each tool is looked up by name once.
 pub fn changes<'p>(registered: &[Tool], planned: &'p [Tool]) -> (Vec<String>, Vec<&'p Tool>) {
+    let wanted: HashMap<&str, &Tool> = planned.iter().map(|t| (t.name.as_str(), t)).collect();
     let withdraw: Vec<String> = registered
         .iter()
-        .filter(|r| !planned.contains(r))
+        .filter(|r| wanted.get(r.name.as_str()) != Some(r))
         .map(|r| r.name.clone())
         .collect();
-    let register = planned.iter().filter(|p| !registered.contains(p)).collect();
+    let kept: HashMap<&str, &Tool> = registered.iter().map(|t| (t.name.as_str(), t)).collect();
+    let register = planned
+        .iter()
+        .filter(|p| kept.get(p.name.as_str()) != Some(p))
+        .collect();
     (withdraw, register)
 }
 
