@@ -3,7 +3,7 @@
 // tool, watching the root), against fakes. Never throws.
 import assert from "node:assert/strict";
 import { test, mock } from "node:test";
-import { modelContext, register, watch, withdraw } from "../crates/wasm/src/webmcp.js";
+import { disconnect, modelContext, observe, register, withdraw } from "../crates/wasm/src/webmcp.js";
 
 test("modelContext: document's, else navigator's, only when it can register", () => {
   const mc = { registerTool() {} };
@@ -69,59 +69,48 @@ function fakeObserver() {
       live.delete(this);
     }
   }
-  return { Observer, live, fire: () => [...live].forEach((o) => o.cb([])) };
+  return { Observer, live, fire: () => [...live].forEach((o) => o.cb([{ type: "childList" }], o)) };
 }
 
-test("watch: coalesces a burst into one call within ms, schedule() asks for one, stop() ends it", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  const fake = fakeObserver();
+/** Runs `f` with `globalThis.MutationObserver` replaced. */
+function withObserver(Observer, f) {
   const saved = globalThis.MutationObserver;
-  globalThis.MutationObserver = fake.Observer;
+  globalThis.MutationObserver = Observer;
   try {
-    let calls = 0;
+    return f();
+  } finally {
+    globalThis.MutationObserver = saved;
+  }
+}
+
+test("observe: every batch of changes under the root calls back (no arguments); disconnect ends it", () => {
+  const fake = fakeObserver();
+  withObserver(fake.Observer, () => {
+    const calls = [];
     const root = {};
-    const w = watch(root, 50, () => calls++);
-    const [observer] = fake.live;
+    const observer = observe(root, (...args) => calls.push(args));
+    const [live] = fake.live;
+    assert.equal(live, observer);
     assert.equal(observer.root, root);
     assert.deepEqual(observer.options, { subtree: true, childList: true, attributes: true, characterData: true });
     fake.fire();
-    t.mock.timers.tick(30);
-    fake.fire(); // within the burst: not postponed, not doubled
-    t.mock.timers.tick(20);
-    assert.equal(calls, 1);
-    t.mock.timers.tick(100);
-    assert.equal(calls, 1);
-    w.schedule();
-    w.schedule();
-    t.mock.timers.tick(50);
-    assert.equal(calls, 2);
     fake.fire();
-    w.stop();
-    t.mock.timers.tick(100);
-    assert.equal(calls, 2, "stopped: the pending call is cancelled");
-    assert.equal(fake.live.size, 0, "disconnected");
-  } finally {
-    globalThis.MutationObserver = saved;
-  }
+    assert.deepEqual(calls, [[], []], "each batch, without the records");
+    disconnect(observer);
+    fake.fire();
+    assert.equal(calls.length, 2);
+    assert.equal(fake.live.size, 0);
+    disconnect(observer); // twice: nothing happens
+    disconnect(null); // nothing to disconnect: nothing thrown
+  });
 });
 
-test("watch: a root that cannot be observed still schedules", (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  const saved = globalThis.MutationObserver;
-  globalThis.MutationObserver = class {
+test("observe: a root that cannot be observed is null, nothing thrown", () => {
+  class Refusing {
     observe() {
-      throw new TypeError("not a Node");
+      throw new TypeError("parameter 1 is not of type 'Node'");
     }
-    disconnect() {}
-  };
-  try {
-    let calls = 0;
-    const w = watch({}, 10, () => calls++);
-    w.schedule();
-    t.mock.timers.tick(10);
-    assert.equal(calls, 1);
-    w.stop();
-  } finally {
-    globalThis.MutationObserver = saved;
   }
+  withObserver(Refusing, () => assert.equal(observe({}, () => {}), null));
+  withObserver(undefined, () => assert.equal(observe({}, () => {}), null), "no MutationObserver at all");
 });

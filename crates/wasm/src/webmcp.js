@@ -1,7 +1,7 @@
-// The acts of a WebMCP publication (src/webmcp/publication.rs decides
-// what to publish and when): finding document.modelContext, registering a
-// tool, withdrawing it, and watching the root for DOM changes. Never throws
-// (a throw would cross into wasm).
+// The acts of a WebMCP publication (src/webmcp/publication.rs and
+// plan.rs decide what to publish and when): finding document.modelContext,
+// registering a tool, withdrawing it, and observing the root for DOM
+// changes. Never throws (a throw would cross into wasm).
 //
 // Chromium 156 (--enable-features=WebMCP) exposes document.modelContext
 // (earlier drafts: navigator.modelContext). registerTool(tool, { signal })
@@ -52,32 +52,25 @@ export function withdraw(ctrl) {
 }
 
 /**
- * Calls onChange at most `ms` after the first of any burst of DOM changes
- * under root (coalesced, not postponed by later changes). schedule() asks
- * for one too; stop() ends it.
+ * Observes DOM changes under root (child lists, attributes, text), calling
+ * onChange() for each batch; the observer, or null when root cannot be
+ * observed. When to re-read is decided in Rust (webmcp/plan.rs, Resync).
  */
-export function watch(root, ms, onChange) {
-  let timer = 0;
-  const fire = () => {
-    timer = 0;
-    onChange();
-  };
-  const schedule = () => {
-    if (!timer) timer = setTimeout(fire, ms);
-  };
-  let observer = null;
+export function observe(root, onChange) {
   try {
-    observer = new MutationObserver(schedule);
+    const observer = new MutationObserver(() => onChange());
     observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    return observer;
   } catch {
-    observer = null;
+    return null;
   }
-  return {
-    schedule,
-    stop() {
-      if (observer) observer.disconnect();
-      clearTimeout(timer);
-      timer = 0;
-    },
-  };
+}
+
+/** Disconnects what observe() returned. */
+export function disconnect(observer) {
+  try {
+    observer.disconnect();
+  } catch {
+    // already gone
+  }
 }

@@ -354,6 +354,29 @@ pub fn changes<'p>(registered: &[Tool], planned: &'p [Tool]) -> (Vec<String>, Ve
     (withdraw, register)
 }
 
+/// At most this long (ms) between a DOM change and the re-read that follows it.
+pub const RESYNC_MS: i32 = 50;
+
+/// When a publication re-reads after DOM changes (and after each call): one
+/// timer of [`RESYNC_MS`] from the first change of a burst; later changes
+/// join it, never postpone it.
+#[derive(Debug, Default)]
+pub struct Resync {
+    pending: bool,
+}
+
+impl Resync {
+    /// A change was seen: `true` when a timer must start now.
+    pub fn change(&mut self) -> bool {
+        !std::mem::replace(&mut self.pending, true)
+    }
+
+    /// The timer fired: the re-read starts, the next change starts a timer.
+    pub fn fired(&mut self) {
+        self.pending = false;
+    }
+}
+
 /// Surface's protocol name, in every request.
 const SURFACE: &str = "pling.surface/0.1";
 

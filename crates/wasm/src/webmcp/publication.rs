@@ -19,7 +19,7 @@ use std::rc::{Rc, Weak};
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::plan::{self, DescribeAnswer, Kind, MenuAnswer, Tool};
+use super::plan::{self, DescribeAnswer, Kind, MenuAnswer, Resync, Tool, RESYNC_MS};
 use crate::js::to_js;
 use crate::serve::Answer;
 
@@ -35,18 +35,13 @@ extern "C" {
     /// Withdraws a tool [`register`] registered.
     fn withdraw(registration: &JsValue);
 
-    /// Calls back at most `ms` after the first of a burst of DOM changes under a root.
-    type Watcher;
-    fn watch(root: &JsValue, ms: u32, on_change: &Function) -> Watcher;
-    /// Asks for one call back, as a change would.
-    #[wasm_bindgen(method)]
-    fn schedule(this: &Watcher);
-    #[wasm_bindgen(method)]
-    fn stop(this: &Watcher);
+    /// A `MutationObserver` calling `on_change` for each batch of DOM
+    /// changes under `root` (child lists, attributes, text); `null` when
+    /// `root` cannot be observed.
+    fn observe(root: &JsValue, on_change: &Function) -> JsValue;
+    /// Disconnects what [`observe`] returned.
+    fn disconnect(observer: &JsValue);
 }
-
-/// At most this long between a DOM change and the tools reflecting it (plus one read).
-const RESYNC_MS: u32 = 50;
 
 /// What a publication needs of its owner.
 pub(crate) trait Owner {
@@ -71,12 +66,14 @@ fn plain_object(v: &JsValue) -> bool {
 
 /// The tool-call closure: `call(id, input)` → the promise of the answer.
 type Call = Closure<dyn FnMut(String, JsValue) -> Promise>;
-type OnChange = Closure<dyn FnMut()>;
+/// The mutation callback and the timer's.
+type Tick = Closure<dyn FnMut()>;
 
 struct State {
     kind: Kind,
     owner: Weak<dyn Owner>,
     mc: JsValue,
+    window: web_sys::Window,
     root: JsValue,
     /// Request ids never repeat (Surface refuses a replayed id): a random
     /// prefix per publication, then a counter.
@@ -88,9 +85,13 @@ struct State {
     again: Cell<bool>,
     /// What is registered now, with what withdraws it.
     tools: RefCell<Vec<(Tool, JsValue)>>,
-    watcher: RefCell<Option<Watcher>>,
+    resync: RefCell<Resync>,
+    /// The pending re-read's timer.
+    timer: Cell<Option<i32>>,
+    observer: RefCell<Option<JsValue>>,
     call: RefCell<Option<Call>>,
-    on_change: RefCell<Option<OnChange>>,
+    on_change: RefCell<Option<Tick>>,
+    on_timer: RefCell<Option<Tick>>,
 }
 
 impl State {
@@ -116,14 +117,37 @@ impl State {
         if self.stopped.replace(true) {
             return;
         }
-        let watcher = self.watcher.borrow_mut().take();
-        if let Some(watcher) = watcher {
-            watcher.stop();
+        let observer = self.observer.borrow_mut().take();
+        if let Some(observer) = observer {
+            disconnect(&observer);
+        }
+        if let Some(timer) = self.timer.take() {
+            self.window.clear_timeout_with_handle(timer);
         }
         let tools = std::mem::take(&mut *self.tools.borrow_mut());
         for (_, registration) in &tools {
             withdraw(registration);
         }
+    }
+
+    /// A DOM change, or a call: a re-read within [`RESYNC_MS`] (one timer
+    /// per burst).
+    fn schedule(&self) {
+        if self.stopped.get() || !self.resync.borrow_mut().change() {
+            return;
+        }
+        let handle = self.on_timer.borrow().as_ref().and_then(|tick| {
+            self.window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    tick.as_ref().unchecked_ref(),
+                    RESYNC_MS,
+                )
+                .ok()
+        });
+        if handle.is_none() {
+            self.resync.borrow_mut().fired(); // no timer: the next change tries again
+        }
+        self.timer.set(handle);
     }
 
     /// Brings the registered tools in line with the plan for `answer`.
@@ -277,16 +301,21 @@ async fn begin(state: Rc<State>) {
         return;
     }
     let weak = Rc::downgrade(&state);
-    let on_change: OnChange = Closure::new(move || {
+    let on_timer: Tick = Closure::new(move || {
         if let Some(state) = weak.upgrade() {
+            state.timer.set(None);
+            state.resync.borrow_mut().fired();
             wasm_bindgen_futures::spawn_local(sync(state));
         }
     });
-    *state.watcher.borrow_mut() = Some(watch(
-        &state.root,
-        RESYNC_MS,
-        on_change.as_ref().unchecked_ref(),
-    ));
+    *state.on_timer.borrow_mut() = Some(on_timer);
+    let weak = Rc::downgrade(&state);
+    let on_change: Tick = Closure::new(move || {
+        if let Some(state) = weak.upgrade() {
+            state.schedule();
+        }
+    });
+    *state.observer.borrow_mut() = Some(observe(&state.root, on_change.as_ref().unchecked_ref()));
     *state.on_change.borrow_mut() = Some(on_change);
     sync(state).await;
 }
@@ -300,11 +329,7 @@ fn call(weak: &Weak<State>, kind: Kind, id: String, input: JsValue) -> Promise {
     };
     wasm_bindgen_futures::future_to_promise(async move {
         let answer = state.ask(state.call_request(&id, &input)).await;
-        if !state.stopped.get() {
-            if let Some(watcher) = state.watcher.borrow().as_ref() {
-                watcher.schedule();
-            }
-        }
+        state.schedule();
         Ok(
             answer
                 .unwrap_or_else(|| to_js(&plan::withdrawn(kind, state.page_id().as_deref(), &id))),
@@ -378,6 +403,7 @@ impl Publication {
             owner,
             stopped: Cell::new(mc.is_null() || mc.is_undefined()),
             mc,
+            window: window.clone().unchecked_into(),
             root,
             prefix: plan::request_prefix(nonce),
             seq: Cell::new(0),
@@ -385,9 +411,12 @@ impl Publication {
             syncing: Cell::new(false),
             again: Cell::new(false),
             tools: RefCell::new(Vec::new()),
-            watcher: RefCell::new(None),
+            resync: RefCell::new(Resync::default()),
+            timer: Cell::new(None),
+            observer: RefCell::new(None),
             call: RefCell::new(None),
             on_change: RefCell::new(None),
+            on_timer: RefCell::new(None),
         });
         let weak = Rc::downgrade(&state);
         let call: Call =

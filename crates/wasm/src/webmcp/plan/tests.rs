@@ -345,6 +345,20 @@ fn requests_and_the_withdrawn_answer() {
     );
 }
 
+#[test]
+fn a_burst_of_changes_starts_one_timer() {
+    let mut resync = Resync::default();
+    assert!(resync.change(), "the first change starts the timer");
+    assert!(!resync.change(), "later ones join it");
+    assert!(!resync.change());
+    resync.fired();
+    assert!(
+        resync.change(),
+        "after the re-read, a change starts a new one"
+    );
+    assert_eq!(RESYNC_MS, 50);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(10_000))]
 
