@@ -1,7 +1,6 @@
 // Turns bench results into docs/benchmarks.md and docs/benchmarks.svg.
 // Hand-written findings live in bench/notes.md and are included verbatim.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 
 const BUDGET_GZIP = 60_000;
 const ms = (x, d = 3) => (x == null ? "–" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(d));

@@ -9,7 +9,7 @@ const ctx = useBrowser();
 const withPage = (fn, path) => ctx.withPage(path, fn);
 
 // Runs `body(p, send, pageId)` in the page after install + hello.
-function live(body, arg) {
+function live(_body, _arg) {
   return async ({ body, arg }) => {
     const p = window.P.installPlayable({
       islandSlots: { "list-pagination": { next: { ariaLabel: "Next page" }, prev: { ariaLabel: "Previous page" }, page2: { role: "button", name: "Page 2" }, gone: { ariaLabel: "Nope" } } },

@@ -384,6 +384,8 @@ test("Vite (npm run playground's server) serves the app and the shell, and the m
   try {
     await new Promise((resolve, reject) => {
       const onData = (chunk) => {
+        // Vite colours its output: the ANSI escapes (ESC [ … m) go.
+        // eslint-disable-next-line no-control-regex
         output += String(chunk).replace(/\x1b\[[0-9;]*m/g, "");
         if (output.includes(`127.0.0.1:${port}`)) resolve();
       };

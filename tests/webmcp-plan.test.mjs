@@ -1,9 +1,12 @@
-// The WebMCP plan (crates/wasm/src/webmcp.js): which menu items or Surface
-// capabilities become tools, their names, descriptions and schemas. Pure:
-// runs in Node without a browser.
+// The WebMCP plan (crates/wasm/src/webmcp/plan.rs, through the built
+// module's test exports): which menu items or Surface capabilities become
+// tools, their names, descriptions and schemas. Pure: runs in Node without
+// a browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { plan, sanitisedName } from "../crates/wasm/src/webmcp.js";
+import pkg from "./support/module.mjs";
+
+const { webMcpPlanForTests: plan, webMcpNameForTests: sanitisedName } = pkg;
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const item = (id, more = {}) => ({ id, event: "click", title: "", desc: "", enabled: true, visible: true, ...more });

@@ -255,3 +255,28 @@ test("Surface capabilities are published with their schemas; a call is an invoke
     await until(page, (n) => n.length === 0, "withdrawn without a session");
     await page.evaluate(() => window.__spub.stop());
   }, "/tests/fixtures/surface.html"));
+
+test("menu tools are annotated: their results carry page text", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.length === 5, "published");
+    for (const tool of await page.webmcp.tools()) {
+      assert.deepEqual(tool.annotations, { untrustedContent: true }, tool.name);
+    }
+  }));
+
+test("Surface tools are annotated: readOnly when declared, consequential when high risk, untrusted content always", () =>
+  withPage(async (page) => {
+    await page.evaluate(() => {
+      const registry = window.REGISTRY.map((c) => (c.id === "orders.search" ? { ...c, readOnly: true } : c));
+      window.__surface = window.makeSurface({ registry });
+      window.__spub = window.__surface.publishWebMcp();
+    });
+    const REFUND = "orders.refund_order-" + fnv1a("orders.refund@order");
+    await until(page, (n) => n.includes("orders.search") && n.includes(REFUND), "capabilities published");
+    const byName = Object.fromEntries((await page.webmcp.tools()).map((t) => [t.name, t.annotations]));
+    assert.deepEqual(byName["orders.search"], { readOnly: true, untrustedContent: true }, "declared readOnly: true");
+    assert.deepEqual(byName[REFUND], { untrustedContent: true, consequential: true }, "risk high");
+    assert.deepEqual(byName["orders.open"], { untrustedContent: true }, "neither");
+    await page.evaluate(() => window.__spub.stop());
+  }, "/tests/fixtures/surface.html"));

@@ -72,5 +72,19 @@ export function createSurface(options) {
   return wasm.createSurface(options);
 }
 
+/**
+ * Test hooks for tests/webmcp-plan.test.mjs (not part of the API, not in
+ * index.d.ts): the WebMCP plan the module computes for an answer, and the
+ * hashed tool name of an id. Pure, so they run in Node once the module is
+ * instantiated (tests/support/module.mjs); they skip ready() for that.
+ */
+export function webMcpPlanForTests(surface, answer) {
+  return wasm.webMcpPlanForTests(surface, answer);
+}
+
+export function webMcpNameForTests(id) {
+  return wasm.webMcpNameForTests(id);
+}
+
 /** The glue's init (resolves to the wasm exports); bench/inpage.mjs reads the memory through it. */
 export { init as default };

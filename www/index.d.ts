@@ -202,7 +202,8 @@ export interface IPlayable {
    * Publishes each runnable menu item as a WebMCP tool (`document.modelContext`)
    * and keeps the tools in line with the live menu; a no-op where WebMCP is
    * absent. Says hello first (the publication is a client like any other).
-   * A second call while publishing returns the same publication. See docs/mcp.md.
+   * A second call while publishing returns the same publication. Each tool is
+   * annotated `untrustedContentHint` (its results carry page text). See docs/mcp.md.
    */
   publishWebMcp(): IWebMcpPublication;
 }
@@ -285,6 +286,8 @@ export interface CapabilityDeclaration {
   input?: ISurfaceSchema & { type?: "object" };
   /** "high" needs the `confirm` hook to approve. */
   risk?: "low" | "high";
+  /** The capability changes nothing (a search, a read): WebMCP tools get `readOnlyHint`. */
+  readOnly?: boolean;
   /** Success text that must appear in status or feedback within `within` ms (default 2000). */
   expect?: { text: string; within?: number };
 }
@@ -338,6 +341,7 @@ export interface ISurfaceCapability {
   /** The schema actually enforced. */
   input: ISurfaceSchema;
   risk?: "high";
+  readOnly?: true;
 }
 export interface ISurfaceRegion {
   id: string;
@@ -454,7 +458,9 @@ export interface ISurface {
   /**
    * Publishes the capabilities this session may use (less those unavailable as
    * a whole) as WebMCP tools with their input schemas; a call is an invoke
-   * through handle(). A no-op where WebMCP is absent. See docs/mcp.md.
+   * through handle(). Annotations: `untrustedContentHint` on every tool,
+   * `readOnlyHint` for a capability declared `readOnly`, `consequentialHint`
+   * for risk "high". A no-op where WebMCP is absent. See docs/mcp.md.
    */
   publishWebMcp(): IWebMcpPublication;
 }

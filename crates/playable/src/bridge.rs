@@ -6,137 +6,122 @@
 //! The wrapper `{ channel, dir, seq, envelope }` and its filters are the same
 //! for every protocol on the window; only the channel differs (`"in-page-playable"`
 //! here, `"pling.surface"` for Surface), hence the `*_on(channel, …)` forms.
+//!
+//! The filter is [`accept`], a pure function over the [`MessageFacts`] the
+//! web side reads from each event (tested natively); the listener itself is
+//! a gloo-events `EventListener` in [`web`], removed when the bridge drops.
 
-use js_sys::{Array, Function};
-use wasm_bindgen::prelude::*;
-use web_sys::Window;
-
-#[wasm_bindgen(module = "/src/listen.js")]
-extern "C" {
-    /// Adds `handler` for `kind` events on `target`; returns its removal.
-    fn listen(target: &JsValue, kind: &str, handler: &Handler) -> Function;
-    /// The filter: `[seq, envelope, origin]`, or `None` to ignore the event.
-    #[wasm_bindgen(js_name = accept)]
-    fn accept_js(event: &JsValue, window: &Window, channel: &str, origins: &Array)
-        -> Option<Array>;
-    /// Posts the reply wrapper to `origin` (errors ignored).
-    #[wasm_bindgen(js_name = reply)]
-    fn reply_js(window: &Window, channel: &str, origin: &str, seq: &JsValue, envelope: &JsValue);
-}
-
-/// The same closure type as the other listeners of the module, so one
-/// invoke shim serves them all (it never returns an error).
-type Handler = Closure<dyn FnMut(JsValue) -> Result<(), JsError>>;
+use std::fmt;
 
 pub const CHANNEL: &str = "in-page-playable";
 
-/// A message that passed the bridge's filters.
-pub struct Delivery {
-    pub seq: JsValue,
-    pub envelope: JsValue,
+/// What the filter sees of one `message` event: plain facts, read from the
+/// event without any decision.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MessageFacts {
+    /// `event.source` is the bridge's own window.
+    pub from_this_window: bool,
+    /// `event.origin`, when it is a string.
+    pub origin: Option<String>,
+    /// The wrapper's fields when `event.data` is an object (arrays
+    /// included); `None` for anything else.
+    pub wrapper: Option<WrapperFacts>,
+}
+
+/// The fields of `event.data` the filter reads; a field that is absent or
+/// of another type is `None`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WrapperFacts {
+    /// `data.channel`, when a string.
+    pub channel: Option<String>,
+    /// `data.dir`, when a string.
+    pub dir: Option<String>,
+    /// `data.seq`, when a number (any number: the filter decides).
+    pub seq: Option<f64>,
+}
+
+/// A message the filter accepted: where the reply goes and the seq it echoes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    /// `event.origin`, one of the allowed origins: the reply's only target.
     pub origin: String,
+    /// The wrapper's `seq`, an integer.
+    pub seq: f64,
 }
 
-/// Owns the listener; dropping it removes the listener.
-pub struct WindowBridge {
-    stop: Function,
-    _handler: Handler,
-}
-
-impl Drop for WindowBridge {
-    fn drop(&mut self) {
-        // Removed before the closure is freed (fields drop after this).
-        let _ = self.stop.call0(&JsValue::UNDEFINED);
+/// The bridge's filter (baseline §3). `Some` only when the message comes
+/// from this very window, from exactly one of `origins`, and is wrapped as
+/// `{ channel, dir: "down", seq: <integer> }`; `None` means ignore silently:
+/// another window or frame, another origin, another channel, a reply
+/// (`dir: "up"`, the bridge's own included), a missing or non-integer seq.
+pub fn accept(facts: &MessageFacts, origins: &[String], channel: &str) -> Option<Accepted> {
+    if !facts.from_this_window {
+        return None;
     }
-}
-
-/// Why attaching failed, for a clear JS error.
-pub fn check_origins(origins: &[String]) -> Result<(), String> {
-    if origins.is_empty() {
-        return Err(
-            "attachWindowBridge() needs a non-empty allowedOrigins option \
-                    (the exact origins allowed to post, e.g. [location.origin])"
-                .into(),
-        );
+    let origin = facts.origin.as_deref()?;
+    if !origins.iter().any(|o| o == origin) {
+        return None;
     }
-    if let Some(bad) = origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
-        return Err(format!(
-            "allowedOrigins entry {} is not an origin: list exact origins such as \"https://example.com\"",
-            sense::json::quote(bad)
-        ));
+    let wrapper = facts.wrapper.as_ref()?;
+    if wrapper.channel.as_deref() != Some(channel) || wrapper.dir.as_deref() != Some("down") {
+        return None;
     }
-    Ok(())
-}
-
-/// The filter, applied to one message event. `None`: ignore silently.
-/// The event's fields are read by name: an event that is no `MessageEvent`
-/// has no `source` and is ignored like any other stranger.
-pub fn accept(event: &JsValue, window: &Window, origins: &[String]) -> Option<Delivery> {
-    accept_on(CHANNEL, event, window, origins)
-}
-
-/// [`accept`] for the wrapper on `channel`.
-pub fn accept_on(
-    channel: &str,
-    event: &JsValue,
-    window: &Window,
-    origins: &[String],
-) -> Option<Delivery> {
-    accept_in(channel, event, window, &origin_list(origins))
-}
-
-fn origin_list(origins: &[String]) -> Array {
-    origins.iter().map(|o| JsValue::from_str(o)).collect()
-}
-
-/// [`accept_on`] with the origins as a JS array (built once per listener).
-fn accept_in(channel: &str, event: &JsValue, window: &Window, origins: &Array) -> Option<Delivery> {
-    let got = accept_js(event, window, channel, origins)?;
-    Some(Delivery {
-        seq: got.get(0),
-        envelope: got.get(1),
-        origin: got.get(2).as_string()?,
+    // Number.isInteger: finite and without a fractional part.
+    let seq = wrapper.seq.filter(|s| s.is_finite() && s.fract() == 0.0)?;
+    Some(Accepted {
+        origin: origin.to_string(),
+        seq,
     })
 }
 
-/// Posts a reply `{ channel, dir: "up", seq, envelope }` to `origin` only.
-pub fn reply(window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
-    reply_on(CHANNEL, window, origin, seq, uplink);
+/// Why `attachWindowBridge()` refuses its origins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OriginsError {
+    /// `allowedOrigins` is empty (or was not given).
+    Empty,
+    /// An entry is `"*"` or empty: not an exact origin.
+    NotAnOrigin(String),
 }
 
-/// [`reply`] on `channel`.
-pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: &JsValue, uplink: &JsValue) {
-    reply_js(window, channel, origin, seq, uplink);
-}
-
-impl WindowBridge {
-    /// Listens on `window` for downlinks from `origins` (already checked).
-    pub fn attach(
-        window: Window,
-        origins: Vec<String>,
-        on_down: impl Fn(Delivery) + 'static,
-    ) -> Self {
-        Self::attach_on(CHANNEL, window, origins, on_down)
-    }
-
-    /// [`WindowBridge::attach`] for the wrapper on `channel`.
-    pub fn attach_on(
-        channel: &'static str,
-        window: Window,
-        origins: Vec<String>,
-        on_down: impl Fn(Delivery) + 'static,
-    ) -> Self {
-        let target: JsValue = window.clone().into();
-        let origins = origin_list(&origins);
-        let handler = Handler::new(move |event: JsValue| {
-            if let Some(delivery) = accept_in(channel, &event, &window, &origins) {
-                on_down(delivery);
-            }
-            Ok(())
-        });
-        Self {
-            stop: listen(&target, "message", &handler),
-            _handler: handler,
+impl fmt::Display for OriginsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str(
+                "attachWindowBridge() needs a non-empty allowedOrigins option \
+                 (the exact origins allowed to post, e.g. [location.origin])",
+            ),
+            Self::NotAnOrigin(bad) => write!(
+                f,
+                "allowedOrigins entry {} is not an origin: list exact origins such as \"https://example.com\"",
+                quote(bad)
+            ),
         }
     }
 }
+
+impl std::error::Error for OriginsError {}
+
+/// `s` as a JSON string literal, for a message.
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The origins a bridge may listen to: a non-empty list of exact origins.
+pub fn check_origins(origins: &[String]) -> Result<(), OriginsError> {
+    if origins.is_empty() {
+        return Err(OriginsError::Empty);
+    }
+    match origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
+        Some(bad) => Err(OriginsError::NotAnOrigin(bad.clone())),
+        None => Ok(()),
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::{accept_event, accept_event_on, reply, reply_on, Delivery, WindowBridge};
+
+// Native only: proptest does not build for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -1,8 +1,8 @@
 //! The playable core: envelopes (baseline §1), the state machine
-//! `installed → live → retired` with its pageId latch, escapes, and (on wasm)
-//! the window bridge (baseline §3).
+//! `installed → live → retired` with its pageId latch, escapes, and the window
+//! bridge (baseline §3: its filter pure, its listener on wasm).
 //!
-//! Everything here except `bridge` is pure Rust over the small traits in
+//! Everything here except the bridge's web side is pure Rust over the small traits in
 //! [`ports`], so it is tested natively with in-memory fakes.
 
 pub mod envelope;
@@ -11,7 +11,6 @@ mod machine;
 pub mod ports;
 mod run;
 
-#[cfg(target_arch = "wasm32")]
 pub mod bridge;
 
 pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, OkPayload, Uplink};

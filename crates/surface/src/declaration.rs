@@ -70,6 +70,9 @@ pub struct CapabilityDeclaration {
     /// The declared input schema (an object schema), as written.
     pub input: Option<Value>,
     pub risk: Risk,
+    /// Declared to change nothing (`readOnly: true`): published to WebMCP
+    /// with `readOnlyHint`.
+    pub read_only: bool,
     pub expect: Option<Expectation>,
 }
 
@@ -159,6 +162,11 @@ impl CapabilityDeclaration {
             Some(r) if r.as_str() == Some("high") => Risk::High,
             Some(_) => return bad("`risk` must be \"low\" or \"high\""),
         };
+        let read_only = match obj.get("readOnly") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return bad("`readOnly` must be a boolean"),
+        };
         let expect = match obj.get("expect") {
             None | Some(Value::Null) => None,
             Some(Value::Object(e)) => Some(parse_expect(e).map_err(|what| refused(&id, what))?),
@@ -170,6 +178,7 @@ impl CapabilityDeclaration {
             description,
             input,
             risk,
+            read_only,
             expect,
         })
     }

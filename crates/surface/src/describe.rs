@@ -24,8 +24,9 @@ pub(crate) fn visible_capabilities<'r>(
     visible
 }
 
-/// `{ id, title, description?, input, risk? }`; `risk` only when high, so
-/// a client knows a person will be asked.
+/// `{ id, title, description?, input, risk?, readOnly? }`; `risk` only when
+/// high, so a client knows a person will be asked; `readOnly` only when
+/// declared true.
 pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
     let mut out = Map::new();
     put_text(&mut out, "id", &decl.id);
@@ -34,6 +35,9 @@ pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
     put(&mut out, "input", decl.effective_schema());
     if decl.risk == Risk::High {
         put_text(&mut out, "risk", "high");
+    }
+    if decl.read_only {
+        put(&mut out, "readOnly", Value::Bool(true));
     }
     Value::Object(out)
 }

@@ -4,15 +4,16 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
-use playable::bridge::{self, WindowBridge};
+use playable::bridge::{self, OriginsError, WindowBridge};
 use playable::{ErrorCode, Machine, Uplink};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
-use crate::options::{self, Options};
+use crate::options::web::{self as options, Options};
 use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
 use crate::serve::Answer;
-use crate::webmcp::{Owner, Publication, WebMcpPublication};
+use crate::webmcp::plan::Kind;
+use crate::webmcp::{Owner, Publication};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -31,7 +32,7 @@ pub(crate) struct Instance {
     pub(crate) root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
-    webmcp: RefCell<Option<Rc<Publication>>>,
+    webmcp: RefCell<Option<Publication>>,
 }
 
 thread_local! {
@@ -106,7 +107,7 @@ impl Instance {
         Box::pin(self.handle(down))
     }
 
-    fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), OriginsError> {
         let me = Rc::downgrade(self);
         crate::serve::serve_boxed(
             &self.bridge,
@@ -115,6 +116,21 @@ impl Instance {
             &self.allowed_origins,
             Box::new(move |down| Some(me.upgrade()?.answer(down))),
         )
+    }
+}
+
+/// A publication's owner: the runnable menu, read and run through `handle`.
+impl Owner for Instance {
+    fn kind(&self) -> Kind {
+        Kind::Menu
+    }
+
+    fn live(&self) -> bool {
+        self.machine.phase() != playable::Phase::Retired
+    }
+
+    fn answer(self: Rc<Self>, request: JsValue) -> Answer {
+        Instance::answer(self, request)
     }
 }
 
@@ -149,18 +165,20 @@ impl Playable {
     /// Starts answering `window.postMessage` downlinks (baseline §3).
     #[wasm_bindgen(js_name = attachWindowBridge)]
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
-        self.inner.attach_bridge().map_err(|e| JsError::new(&e))
+        self.inner
+            .attach_bridge()
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Publishes the runnable menu as WebMCP tools (a no-op without WebMCP).
     /// A second call while publishing returns the same publication.
-    #[wasm_bindgen(js_name = publishWebMcp)]
-    pub fn publish_web_mcp(&self) -> WebMcpPublication {
-        WebMcpPublication::publish(
+    #[wasm_bindgen(js_name = publishWebMcp, unchecked_return_type = "WebMcpPublication")]
+    pub fn publish_web_mcp(&self) -> JsValue {
+        Publication::publish(
             &self.inner.webmcp,
             &self.inner.window,
             self.inner.root.clone(),
-            Owner::Playable(Rc::downgrade(&self.inner)),
+            &self.inner,
         )
     }
 }
@@ -230,7 +248,7 @@ fn build(options: Options) -> Rc<Instance> {
 /// Installs (or returns) the window's one instance. Synchronous.
 #[wasm_bindgen(js_name = installPlayable)]
 pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
-    let options = options::parse(&options).map_err(|e| type_error(&e))?;
+    let options = options::parse(&options).map_err(|e| type_error(&e.to_string()))?;
     if let Some(existing) = find(&options.window) {
         return Ok(existing);
     }

@@ -1,18 +1,21 @@
-//! The one cdylib: translates between JS and the Rust crates. No protocol
-//! logic lives here; see `playable` for that.
+//! The one cdylib: translates between JS and the Rust crates. Its own
+//! decisions (whether install options are valid, what the WebMCP tools
+//! are) are pure modules tested natively; the rest is web glue.
+
+pub mod answers;
+#[cfg(target_arch = "wasm32")]
+mod js;
+pub mod options;
+pub mod webmcp;
 
 #[cfg(target_arch = "wasm32")]
 mod install;
-#[cfg(target_arch = "wasm32")]
-mod options;
 #[cfg(target_arch = "wasm32")]
 mod ports;
 #[cfg(target_arch = "wasm32")]
 mod serve;
 #[cfg(target_arch = "wasm32")]
 mod surface;
-#[cfg(target_arch = "wasm32")]
-mod webmcp;
 
 #[cfg(target_arch = "wasm32")]
 pub use install::*;

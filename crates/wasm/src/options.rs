@@ -1,87 +1,317 @@
-//! `IInstallPlayableOptions`, read once at install. Wrong types are clear
+//! `IInstallPlayableOptions`, checked once at install: wrong types are clear
 //! TypeErrors at install time rather than surprises at the first request.
-//! options.js checks them in one call (the order of checks and the messages
-//! are there); this builds the Rust values from what it hands back.
+//!
+//! The rules are here, pure and natively tested: [`check`] takes the
+//! [`OptionFacts`] the web side reads from the options object (each option
+//! once, a getter's throw recorded; `islandSlots` and `allowedOrigins`
+//! decoded by serde-wasm-bindgen into [`input`]'s types) and returns the
+//! checked [`Options`] or the first problem, in the documented order.
+//! `createSurface` checks its `root`, `window` and `allowedOrigins` with
+//! the same rules.
 
-use js_sys::{Array, Function};
-use sense::{IslandSlots, SlotSpec};
-use wasm_bindgen::prelude::*;
-use web_sys::Window;
+use std::fmt;
 
-/// An error message: static text needs no allocation.
-pub type Msg = std::borrow::Cow<'static, str>;
+use sense::IslandSlots;
 
-#[wasm_bindgen(module = "/src/options.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = readOptions)]
-    fn read_options(options: &JsValue) -> JsValue;
+pub mod input;
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod web;
+
+// Native only: proptest does not build for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;
+
+use input::{IslandInput, OriginsInput, SlotsInput};
+
+/// One option as read from its object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read<T> {
+    /// `undefined` or `null` (or no object to read it from).
+    Absent,
+    /// Reading it threw (a getter that throws).
+    Threw,
+    Value(T),
 }
 
-pub struct Options {
-    pub root: JsValue,
-    pub window: Window,
+impl<T> Read<T> {
+    /// The value, `None` when absent; `Err` names the option whose read threw.
+    fn get(self, name: &'static str) -> Result<Option<T>, OptionsError> {
+        match self {
+            Read::Absent => Ok(None),
+            Read::Threw => Err(OptionsError::Threw(name)),
+            Read::Value(v) => Ok(Some(v)),
+        }
+    }
+}
+
+/// What the checks know of a JS value: the value itself (`H`, a handle the
+/// checks never look into) and the facts they decide on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Given<H> {
+    pub value: H,
+    /// `typeof value === "object"` (arrays included, functions not).
+    pub is_object: bool,
+    pub is_function: bool,
+    /// `value.nodeType`, when it is a number.
+    pub node_type: Option<f64>,
+    /// `typeof value.postMessage === "function"`: how a window is told
+    /// (duck-typed, so a window of another realm counts).
+    pub posts_messages: bool,
+}
+
+/// The scan root as read, with the windows it points to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootFacts<H> {
+    pub root: Given<H>,
+    /// `root.defaultView` (a Document's window), when not nullish.
+    pub own_view: Option<H>,
+    /// `root.ownerDocument.defaultView` (a node's window), when not nullish.
+    pub owner_view: Option<H>,
+}
+
+/// A data option (`islandSlots`, `allowedOrigins`) as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataFacts<T> {
+    pub is_object: bool,
+    /// `Array.isArray(value)`.
+    pub is_array: bool,
+    /// Its decoding; `Err(why)` when it is not plain data (a function, a
+    /// DOM node or a proxy inside, or a getter that throws).
+    pub data: Result<T, String>,
+}
+
+/// Everything [`check`] decides on, read once from the options object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionFacts<H> {
+    /// The options argument is `undefined` or `null`.
+    pub absent: bool,
+    /// The options argument is an object (a function is not).
+    pub is_object: bool,
+    pub root: Read<RootFacts<H>>,
+    /// `globalThis.document`, the default root.
+    pub document: Read<RootFacts<H>>,
+    pub window: Read<Given<H>>,
+    /// `globalThis`, the last resort for the window.
+    pub global: Given<H>,
+    pub capture: Read<Given<H>>,
+    pub ports: Read<Given<H>>,
+    /// `ports.sense`, `ports.bot`, `ports.bom`.
+    pub port: [Read<Given<H>>; 3],
+    pub island_slots: Read<DataFacts<SlotsInput>>,
+    pub allowed_origins: Read<DataFacts<OriginsInput>>,
+}
+
+/// The port names, in the order of [`OptionFacts::port`].
+pub const PORTS: [&str; 3] = ["sense", "bot", "bom"];
+
+/// The checked options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options<H> {
+    pub root: H,
+    pub window: H,
+    pub capture: Option<H>,
     pub island_slots: IslandSlots,
-    pub capture: Option<Function>,
     /// Copied at install: later changes to the caller's array change nothing.
     pub allowed_origins: Vec<String>,
-    pub sense: Option<JsValue>,
-    pub bot: Option<JsValue>,
-    pub bom: Option<JsValue>,
+    pub sense: Option<H>,
+    pub bot: Option<H>,
+    pub bom: Option<H>,
 }
 
-/// `None` for `undefined`.
-fn given(v: JsValue) -> Option<JsValue> {
-    (!v.is_undefined()).then_some(v)
+/// Why `installPlayable` (or `createSurface`) refuses its options. The
+/// message (its `Display`) names the option and what it must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionsError {
+    NotAnObject,
+    /// Reading `options.{0}` threw.
+    Threw(&'static str),
+    NoDocument,
+    RootNotANode,
+    NoWindow,
+    NotAWindow,
+    CaptureNotAFunction,
+    PortsNotAnObject,
+    /// `options.ports.{0}` is not an object.
+    PortNotAnObject(&'static str),
+    SlotsNotAnObject,
+    /// `islandSlots` holds something that is not plain data.
+    SlotsNotData(String),
+    /// `islandSlots[{0}]` is not an object.
+    IslandNotAnObject(String),
+    /// A slot spec is neither `{ ariaLabel }` nor `{ role, name }` (sense's message).
+    BadSlot(String),
+    OriginsNotAnArray,
+    OriginNotAString,
 }
 
-fn string(v: JsValue) -> Option<String> {
-    v.as_string()
+/// `s` as a JSON string literal (as `JSON.stringify` writes it).
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
 }
 
-/// options.js's checked `[[island, [[slot, ariaLabel] or [slot, role, name], ...]], ...]`.
-fn slots(value: Array) -> IslandSlots {
-    let mut islands = Vec::new();
-    for entry in value.iter() {
-        let entry: Array = entry.unchecked_into();
-        let mut list: Vec<(String, SlotSpec)> = Vec::new();
-        for slot in entry.get(1).unchecked_into::<Array>().iter() {
-            let slot: Array = slot.unchecked_into();
-            let text = |i| string(slot.get(i)).unwrap_or_default();
-            let spec = if slot.length() == 2 {
-                SlotSpec::AriaLabel(text(1))
-            } else {
-                SlotSpec::RoleName {
-                    role: text(1),
-                    name: text(2),
-                }
-            };
-            list.push((text(0), spec));
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotAnObject => f.write_str("installPlayable(options) takes an options object"),
+            Self::Threw(name) => write!(f, "reading options.{name} threw"),
+            Self::NoDocument => f.write_str("no document to scan: pass options.root"),
+            Self::RootNotANode => {
+                f.write_str("options.root must be a Document, a ShadowRoot or an Element")
+            }
+            Self::NoWindow => f.write_str("no window: pass options.window"),
+            Self::NotAWindow => f.write_str("options.window must be a Window"),
+            Self::CaptureNotAFunction => {
+                f.write_str("options.captureScreenshot must be a function (scope) => image")
+            }
+            Self::PortsNotAnObject => {
+                f.write_str("options.ports must be an object { sense?, bot?, bom? }")
+            }
+            Self::PortNotAnObject(name) => write!(f, "options.ports.{name} must be an object"),
+            Self::SlotsNotAnObject => f.write_str(
+                "options.islandSlots must be an object: { [islandId]: { [slotName]: spec } }",
+            ),
+            Self::SlotsNotData(why) => write!(f, "options.islandSlots is not plain data: {why}"),
+            Self::IslandNotAnObject(island) => {
+                write!(
+                    f,
+                    "islandSlots[{}] must be an object of slots",
+                    quote(island)
+                )
+            }
+            Self::BadSlot(message) => f.write_str(message),
+            Self::OriginsNotAnArray => {
+                f.write_str("options.allowedOrigins must be an array of origin strings")
+            }
+            Self::OriginNotAString => {
+                f.write_str("options.allowedOrigins must contain only strings")
+            }
         }
-        islands.push((string(entry.get(0)).unwrap_or_default(), list));
     }
-    IslandSlots { islands }
 }
 
-pub fn parse(options: &JsValue) -> Result<Options, Msg> {
-    let read = read_options(options);
-    if let Some(problem) = read.as_string() {
-        return Err(problem.into());
+impl std::error::Error for OptionsError {}
+
+/// Element, Document, DocumentFragment (a ShadowRoot): the roots a scan
+/// can start from (`nodeType`, truncated, so a node of any realm counts).
+fn is_root(node_type: Option<f64>) -> bool {
+    matches!(node_type.map(f64::trunc), Some(t) if t == 1.0 || t == 9.0 || t == 11.0)
+}
+
+/// The window a root belongs to: a Document's own, else its owner document's.
+fn window_of<H>(root: &Given<H>, own_view: Option<H>, owner_view: Option<H>) -> Option<H> {
+    if root.node_type.map(f64::trunc) == Some(9.0) {
+        own_view
+    } else {
+        owner_view
     }
-    let read: Array = read.unchecked_into();
-    let allowed_origins = read
-        .get(4)
-        .unchecked_into::<Array>()
-        .iter()
-        .filter_map(string)
-        .collect();
+}
+
+/// The checks, in order: the options object, `root` (default: the global
+/// document), `window` (default: the root's, else the global window),
+/// `captureScreenshot`, `ports`, `islandSlots`, `allowedOrigins`, then each
+/// port. The first problem is the answer.
+pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
+    if !facts.absent && !facts.is_object {
+        return Err(OptionsError::NotAnObject);
+    }
+    let RootFacts {
+        root,
+        own_view,
+        owner_view,
+    } = match facts.root.get("root")? {
+        Some(root) => root,
+        None => facts
+            .document
+            .get("document")?
+            .ok_or(OptionsError::NoDocument)?,
+    };
+    if !is_root(root.node_type) {
+        return Err(OptionsError::RootNotANode);
+    }
+    let window = match facts.window.get("window")? {
+        Some(w) if w.posts_messages => w.value,
+        Some(_) => return Err(OptionsError::NotAWindow),
+        None => match window_of(&root, own_view, owner_view) {
+            Some(view) => view,
+            None if facts.global.posts_messages => facts.global.value,
+            None => return Err(OptionsError::NoWindow),
+        },
+    };
+    let capture = match facts.capture.get("captureScreenshot")? {
+        Some(c) if c.is_function => Some(c.value),
+        Some(_) => return Err(OptionsError::CaptureNotAFunction),
+        None => None,
+    };
+    if let Some(ports) = facts.ports.get("ports")? {
+        if !ports.is_object {
+            return Err(OptionsError::PortsNotAnObject);
+        }
+    }
+    let island_slots = match facts.island_slots.get("islandSlots")? {
+        Some(slots) => island_slots(slots)?,
+        None => IslandSlots::default(),
+    };
+    let allowed_origins = match facts.allowed_origins.get("allowedOrigins")? {
+        Some(origins) => allowed_origins(origins)?,
+        None => Vec::new(),
+    };
+    let [sense, bot, bom] = facts.port;
     Ok(Options {
-        root: read.get(0),
-        window: read.get(1).unchecked_into(),
-        capture: given(read.get(2)).map(JsCast::unchecked_into),
-        island_slots: slots(read.get(3).unchecked_into()),
+        sense: port(sense, "ports.sense", "sense")?,
+        bot: port(bot, "ports.bot", "bot")?,
+        bom: port(bom, "ports.bom", "bom")?,
+        root: root.value,
+        window,
+        capture,
+        island_slots,
         allowed_origins,
-        sense: given(read.get(5)),
-        bot: given(read.get(6)),
-        bom: given(read.get(7)),
     })
+}
+
+/// `options.ports.{name}`: absent, or an object.
+fn port<H>(
+    read: Read<Given<H>>,
+    path: &'static str,
+    name: &'static str,
+) -> Result<Option<H>, OptionsError> {
+    match read.get(path)? {
+        Some(p) if p.is_object => Ok(Some(p.value)),
+        Some(_) => Err(OptionsError::PortNotAnObject(name)),
+        None => Ok(None),
+    }
+}
+
+/// `{ [islandId]: { [slotName]: { ariaLabel } | { role, name } } }`; the
+/// slot rule is sense's ([`IslandSlots::parse_spec`]).
+fn island_slots(facts: DataFacts<SlotsInput>) -> Result<IslandSlots, OptionsError> {
+    if !facts.is_object {
+        return Err(OptionsError::SlotsNotAnObject);
+    }
+    let SlotsInput(islands) = facts.data.map_err(OptionsError::SlotsNotData)?;
+    let mut out = Vec::with_capacity(islands.len());
+    for (island, slots) in islands {
+        let IslandInput::Slots(slots) = slots else {
+            return Err(OptionsError::IslandNotAnObject(island));
+        };
+        let mut list = Vec::with_capacity(slots.len());
+        for (slot, spec) in slots {
+            let spec =
+                IslandSlots::parse_spec(&island, &slot, spec.aria_label, spec.role, spec.name)
+                    .map_err(OptionsError::BadSlot)?;
+            list.push((slot, spec));
+        }
+        out.push((island, list));
+    }
+    Ok(IslandSlots { islands: out })
+}
+
+fn allowed_origins(facts: DataFacts<OriginsInput>) -> Result<Vec<String>, OptionsError> {
+    if !facts.is_array {
+        return Err(OptionsError::OriginsNotAnArray);
+    }
+    // An array that is not plain data holds something that is no string.
+    let OriginsInput(list) = facts.data.map_err(|_| OptionsError::OriginNotAString)?;
+    list.into_iter()
+        .map(|o| o.ok_or(OptionsError::OriginNotAString))
+        .collect()
 }

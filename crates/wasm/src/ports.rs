@@ -1,42 +1,30 @@
 //! The playable traits implemented for the web: the real DOM adapters, or JS
 //! objects injected through `options.ports` (each port independently).
 
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Refusal, Report, Sense};
 use sense::dom::DomSense;
 use sense::Snapshot;
 
-#[wasm_bindgen(module = "/src/boundary.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = callPort)]
-    fn call_port(obj: &JsValue, name: &str, arg: &JsValue) -> Array;
-}
+use crate::answers::{BomAnswer, ClickAnswer};
+use crate::js::{decode, thrown};
 
-fn describe_error(e: &JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "a non-Error value was thrown".into())
-}
-
-/// Calls `obj[name](arg)` and awaits the result when it is a promise.
+/// Calls `obj[name](arg)` and awaits the result when it is a promise. A
+/// missing method, a throw and a rejection are `Err(why)`.
 pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
-    let out = call_port(obj, name, arg);
-    let value = out.get(1);
-    if !out.get(0).is_truthy() {
-        return Err(value.as_string().unwrap_or_default());
-    }
+    let method = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| thrown(&e))?;
+    let method: Function = method
+        .dyn_into()
+        .map_err(|_| format!("ports.{name} is not a function"))?;
+    let value = method.call1(obj, arg).map_err(|e| thrown(&e))?;
     // A thenable has a callable `then` (Reflect.get fails on primitives and
     // on a throwing getter: not a thenable, then).
     if has_method(&value, "then") {
         return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value))
             .await
-            .map_err(|e| describe_error(&e));
+            .map_err(|e| thrown(&e));
     }
     Ok(value)
 }
@@ -115,8 +103,9 @@ impl Bot<JsValue> for BotPort {
             return self.dom.dispatch(target, action);
         };
         let out = call(js, "click", target).await?;
-        let failed = out.as_bool() == Some(false)
-            || Reflect::get(&out, &"ok".into()).is_ok_and(|ok| ok.as_bool() == Some(false));
+        // A value that is not plain data (the element itself, say) is no
+        // failure report.
+        let failed = decode::<ClickAnswer>(&out).is_ok_and(|a| a.failed());
         if failed {
             Err("ports.bot.click reported failure".into())
         } else {
@@ -142,10 +131,11 @@ impl Bom for BomPort {
         let action = Object::new();
         let _ = Reflect::set(&action, &"type".into(), &"reload".into());
         let out = call(js, "run", &action).await?;
-        let flag = |k: &str| Reflect::get(&out, &k.into()).is_ok_and(|v| v.as_bool() == Some(true));
+        // Anything but `{ ok: true, … }` is not ok (a failed reload).
+        let answer = decode::<BomAnswer>(&out).unwrap_or_default();
         Ok(BomOutcome {
-            ok: flag("ok"),
-            retired: flag("retired"),
+            ok: answer.ok(),
+            retired: answer.retired(),
         })
     }
 }
@@ -170,6 +160,6 @@ impl Random for WebRandom {
         crypto
             .get_random_values_with_u8_array(buf)
             .map(|_| ())
-            .map_err(|e| describe_error(&e))
+            .map_err(|e| thrown(&e))
     }
 }

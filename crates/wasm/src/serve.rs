@@ -6,7 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
 
-use playable::bridge::{self, WindowBridge};
+use playable::bridge::{self, OriginsError, WindowBridge};
 use wasm_bindgen::JsValue;
 use web_sys::Window;
 
@@ -33,7 +33,7 @@ pub(crate) fn serve<T, F, Fut>(
     origins: &[String],
     owner: Weak<T>,
     handle: F,
-) -> Result<(), String>
+) -> Result<(), OriginsError>
 where
     T: 'static,
     F: Fn(Rc<T>, JsValue) -> Fut + 'static,
@@ -56,7 +56,7 @@ pub(crate) fn serve_boxed(
     window: &Window,
     origins: &[String],
     handle: Handler,
-) -> Result<(), String> {
+) -> Result<(), OriginsError> {
     bridge::check_origins(origins)?;
     if slot.try_borrow().map_or(true, |s| s.is_some()) {
         return Ok(());
@@ -70,7 +70,7 @@ pub(crate) fn serve_boxed(
             let window = reply_to.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let up = answer.await;
-                bridge::reply_on(channel, &window, &delivery.origin, &delivery.seq, &up);
+                bridge::reply_on(channel, &window, &delivery.origin, delivery.seq, &up);
             });
         });
     if let Ok(mut slot) = slot.try_borrow_mut() {

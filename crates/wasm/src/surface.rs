@@ -18,8 +18,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
-use crate::options;
-use crate::webmcp::{Owner, Publication, WebMcpPublication};
+use crate::options::web as options;
+use crate::webmcp::plan::Kind;
+use crate::webmcp::{Owner, Publication};
 
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
@@ -151,7 +152,7 @@ pub(crate) struct Inner {
     bridge: RefCell<Option<WindowBridge>>,
     /// This surface's key for `warnOnce`, so a bad declaration warns once.
     warned: JsValue,
-    webmcp: RefCell<Option<Rc<Publication>>>,
+    webmcp: RefCell<Option<Publication>>,
 }
 
 impl RegistrySource for Inner {
@@ -275,7 +276,7 @@ impl Inner {
         to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
     }
 
-    fn attach_bridge(self: &Rc<Self>) -> Result<(), String> {
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), playable::bridge::OriginsError> {
         crate::serve::serve(
             &self.bridge,
             CHANNEL,
@@ -304,6 +305,21 @@ fn failed(message: String) -> BusinessError {
     BusinessError::coded(MALFORMED_RESULT_CODE, message)
 }
 
+/// A publication's owner: the capabilities, described and invoked through `handle`.
+impl Owner for Inner {
+    fn kind(&self) -> Kind {
+        Kind::Capabilities
+    }
+
+    fn live(&self) -> bool {
+        true
+    }
+
+    fn answer(self: Rc<Self>, request: JsValue) -> crate::serve::Answer {
+        Box::pin(answer(self, request))
+    }
+}
+
 /// `ISurface`: `handle(request)` and the window bridge.
 #[wasm_bindgen]
 pub struct Surface {
@@ -325,7 +341,9 @@ impl Surface {
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
         // The same message as the playable instance's attach (it names
         // attachWindowBridge and allowedOrigins).
-        self.inner.attach_bridge().map_err(|e| JsError::new(&e))
+        self.inner
+            .attach_bridge()
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Stops answering bridge messages.
@@ -337,13 +355,13 @@ impl Surface {
     /// Publishes the capabilities this session may use as WebMCP tools (a
     /// no-op without WebMCP); a second call while publishing returns the
     /// same publication. See docs/mcp.md.
-    #[wasm_bindgen(js_name = publishWebMcp)]
-    pub fn publish_web_mcp(&self) -> WebMcpPublication {
-        WebMcpPublication::publish(
+    #[wasm_bindgen(js_name = publishWebMcp, unchecked_return_type = "WebMcpPublication")]
+    pub fn publish_web_mcp(&self) -> JsValue {
+        Publication::publish(
             &self.inner.webmcp,
             &self.inner.window,
             self.inner.root.clone(),
-            Owner::Surface(Rc::downgrade(&self.inner)),
+            &self.inner,
         )
     }
 }
@@ -369,7 +387,8 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
     let data = parsed(&read).map_err(|e| type_error(&e))?;
     let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = options::parse(&read_options(&options, true)?).map_err(|e| type_error(&e))?;
+    let scan =
+        options::parse(&read_options(&options, true)?).map_err(|e| type_error(&e.to_string()))?;
     Ok(Surface {
         inner: Rc::new(Inner {
             core: surface::Surface::new(config),

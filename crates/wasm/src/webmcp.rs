@@ -1,10 +1,16 @@
-//! WebMCP publication (`playable.publishWebMcp()`, `surface.publishWebMcp()`):
-//! `webmcp.js` keeps the publication: it reads the owner's menu or
-//! capabilities, plans which tools that answer publishes (names,
-//! descriptions, input schemas; the naming rules are documented there and in
-//! docs/mcp.md) and talks to the browser's WebMCP API. `webmcp/publication.rs`
-//! only carries each of its requests (reads and tool calls alike) to the
-//! owner's `handle`.
+//! WebMCP publication (`playable.publishWebMcp()`, `surface.publishWebMcp()`).
+//!
+//! [`plan`] decides, purely: which menu items or capabilities become tools,
+//! their names, descriptions, schemas and annotations, what a new plan
+//! changes, the requests a publication sends. `publication` (web) drives
+//! it: it sends those requests through the owner's own `handle`, follows
+//! DOM changes and every call, and registers or withdraws tools through
+//! webmcp.js, which only performs those acts on `document.modelContext`.
+//! The owner is anything that implements [`Owner`]: the publication does
+//! not know the playable instance or the Surface.
 
+pub mod plan;
+#[cfg(target_arch = "wasm32")]
 mod publication;
-pub(crate) use publication::{Owner, Publication, WebMcpPublication};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use publication::{Owner, Publication};

@@ -1,0 +1,168 @@
+//! The bridge filter over plain facts: every branch of baseline §3, then a
+//! property test against the rule written out independently.
+
+use super::*;
+use proptest::prelude::*;
+
+const ORIGIN: &str = "https://app.test";
+
+fn good() -> MessageFacts {
+    MessageFacts {
+        from_this_window: true,
+        origin: Some(ORIGIN.into()),
+        wrapper: Some(WrapperFacts {
+            channel: Some(CHANNEL.into()),
+            dir: Some("down".into()),
+            seq: Some(7.0),
+        }),
+    }
+}
+
+fn origins() -> Vec<String> {
+    vec!["https://other.test".into(), ORIGIN.into()]
+}
+
+fn with(f: impl FnOnce(&mut MessageFacts)) -> Option<Accepted> {
+    let mut facts = good();
+    f(&mut facts);
+    accept(&facts, &origins(), CHANNEL)
+}
+
+fn wrapper(f: impl FnOnce(&mut WrapperFacts)) -> Option<Accepted> {
+    with(|m| f(m.wrapper.as_mut().expect("a wrapper")))
+}
+
+#[test]
+fn a_same_window_allowed_origin_downlink_is_accepted_with_its_origin_and_seq() {
+    assert_eq!(
+        accept(&good(), &origins(), CHANNEL),
+        Some(Accepted {
+            origin: ORIGIN.into(),
+            seq: 7.0
+        })
+    );
+    assert_eq!(wrapper(|w| w.seq = Some(-0.0)).map(|a| a.seq), Some(0.0));
+    assert_eq!(
+        wrapper(|w| w.seq = Some(2f64.powi(60))).map(|a| a.seq),
+        Some(2f64.powi(60))
+    );
+}
+
+#[test]
+fn another_window_or_origin_is_ignored() {
+    assert_eq!(with(|m| m.from_this_window = false), None);
+    assert_eq!(with(|m| m.origin = None), None);
+    for origin in [
+        "https://evil.test",
+        "https://app.test/",
+        "HTTPS://APP.TEST",
+        "",
+        "*",
+        "null",
+    ] {
+        assert_eq!(with(|m| m.origin = Some(origin.into())), None, "{origin}");
+    }
+}
+
+#[test]
+fn origins_match_exactly_never_by_wildcard() {
+    let star = vec!["*".to_string()];
+    assert_eq!(accept(&good(), &star, CHANNEL), None);
+    assert_eq!(accept(&good(), &[], CHANNEL), None);
+}
+
+#[test]
+fn not_a_wrapper_another_channel_or_a_reply_is_ignored() {
+    assert_eq!(with(|m| m.wrapper = None), None);
+    assert_eq!(wrapper(|w| w.channel = Some("other".into())), None);
+    assert_eq!(wrapper(|w| w.channel = None), None);
+    assert_eq!(wrapper(|w| w.dir = Some("up".into())), None);
+    assert_eq!(wrapper(|w| w.dir = None), None);
+    assert_eq!(accept(&good(), &origins(), "pling.surface"), None);
+}
+
+#[test]
+fn seq_must_be_an_integer() {
+    for seq in [
+        None,
+        Some(1.5),
+        Some(f64::NAN),
+        Some(f64::INFINITY),
+        Some(f64::NEG_INFINITY),
+    ] {
+        assert_eq!(wrapper(|w| w.seq = seq), None, "{seq:?}");
+    }
+}
+
+#[test]
+fn origins_must_be_a_non_empty_list_of_exact_origins() {
+    assert_eq!(check_origins(&[]), Err(OriginsError::Empty));
+    assert!(OriginsError::Empty
+        .to_string()
+        .contains("non-empty allowedOrigins"));
+    let star = check_origins(&["https://a.test".into(), "*".into()]).unwrap_err();
+    assert_eq!(star, OriginsError::NotAnOrigin("*".into()));
+    assert_eq!(
+        star.to_string(),
+        "allowedOrigins entry \"*\" is not an origin: list exact origins such as \"https://example.com\""
+    );
+    assert_eq!(
+        check_origins(&["".into()]),
+        Err(OriginsError::NotAnOrigin(String::new()))
+    );
+    assert_eq!(check_origins(&["https://a.test".into()]), Ok(()));
+}
+
+fn text() -> impl Strategy<Value = Option<String>> {
+    prop::option::of(prop_oneof![
+        Just(CHANNEL.to_string()),
+        Just("down".to_string()),
+        Just("up".to_string()),
+        Just(ORIGIN.to_string()),
+        ".{0,12}",
+    ])
+}
+
+fn number() -> impl Strategy<Value = Option<f64>> {
+    prop::option::of(prop_oneof![
+        any::<f64>(),
+        (-1000i32..1000).prop_map(f64::from),
+        Just(f64::NAN),
+        Just(0.5),
+    ])
+}
+
+fn facts() -> impl Strategy<Value = MessageFacts> {
+    (
+        any::<bool>(),
+        text(),
+        prop::option::of((text(), text(), number())),
+    )
+        .prop_map(|(from_this_window, origin, wrapper)| MessageFacts {
+            from_this_window,
+            origin,
+            wrapper: wrapper.map(|(channel, dir, seq)| WrapperFacts { channel, dir, seq }),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+    /// Accepted exactly when every rule of §3 holds, and then with the
+    /// event's own origin and seq.
+    #[test]
+    fn accepted_iff_every_rule_holds(facts in facts(), allowed in prop::collection::vec(text(), 0..3)) {
+        let allowed: Vec<String> = allowed.into_iter().flatten().collect();
+        let got = accept(&facts, &allowed, CHANNEL);
+        let w = facts.wrapper.as_ref();
+        let rule = facts.from_this_window
+            && facts.origin.as_ref().is_some_and(|o| allowed.contains(o))
+            && w.is_some_and(|w| w.channel.as_deref() == Some(CHANNEL) && w.dir.as_deref() == Some("down"))
+            && w.and_then(|w| w.seq).is_some_and(|s| s.is_finite() && s.trunc() == s);
+        prop_assert_eq!(got.is_some(), rule);
+        if let Some(a) = got {
+            prop_assert_eq!(Some(&a.origin), facts.origin.as_ref());
+            prop_assert_eq!(Some(a.seq), w.and_then(|w| w.seq));
+        }
+    }
+}

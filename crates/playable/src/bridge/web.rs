@@ -1,0 +1,120 @@
+//! The bridge on a real window: reads each `message` event's facts (every
+//! read through `Reflect`, so a synthetic event whose getters throw is just
+//! a stranger), applies [`super::accept`], and posts replies.
+
+use gloo_events::EventListener;
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+use web_sys::Window;
+
+use super::{accept, Accepted, MessageFacts, WrapperFacts, CHANNEL};
+
+/// A message that passed the bridge's filter.
+pub struct Delivery {
+    /// The wrapper's `seq` (an integer), echoed in the reply.
+    pub seq: f64,
+    /// The wrapper's `envelope`, untouched.
+    pub envelope: JsValue,
+    /// `event.origin`: the reply goes there only.
+    pub origin: String,
+}
+
+/// `obj[key]`, or `undefined` where reading throws (a primitive, a getter
+/// that throws, a revoked proxy).
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The event's facts, and its `data` (for the envelope, once accepted).
+fn read(event: &JsValue, window: &Window) -> (MessageFacts, JsValue) {
+    let data = get(event, "data");
+    let wrapper = data.is_object().then(|| WrapperFacts {
+        channel: get(&data, "channel").as_string(),
+        dir: get(&data, "dir").as_string(),
+        seq: get(&data, "seq").as_f64(),
+    });
+    let facts = MessageFacts {
+        from_this_window: Object::is(&get(event, "source"), window),
+        origin: get(event, "origin").as_string(),
+        wrapper,
+    };
+    (facts, data)
+}
+
+/// The filter applied to one event on `window` (any value: an event that
+/// is no `MessageEvent` has no `source` and is ignored like any stranger).
+pub fn accept_event(event: &JsValue, window: &Window, origins: &[String]) -> Option<Delivery> {
+    accept_event_on(CHANNEL, event, window, origins)
+}
+
+/// [`accept_event`] for the wrapper on `channel`.
+pub fn accept_event_on(
+    channel: &str,
+    event: &JsValue,
+    window: &Window,
+    origins: &[String],
+) -> Option<Delivery> {
+    let (facts, data) = read(event, window);
+    let Accepted { origin, seq } = accept(&facts, origins, channel)?;
+    Some(Delivery {
+        seq,
+        envelope: get(&data, "envelope"),
+        origin,
+    })
+}
+
+/// Posts a reply `{ channel, dir: "up", seq, envelope }` to `origin` only.
+pub fn reply(window: &Window, origin: &str, seq: f64, uplink: &JsValue) {
+    reply_on(CHANNEL, window, origin, seq, uplink);
+}
+
+/// [`reply`] on `channel`. An origin the browser cannot target (`"null"`)
+/// drops the reply: the error is ignored, nothing throws.
+pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: f64, uplink: &JsValue) {
+    let wrapper = Object::new();
+    for (key, value) in [
+        ("channel", JsValue::from_str(channel)),
+        ("dir", JsValue::from_str("up")),
+        ("seq", JsValue::from_f64(seq)),
+        ("envelope", uplink.clone()),
+    ] {
+        let _ = Reflect::set(&wrapper, &JsValue::from_str(key), &value);
+    }
+    let _ = window.post_message(&wrapper, origin);
+}
+
+/// The bridge's `message` listener; dropping it removes the listener (a
+/// gloo-events `EventListener`).
+pub struct WindowBridge {
+    _listener: EventListener,
+}
+
+impl WindowBridge {
+    /// Listens on `window` for downlinks from `origins` (already checked
+    /// with [`super::check_origins`]).
+    pub fn attach(
+        window: Window,
+        origins: Vec<String>,
+        on_down: impl Fn(Delivery) + 'static,
+    ) -> Self {
+        Self::attach_on(CHANNEL, window, origins, on_down)
+    }
+
+    /// [`WindowBridge::attach`] for the wrapper on `channel`.
+    pub fn attach_on(
+        channel: &'static str,
+        window: Window,
+        origins: Vec<String>,
+        on_down: impl Fn(Delivery) + 'static,
+    ) -> Self {
+        let target = window.clone();
+        let listener = EventListener::new(&target, "message", move |event| {
+            if let Some(delivery) = accept_event_on(channel, event, &window, &origins) {
+                on_down(delivery);
+            }
+        });
+        Self {
+            _listener: listener,
+        }
+    }
+}

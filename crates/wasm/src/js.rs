@@ -1,0 +1,45 @@
+//! Reading and writing JS values without ever throwing: property reads
+//! through `Reflect`, serde-wasm-bindgen in both directions, and the copy
+//! that makes a foreign value safe to decode.
+
+use js_sys::Reflect;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The platform's structured clone; `Err` is what it threw.
+    #[wasm_bindgen(catch, js_name = structuredClone)]
+    fn structured_clone(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// `obj[key]`, `undefined` where that throws (a primitive, a getter).
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A thrown value's message, for an error text.
+pub fn thrown(e: &JsValue) -> String {
+    get(e, "message")
+        .as_string()
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".into())
+}
+
+/// A value from the page decoded into `T` with serde-wasm-bindgen. The
+/// decoder reads a structured clone of it, so it only ever meets plain
+/// data: the clone runs each getter once and refuses functions, DOM nodes
+/// and proxies with an error returned here, never thrown. `T` must have a
+/// fixed depth (the clone keeps cycles).
+pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    let copy = structured_clone(value).map_err(|e| thrown(&e))?;
+    serde_wasm_bindgen::from_value(copy).map_err(|e| e.to_string())
+}
+
+/// A value as a plain JS value (objects, not Maps; `null` for `None`).
+pub fn to_js(value: &impl Serialize) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}

@@ -1,0 +1,118 @@
+//! Reads [`super::OptionFacts`] from the JS options object: every property
+//! read goes through `Reflect` (a getter's throw becomes a recorded fact,
+//! never an exception), and the data options are decoded by
+//! serde-wasm-bindgen ([`crate::js::decode`]). No decision is made here.
+
+use js_sys::{Array, Function, Reflect};
+use sense::IslandSlots;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use web_sys::Window;
+
+use super::{check, DataFacts, Given, OptionFacts, OptionsError, Read, RootFacts};
+use crate::js::{decode, get};
+
+/// The checked options, typed for the web.
+pub struct Options {
+    pub root: JsValue,
+    pub window: Window,
+    pub island_slots: IslandSlots,
+    pub capture: Option<Function>,
+    pub allowed_origins: Vec<String>,
+    pub sense: Option<JsValue>,
+    pub bot: Option<JsValue>,
+    pub bom: Option<JsValue>,
+}
+
+fn nullish(v: &JsValue) -> bool {
+    v.is_undefined() || v.is_null()
+}
+
+/// `obj[key]` as an option: absent for nullish (or no `obj`), `Threw`
+/// when the read threw.
+fn field(obj: &JsValue, key: &str) -> Read<JsValue> {
+    if nullish(obj) {
+        return Read::Absent;
+    }
+    match Reflect::get(obj, &JsValue::from_str(key)) {
+        Err(_) => Read::Threw,
+        Ok(v) if nullish(&v) => Read::Absent,
+        Ok(v) => Read::Value(v),
+    }
+}
+
+fn map<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> T) -> Read<T> {
+    match read {
+        Read::Absent => Read::Absent,
+        Read::Threw => Read::Threw,
+        Read::Value(v) => Read::Value(f(v)),
+    }
+}
+
+fn given(value: JsValue) -> Given<JsValue> {
+    Given {
+        is_object: value.is_object(),
+        is_function: value.is_function(),
+        node_type: get(&value, "nodeType").as_f64(),
+        posts_messages: get(&value, "postMessage").is_function(),
+        value,
+    }
+}
+
+fn some(v: JsValue) -> Option<JsValue> {
+    (!nullish(&v)).then_some(v)
+}
+
+fn root(value: JsValue) -> RootFacts<JsValue> {
+    RootFacts {
+        own_view: some(get(&value, "defaultView")),
+        owner_view: some(get(&get(&value, "ownerDocument"), "defaultView")),
+        root: given(value),
+    }
+}
+
+fn data<T: DeserializeOwned>(value: JsValue) -> DataFacts<T> {
+    DataFacts {
+        is_object: value.is_object(),
+        is_array: Array::is_array(&value),
+        data: decode(&value),
+    }
+}
+
+/// The facts of `options`, each option read once.
+pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
+    let global: JsValue = js_sys::global().into();
+    let ports = field(options, "ports");
+    let port = |name| match &ports {
+        Read::Value(p) => map(field(p, name), given),
+        _ => Read::Absent,
+    };
+    OptionFacts {
+        absent: nullish(options),
+        is_object: options.is_object(),
+        root: map(field(options, "root"), root),
+        document: map(field(&global, "document"), root),
+        window: map(field(options, "window"), given),
+        capture: map(field(options, "captureScreenshot"), given),
+        port: [port("sense"), port("bot"), port("bom")],
+        island_slots: map(field(options, "islandSlots"), data),
+        allowed_origins: map(field(options, "allowedOrigins"), data),
+        ports: map(ports.clone(), given),
+        global: given(global),
+    }
+}
+
+/// Reads and checks `options`.
+pub fn parse(options: &JsValue) -> Result<Options, OptionsError> {
+    let o = check(read(options))?;
+    Ok(Options {
+        root: o.root,
+        window: o.window.unchecked_into(),
+        island_slots: o.island_slots,
+        capture: o.capture.map(JsCast::unchecked_into),
+        allowed_origins: o.allowed_origins,
+        sense: o.sense,
+        bot: o.bot,
+        bom: o.bom,
+    })
+}

@@ -1,0 +1,116 @@
+// crates/wasm/src/webmcp.js on its own, in Node: the acts that stay in
+// JavaScript (finding the model context, registering and withdrawing a
+// tool, watching the root), against fakes. Never throws.
+import assert from "node:assert/strict";
+import { test, mock } from "node:test";
+import { disconnect, modelContext, observe, register, withdraw } from "../crates/wasm/src/webmcp.js";
+
+test("modelContext: document's, else navigator's, only when it can register", () => {
+  const mc = { registerTool() {} };
+  assert.equal(modelContext({ document: { modelContext: mc } }), mc);
+  assert.equal(modelContext({ document: {}, navigator: { modelContext: mc } }), mc);
+  assert.equal(modelContext({ document: { modelContext: {} } }), null, "no registerTool");
+  assert.equal(modelContext({ document: {}, navigator: {} }), null);
+  const hostile = {
+    get document() {
+      throw new Error("no");
+    },
+  };
+  assert.equal(modelContext(hostile), null, "a throwing getter is no context");
+  assert.equal(modelContext(null), null);
+});
+
+test("register: execute calls back with the tool's id; the signal withdraws it", async () => {
+  const seen = [];
+  const mc = { registerTool: (tool, options) => (seen.push([tool, options]), Promise.resolve()) };
+  const call = mock.fn((id, input) => Promise.resolve({ id, input }));
+  const tool = { name: "pager_next-1", description: "Next", inputSchema: { type: "object" }, annotations: {} };
+  const ctrl = register(mc, tool, "pager:next", call);
+  assert.equal(seen.length, 1);
+  const [registered, { signal }] = seen[0];
+  assert.equal(registered, tool);
+  assert.deepEqual(Object.keys(registered), ["name", "description", "inputSchema", "annotations", "execute"]);
+  assert.deepEqual(await registered.execute({ a: 1 }), { id: "pager:next", input: { a: 1 } });
+  assert.deepEqual(call.mock.calls[0].arguments, ["pager:next", { a: 1 }]);
+  assert.equal(signal.aborted, false);
+  withdraw(ctrl);
+  assert.equal(signal.aborted, true);
+  withdraw(ctrl); // twice: nothing happens
+});
+
+test("register: a refused registration warns, unless withdrawn; nothing throws", async (t) => {
+  const warn = t.mock.method(console, "warn", () => {});
+  const tool = () => ({ name: "bad name", description: "x", inputSchema: {} });
+  register({ registerTool: () => Promise.reject(new Error("Invalid name")) }, tool(), "x", () => {});
+  register({ registerTool: () => { throw new Error("Duplicate name"); } }, tool(), "x", () => {});
+  const late = register({ registerTool: (_, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))) }, tool(), "x", () => {});
+  withdraw(late);
+  await new Promise((r) => setTimeout(r, 0));
+  const messages = warn.mock.calls.map((c) => c.arguments[0]).sort();
+  assert.deepEqual(messages, [
+    'in-page-playable: WebMCP did not register tool "bad name": Duplicate name',
+    'in-page-playable: WebMCP did not register tool "bad name": Invalid name',
+  ]);
+});
+
+/** A fake MutationObserver: `fire()` reports a change to every live observer. */
+function fakeObserver() {
+  const live = new Set();
+  class Observer {
+    constructor(cb) {
+      this.cb = cb;
+    }
+    observe(root, options) {
+      this.root = root;
+      this.options = options;
+      live.add(this);
+    }
+    disconnect() {
+      live.delete(this);
+    }
+  }
+  return { Observer, live, fire: () => [...live].forEach((o) => o.cb([{ type: "childList" }], o)) };
+}
+
+/** Runs `f` with `globalThis.MutationObserver` replaced. */
+function withObserver(Observer, f) {
+  const saved = globalThis.MutationObserver;
+  globalThis.MutationObserver = Observer;
+  try {
+    return f();
+  } finally {
+    globalThis.MutationObserver = saved;
+  }
+}
+
+test("observe: every batch of changes under the root calls back (no arguments); disconnect ends it", () => {
+  const fake = fakeObserver();
+  withObserver(fake.Observer, () => {
+    const calls = [];
+    const root = {};
+    const observer = observe(root, (...args) => calls.push(args));
+    const [live] = fake.live;
+    assert.equal(live, observer);
+    assert.equal(observer.root, root);
+    assert.deepEqual(observer.options, { subtree: true, childList: true, attributes: true, characterData: true });
+    fake.fire();
+    fake.fire();
+    assert.deepEqual(calls, [[], []], "each batch, without the records");
+    disconnect(observer);
+    fake.fire();
+    assert.equal(calls.length, 2);
+    assert.equal(fake.live.size, 0);
+    disconnect(observer); // twice: nothing happens
+    disconnect(null); // nothing to disconnect: nothing thrown
+  });
+});
+
+test("observe: a root that cannot be observed is null, nothing thrown", () => {
+  class Refusing {
+    observe() {
+      throw new TypeError("parameter 1 is not of type 'Node'");
+    }
+  }
+  withObserver(Refusing, () => assert.equal(observe({}, () => {}), null));
+  withObserver(undefined, () => assert.equal(observe({}, () => {}), null), "no MutationObserver at all");
+});
