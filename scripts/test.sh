@@ -10,12 +10,8 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 step() { printf '\n=== %s\n' "$*"; }
 
-step "cargo fmt --check"
-cargo fmt --all --check
-
-step "cargo clippy (native and wasm32, warnings are errors)"
-cargo clippy --workspace --all-targets -- -D warnings
-cargo clippy --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
+step "lint: cargo fmt --check, clippy (native and wasm32, warnings are errors), ESLint"
+npm run lint
 
 step "native tests (cargo test)"
 cargo test --workspace

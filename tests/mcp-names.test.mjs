@@ -1,12 +1,15 @@
 // The naming rule for menu tools exists twice: in the page's WebMCP
-// publication (crates/wasm/src/webmcp.js) and in the MCP server
+// publication (crates/wasm/src/webmcp/plan.rs) and in the MCP server
 // (mcp/names.mjs). This test holds the server's copy to the same vectors as
 // tests/webmcp-plan.test.mjs and compares the two on many ids, so they
 // cannot drift apart.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { plan, sanitisedName } from "../crates/wasm/src/webmcp.js";
+import pkg from "./support/module.mjs";
 import { EVENT_SCHEMAS, fnv1a32, hashedName, menuTools, toolNames } from "../mcp/names.mjs";
+
+// The page's rule is crates/wasm/src/webmcp/plan.rs, reached through the built module's test exports.
+const { webMcpPlanForTests: plan, webMcpNameForTests: sanitisedName } = pkg;
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const item = (id, more = {}) => ({ id, event: "click", title: "", desc: "", enabled: true, visible: true, ...more });
@@ -76,7 +79,7 @@ test("the server's names are the page's WebMCP names, for any ids", () => {
   const page = plan(false, { ok: true, payload: { snapshot: { menu } } });
   const server = menuTools(menu);
   assert.equal(server.length, page.length);
-  // webmcp.js plans [name, id, description, schema JSON, …].
+  // The plan lists [name, id, description, schema JSON, …].
   assert.deepEqual(
     server.map((t) => [t.name, t.id, t.description, JSON.stringify(t.inputSchema)]),
     page.map((t) => [t[0], t[1], t[2], t[3]]),
