@@ -12,6 +12,8 @@
 mod build;
 pub mod json;
 mod model;
+pub mod read;
+pub mod rules;
 mod slots;
 mod text;
 pub mod wire;
