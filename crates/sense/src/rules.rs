@@ -92,14 +92,15 @@ pub fn is_disabling(f: &Facts) -> bool {
 }
 
 /// The element's role: the first token of a non-empty `role` attribute, in
-/// lower case (`""` when that attribute is only whitespace), else the
+/// ASCII lower case (role names are ASCII and compare ASCII
+/// case-insensitively; `""` when the attribute is only whitespace), else the
 /// implicit role of its tag.
 pub fn role<'a>(f: &Facts<'a>) -> Cow<'a, str> {
     match f.role {
         Some(explicit) if !explicit.is_empty() => {
             let token = explicit.split_whitespace().next().unwrap_or("");
-            if token.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-                Cow::Owned(token.to_lowercase())
+            if token.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(token.to_ascii_lowercase())
             } else {
                 Cow::Borrowed(token)
             }
