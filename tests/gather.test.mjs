@@ -184,7 +184,7 @@ test("details: reads exactly what each ask asks, texts cut to textMax", () =>
       const r = await page.evaluate(() => {
         const host = document.getElementById("h");
         const sr = host.attachShadow({ mode: "open" });
-        sr.innerHTML = `<i id="l1">Shadow label</i><button aria-labelledby="l1">x</button>`;
+        sr.innerHTML = `<i id="l1">In shadow</i><button aria-labelledby="l1">x</button>`;
         const els = ["b", "f", "s", "i", "a", "long"].map((id) => document.getElementById(id));
         els.push(sr.querySelector("button"));
         const F = (k) => 1 << (8 + k);
@@ -204,7 +204,7 @@ test("details: reads exactly what each ask asks, texts cut to textMax", () =>
       assert.deepEqual(i, { visible: false, disabled: false, title: "IT", alt: "Logo" });
       assert.deepEqual(a, { visible: false, disabled: false, imgAlt: "" }, "the first img[alt], even an empty alt");
       assert.deepEqual(long, { visible: false, disabled: false, text: "x".repeat(10) }, "cut to textMax");
-      assert.deepEqual(shadow, { visible: false, disabled: false, refs: ["Shadow label"] }, "ids resolve in the element's own root");
+      assert.deepEqual(shadow, { visible: false, disabled: false, refs: ["In shadow"] }, "ids resolve in the element's own root");
       assert.deepEqual(r.none, [{ visible: false, disabled: false }]);
       assert.equal(r.mutations, 0);
     },
