@@ -72,8 +72,6 @@ fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), Strin
 /// Reads the menu of one scan root (Document, ShadowRoot or Element).
 pub struct DomSense {
     root: JsValue,
-    /// [`rules::candidate_selector`], built once.
-    selector: String,
     slots: IslandSlots,
     last: RefCell<Option<Targets>>,
 }
@@ -91,7 +89,6 @@ impl DomSense {
     pub fn new(root: JsValue, slots: IslandSlots) -> Self {
         Self {
             root,
-            selector: rules::candidate_selector(),
             slots,
             last: RefCell::new(None),
         }
@@ -104,7 +101,7 @@ impl DomSense {
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, String> {
         // What the gatherer throws on is a root that is no node it can query.
-        let out = gather(&self.root, &self.selector, rules::DISABLING).map_err(|_| {
+        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING).map_err(|_| {
             "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
         })?;
         let (text, ints) = unpack(&out)?;

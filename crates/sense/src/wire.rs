@@ -6,7 +6,7 @@
 //! call, no JSON parse, no crossing per element.
 //!
 //! **`gather(root, selector, ancestors)`**: one record per element matching
-//! `selector` (built by [`rules::candidate_selector`](crate::rules)) in the
+//! `selector` ([`rules::CANDIDATES`](crate::rules::CANDIDATES)) in the
 //! root and its open shadow roots, in document order (a shadow root's
 //! elements right after their host). Per record, the integers are:
 //! - `head`: the `FACT_*` bits, plus bit `FIELD_SHIFT + k` when field `k` is

@@ -158,13 +158,16 @@ fn roles_and_names_come_from_the_dom_facts() {
 
 #[wasm_bindgen_test]
 fn disabling_reaches_into_open_shadow_roots_and_from_above_the_root() {
-    let host = mount(r#"<div inert><span id="h"></span></div><div aria-disabled="true"><p id="inner"></p></div>"#);
+    let host = mount(
+        r#"<div inert><span id="h"></span></div><div aria-disabled="true"><p id="inner"></p></div>"#,
+    );
     let doc = web_sys::window().unwrap().document().unwrap();
     let shadow_host = doc.get_element_by_id("h").unwrap();
     let shadow = shadow_host
         .attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open))
         .unwrap();
-    shadow.set_inner_html(r#"<button data-e2e-kind="playable" data-e2e-id="in-shadow">In</button>"#);
+    shadow
+        .set_inner_html(r#"<button data-e2e-kind="playable" data-e2e-id="in-shadow">In</button>"#);
     let inner = doc.get_element_by_id("inner").unwrap();
     inner.set_inner_html(r#"<button data-e2e-kind="playable" data-e2e-id="below">B</button>"#);
     let snap = DomSense::new(host.clone().into(), IslandSlots::default())
