@@ -114,10 +114,10 @@ impl DomSense {
         let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
         let mut reading =
             read::decide(&facts, plan, &answers, root_disabled).ok_or_else(malformed)?;
-        if !reading.img_alt_asks().is_empty() {
-            let (text, ints) = read_details(&els, reading.img_alt_asks())?;
+        if !reading.fallback_asks().is_empty() {
+            let (text, ints) = read_details(&els, reading.fallback_asks())?;
             let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
-            reading.with_img_alts(&answers).ok_or_else(malformed)?;
+            reading.with_fallbacks(&answers).ok_or_else(malformed)?;
         }
         let nodes = reading.nodes(&facts);
         let built = build(&nodes, &self.slots);

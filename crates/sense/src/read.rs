@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::model::RawNode;
 use crate::rules;
-use crate::wire::{Details, Facts, ASK_IMG_ALT, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD};
+use crate::wire::{Details, Facts, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD};
 
 /// What is decided before the details are read.
 pub struct Plan<'a> {
@@ -115,10 +115,8 @@ pub struct Reading<'a> {
     roles: Vec<Cow<'a, str>>,
     names: Vec<Option<Cow<'a, str>>>,
     flags: Vec<u32>,
-    /// `[index, ASK_IMG_ALT]` of the elements whose name waits for it.
-    img_alt_asks: Vec<u32>,
-    /// Their `title`, the name when the image's alt is empty.
-    pending_titles: Vec<Option<&'a str>>,
+    /// `[index, FALLBACK_ASKS]` of the elements whose name waits for them.
+    fallback_asks: Vec<u32>,
 }
 
 /// States and names from the details of `plan`'s asks (one per ask, in
@@ -139,8 +137,7 @@ pub fn decide<'a>(
         return None;
     }
     let mut names: Vec<Option<Cow<'a, str>>> = vec![None; facts.len()];
-    let mut img_alt_asks = Vec::new();
-    let mut pending_titles = Vec::new();
+    let mut fallback_asks = Vec::new();
     for (ask, d) in asks.chunks_exact(2).zip(details) {
         let (index, bits) = (ask[0] as usize, ask[1]);
         let f = facts.get(index)?;
@@ -160,9 +157,8 @@ pub fn decide<'a>(
         }
         names[index] = match rules::name(f, d) {
             rules::Name::Known(name) => Some(name),
-            rules::Name::AfterImgAlt(title) => {
-                img_alt_asks.extend([index as u32, ASK_IMG_ALT]);
-                pending_titles.push(title);
+            rules::Name::BlankText => {
+                fallback_asks.extend([index as u32, rules::FALLBACK_ASKS]);
                 None
             }
         };
@@ -177,35 +173,28 @@ pub fn decide<'a>(
         roles,
         names,
         flags,
-        img_alt_asks,
-        pending_titles,
+        fallback_asks,
     })
 }
 
 impl<'a> Reading<'a> {
-    /// What a second `details` call must read (empty: nothing): the first
-    /// image's alt of the elements whose text is blank.
-    pub fn img_alt_asks(&self) -> &[u32] {
-        &self.img_alt_asks
+    /// What a second `details` call must read (empty: nothing): the
+    /// fallbacks of the elements whose text is blank.
+    pub fn fallback_asks(&self) -> &[u32] {
+        &self.fallback_asks
     }
 
-    /// Names from the answers to [`img_alt_asks`](Self::img_alt_asks) (one
-    /// per ask; `None` when they do not fit).
-    pub fn with_img_alts(&mut self, details: &[Details]) -> Option<()> {
-        if self.img_alt_asks.len() != 2 * details.len() {
+    /// Names from the answers to [`fallback_asks`](Self::fallback_asks)
+    /// (one per ask; `None` when they do not fit).
+    pub fn with_fallbacks(&mut self, details: &[Details]) -> Option<()> {
+        if self.fallback_asks.len() != 2 * details.len() {
             return None;
         }
-        for ((ask, d), title) in self
-            .img_alt_asks
-            .chunks_exact(2)
-            .zip(details)
-            .zip(&self.pending_titles)
-        {
-            let name = rules::name_after_img_alt(d.img_alt, *title);
+        for (ask, d) in self.fallback_asks.chunks_exact(2).zip(details) {
+            let name = rules::name_from_fallbacks(d);
             *self.names.get_mut(ask[0] as usize)? = Some(Cow::Owned(name.to_string()));
         }
-        self.img_alt_asks.clear();
-        self.pending_titles.clear();
+        self.fallback_asks.clear();
         Some(())
     }
 

@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 
 use crate::wire::{
-    Details, Facts, ASK_ALT, ASK_LABEL, ASK_PLACEHOLDER, ASK_TEXT, ASK_TITLE, ASK_VALUE,
-    DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
+    Details, Facts, ASK_ALT, ASK_IMG_ALT, ASK_LABEL, ASK_PLACEHOLDER, ASK_TEXT, ASK_TITLE,
+    ASK_VALUE, DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
 };
 
 /// The value of `aria-disabled` that disables.
@@ -198,25 +198,28 @@ pub fn name_asks(f: &Facts) -> u32 {
             "INPUT" if button_default(f).is_some() => ASK_VALUE,
             "INPUT" | "SELECT" | "TEXTAREA" => ASK_LABEL | ASK_PLACEHOLDER | ASK_TITLE,
             "IMG" | "AREA" => ASK_ALT | ASK_TITLE,
-            _ => ASK_TEXT | ASK_TITLE,
+            _ => ASK_TEXT,
         }
 }
 
-/// An accessible name, or what is still missing to know it.
+/// An accessible name, or that it needs the [`FALLBACK_ASKS`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Name<'a> {
     Known(Cow<'a, str>),
-    /// The element's text is blank: its name is the `alt` of its first
-    /// `img[alt]` when that has text
-    /// ([`ASK_IMG_ALT`](crate::wire::ASK_IMG_ALT)), else this `title`.
-    AfterImgAlt(Option<&'a str>),
+    /// The element's text is blank: see [`name_from_fallbacks`].
+    BlankText,
 }
+
+/// What an element whose text is blank is named by (read only for those,
+/// in a second `details` call: icon-only controls are few, and the image
+/// query walks the element's subtree).
+pub const FALLBACK_ASKS: u32 = ASK_IMG_ALT | ASK_TITLE;
 
 /// The accessible name from the details [`name_asks`] asked for, in order:
 /// the texts of the `aria-labelledby` references (joined by a space); a
 /// button input's value or its default (Submit, Reset); a form control's
 /// first label, placeholder or title; an image's or area's alt or title; an
-/// element's text, else its first image's alt, else its title.
+/// element's text (else [`Name::BlankText`]).
 pub fn name<'a>(f: &Facts, d: &Details<'a>) -> Name<'a> {
     let known = |s: &'a str| Name::Known(Cow::Borrowed(s));
     match d.refs.as_slice() {
@@ -241,15 +244,15 @@ pub fn name<'a>(f: &Facts, d: &Details<'a>) -> Name<'a> {
         "IMG" | "AREA" => known(non_empty(d.alt).or(non_empty(d.title)).unwrap_or("")),
         _ => match d.text {
             Some(text) if !is_blank(text) => known(text),
-            _ => Name::AfterImgAlt(d.title),
+            _ => Name::BlankText,
         },
     }
 }
 
-/// The name of an element with a blank text, once its first image's alt is
-/// known.
-pub fn name_after_img_alt<'a>(img_alt: Option<&'a str>, title: Option<&'a str>) -> &'a str {
-    non_empty(img_alt).or(non_empty(title)).unwrap_or("")
+/// The name of an element with a blank text from its [`FALLBACK_ASKS`]:
+/// the `alt` of its first `img[alt]` when that is not empty, else its title.
+pub fn name_from_fallbacks<'a>(d: &Details<'a>) -> &'a str {
+    non_empty(d.img_alt).or(non_empty(d.title)).unwrap_or("")
 }
 
 #[cfg(test)]

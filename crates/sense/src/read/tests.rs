@@ -1,5 +1,6 @@
 use super::*;
-use crate::wire::{ASK_IMG_ALT, ASK_TEXT, ASK_TITLE, DETAIL_REFS, FACT_HREF, FACT_INERT};
+use crate::rules::FALLBACK_ASKS;
+use crate::wire::{ASK_TEXT, DETAIL_REFS, FACT_HREF, FACT_INERT};
 use crate::{build, IslandSlots, Snapshot};
 
 fn el(tag: &str, end: usize) -> Facts<'_> {
@@ -33,7 +34,7 @@ fn asks(plan: &Plan) -> Vec<(u32, u32)> {
 }
 
 const STATES: u32 = DETAIL_VISIBLE | DETAIL_DISABLED;
-const TEXT_NAME: u32 = DETAIL_REFS | ASK_TEXT | ASK_TITLE;
+const TEXT_NAME: u32 = DETAIL_REFS | ASK_TEXT;
 
 fn shown(text: &str) -> Details<'_> {
     Details {
@@ -57,12 +58,12 @@ fn read_with<'a>(
         .collect();
     let mut reading = decide(facts, plan, &answers, root_disabled).unwrap();
     let second: Vec<Details> = reading
-        .img_alt_asks()
+        .fallback_asks()
         .chunks_exact(2)
         .map(|a| answer(a[0] as usize, a[1]))
         .collect();
     if !second.is_empty() {
-        reading.with_img_alts(&second).unwrap();
+        reading.with_fallbacks(&second).unwrap();
     }
     build(&reading.nodes(facts), slots).snapshot
 }
@@ -229,13 +230,12 @@ fn disabled_comes_from_the_element_its_ancestors_or_above_the_root() {
 }
 
 #[test]
-fn icon_only_elements_ask_for_their_image_in_a_second_read() {
+fn icon_only_elements_ask_for_their_image_and_title_in_a_second_read() {
     let facts = [link(1), link(2), link(3)];
     let plan = plan(&facts);
     let first = [
         Details {
             text: Some(" "),
-            title: Some("Home page"),
             ..Details::default()
         },
         shown("Docs"),
@@ -245,10 +245,14 @@ fn icon_only_elements_ask_for_their_image_in_a_second_read() {
         },
     ];
     let mut reading = decide(&facts, plan, &first, false).unwrap();
-    assert_eq!(reading.img_alt_asks(), [0, ASK_IMG_ALT, 2, ASK_IMG_ALT]);
+    assert_eq!(
+        reading.fallback_asks(),
+        [0, FALLBACK_ASKS, 2, FALLBACK_ASKS]
+    );
     let second = [
         Details {
             img_alt: Some(""),
+            title: Some("Home page"),
             ..Details::default()
         },
         Details {
@@ -257,11 +261,11 @@ fn icon_only_elements_ask_for_their_image_in_a_second_read() {
         },
     ];
     assert!(
-        reading.with_img_alts(&second[..1]).is_none(),
+        reading.with_fallbacks(&second[..1]).is_none(),
         "one answer per ask"
     );
-    reading.with_img_alts(&second).unwrap();
-    assert!(reading.img_alt_asks().is_empty());
+    reading.with_fallbacks(&second).unwrap();
+    assert!(reading.fallback_asks().is_empty());
     let names: Vec<_> = reading.nodes(&facts).iter().map(|n| n.name).collect();
     assert_eq!(names, [Some("Home page"), Some("Docs"), Some("Search")]);
 }
@@ -369,8 +373,8 @@ mod props {
                 ..Details::default()
             }).collect();
             let mut reading = decide(&facts, plan, &answers, false).unwrap();
-            let second = vec![Details::default(); reading.img_alt_asks().len() / 2];
-            reading.with_img_alts(&second).unwrap();
+            let second = vec![Details::default(); reading.fallback_asks().len() / 2];
+            reading.with_fallbacks(&second).unwrap();
             let nodes = reading.nodes(&facts);
             proptest::prop_assert_eq!(nodes.len(), facts.len());
             let b = build(&nodes, &IslandSlots::default());

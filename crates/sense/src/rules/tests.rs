@@ -301,7 +301,7 @@ fn aria_label_with_text_names_at_once() {
 
 #[test]
 fn asks_follow_the_tag() {
-    assert_eq!(name_asks(&el("BUTTON")), DETAIL_REFS | ASK_TEXT | ASK_TITLE);
+    assert_eq!(name_asks(&el("BUTTON")), DETAIL_REFS | ASK_TEXT);
     assert_eq!(name_asks(&input("submit")), DETAIL_REFS | ASK_VALUE);
     assert_eq!(name_asks(&input("RESET")), DETAIL_REFS | ASK_VALUE);
     assert_eq!(name_asks(&input("button")), DETAIL_REFS | ASK_VALUE);
@@ -312,7 +312,7 @@ fn asks_follow_the_tag() {
     assert_eq!(name_asks(&el("TEXTAREA")), form);
     assert_eq!(name_asks(&el("IMG")), DETAIL_REFS | ASK_ALT | ASK_TITLE);
     assert_eq!(name_asks(&el("AREA")), DETAIL_REFS | ASK_ALT | ASK_TITLE);
-    assert_eq!(name_asks(&el("DIV")), DETAIL_REFS | ASK_TEXT | ASK_TITLE);
+    assert_eq!(name_asks(&el("DIV")), DETAIL_REFS | ASK_TEXT);
     assert_eq!(
         name_asks(&el("DIV")) & ASK_IMG_ALT,
         0,
@@ -416,23 +416,26 @@ fn images_are_named_by_alt_then_title() {
 
 #[test]
 fn other_elements_are_named_by_text_then_image_then_title() {
-    let d = |text, title| Details {
+    let d = |text| Details {
         text,
+        title: Some("T"),
+        ..Details::default()
+    };
+    assert_eq!(known(name(&el("BUTTON"), &d(Some(" Save ")))), " Save ");
+    assert_eq!(name(&el("BUTTON"), &d(Some(" \n "))), Name::BlankText);
+    assert_eq!(name(&el("A"), &d(None)), Name::BlankText);
+    assert_eq!(FALLBACK_ASKS, ASK_IMG_ALT | ASK_TITLE);
+    let fallback = |img_alt, title| Details {
+        img_alt,
         title,
         ..Details::default()
     };
     assert_eq!(
-        known(name(&el("BUTTON"), &d(Some(" Save "), Some("T")))),
-        " Save "
+        name_from_fallbacks(&fallback(Some("Home"), Some("T"))),
+        "Home"
     );
-    assert_eq!(
-        name(&el("BUTTON"), &d(Some(" \n "), Some("T"))),
-        Name::AfterImgAlt(Some("T"))
-    );
-    assert_eq!(name(&el("A"), &d(None, None)), Name::AfterImgAlt(None));
-    assert_eq!(name_after_img_alt(Some("Home"), Some("T")), "Home");
-    assert_eq!(name_after_img_alt(Some(""), Some("T")), "T");
-    assert_eq!(name_after_img_alt(None, None), "");
+    assert_eq!(name_from_fallbacks(&fallback(Some(""), Some("T"))), "T");
+    assert_eq!(name_from_fallbacks(&fallback(None, None)), "");
     // States are not names.
     let visible = Details {
         flags: DETAIL_VISIBLE,
