@@ -24,8 +24,8 @@ export const IN_PAGE = () => {
    * elements; every marker's attributes; visibility (checkVisibility plus
    * the zero-size read the contract's `visible` needs) and disabled state of
    * menu candidates (playables, and interactive elements inside islands:
-   * possible slots); role and accessible name (aria-label, else text) of
-   * every unmarked interactive element. Plus the one pass that finds open
+   * possible slots); role, accessible name (aria-label, else text) and
+   * visibility (generics carry it) of every unmarked interactive element. Plus the one pass that finds open
    * shadow roots (the contract reads inside them): every element's
    * shadowRoot. The generated pages have none, so nothing more is read.
    */
@@ -54,8 +54,8 @@ export const IN_PAGE = () => {
       } else {
         const role = el.getAttribute("role") || el.tagName;
         const name = el.getAttribute("aria-label") || el.textContent;
-        sink += role.length + name.length;
-        if (islands.length) sink += (visible(el) ? 1 : 0) + (disabled(el) ? 2 : 0);
+        sink += role.length + name.length + (visible(el) ? 1 : 0);
+        if (islands.length) sink += disabled(el) ? 2 : 0;
       }
     }
     return sink;

@@ -2,6 +2,8 @@
 
 use std::borrow::Cow;
 
+use fnv::FnvHashMap;
+
 use crate::model::{Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 use crate::slots::{IslandSlots, SlotSpec};
 use crate::text::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
@@ -45,65 +47,23 @@ fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
     }
 }
 
-/// String → position, for the duplicate-id check and the island-slot table.
-/// Open addressing with linear probing and FNV-1a: ids are short and
-/// page-chosen, and the index lives for one read, so flooding it costs the
-/// page only its own snapshot time. Hand-written because std's `HashMap`
-/// (hashbrown, SipHash) brought ~3 KB of wasm for two lookups.
+/// String → position, for the duplicate-id check and the island-slot table:
+/// fnv's hash map (FNV is fast on short keys such as ids; the index lives for
+/// one read, so a page flooding it slows only its own snapshot). The first
+/// value for a key wins.
 #[derive(Default)]
 struct Index<'a> {
-    entries: Vec<(Cow<'a, str>, usize)>,
-    /// Entry position + 1 per bucket (0: empty); length a power of two.
-    buckets: Vec<u32>,
-}
-
-fn fnv(s: &str) -> usize {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in s.as_bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    h as usize
+    map: FnvHashMap<Cow<'a, str>, usize>,
 }
 
 impl<'a> Index<'a> {
-    /// The bucket holding `key`, or the empty one where it would go.
-    fn bucket(&self, key: &str) -> usize {
-        let mask = self.buckets.len() - 1;
-        let mut at = fnv(key) & mask;
-        loop {
-            match self.buckets[at] {
-                0 => return at,
-                n if self.entries[n as usize - 1].0 == key => return at,
-                _ => at = (at + 1) & mask,
-            }
-        }
-    }
-
     fn get(&self, key: &str) -> Option<usize> {
-        if self.buckets.is_empty() {
-            return None;
-        }
-        match self.buckets[self.bucket(key)] {
-            0 => None,
-            n => Some(self.entries[n as usize - 1].1),
-        }
+        self.map.get(key).copied()
     }
 
     /// Adds `key` unless present (the first value for a key wins).
     fn insert(&mut self, key: Cow<'a, str>, value: usize) {
-        if self.entries.len() * 2 >= self.buckets.len() {
-            // Keep the load under one half: probes stay short.
-            self.buckets = vec![0; (self.buckets.len() * 2).max(16)];
-            for i in 0..self.entries.len() {
-                let at = self.bucket(&self.entries[i].0);
-                self.buckets[at] = i as u32 + 1;
-            }
-        }
-        let at = self.bucket(&key);
-        if self.buckets[at] == 0 {
-            self.entries.push((key, value));
-            self.buckets[at] = self.entries.len() as u32;
-        }
+        self.map.entry(key).or_insert(value);
     }
 }
 
@@ -269,6 +229,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
             reference: format!("g{}", snap.generics.len()),
             role: node.role.unwrap_or_default().to_string(),
             name: cap_chars(node.name.unwrap_or(""), TITLE_MAX_CHARS),
+            visible: node.has(RawNode::FLAG_VISIBLE),
         });
     }
 

@@ -1,5 +1,7 @@
-//! The live-DOM side of sense: one bulk gather per snapshot (see `gather.js`
-//! and `wire.rs`), then the pure [`build`](crate::build). Keeps the targets
+//! The live-DOM side of sense: one bulk gather of raw facts per snapshot and
+//! one bulk read of the details Rust asks for (see `gather.js`, `wire.rs` and
+//! `read.rs`; a third only for icon-only elements), then the pure
+//! [`build`](crate::build). Keeps the targets
 //! of the latest read so a run resolves against that same, fresh read.
 
 use std::cell::RefCell;
@@ -7,17 +9,19 @@ use std::cell::RefCell;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::{build, wire, IslandSlots, Snapshot};
+use crate::{build, read, rules, wire, IslandSlots, Snapshot};
 
 #[wasm_bindgen(module = "/src/gather.js")]
 extern "C" {
     #[wasm_bindgen(catch)]
-    fn gather(root: &JsValue) -> Result<Array, JsValue>;
+    fn gather(root: &JsValue, selector: &str, ancestors: &str) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn details(els: &JsValue, asks: &[u32], text_max: u32) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_name = isVisible)]
     fn is_visible_js(el: &JsValue) -> bool;
     #[wasm_bindgen(js_name = isEnabled)]
-    fn is_enabled_js(el: &JsValue) -> bool;
-    fn checks() -> Array;
+    fn is_enabled_js(el: &JsValue, disabling: &str) -> bool;
+    fn checks(disabling: &str) -> Array;
 }
 
 /// Whether an element is visible by the snapshot's rule (connected, rendered,
@@ -27,15 +31,42 @@ pub fn is_visible(el: &JsValue) -> bool {
 }
 
 /// Whether an element is enabled by the snapshot's rule (not :disabled, no
-/// aria-disabled="true" or inert on it or an ancestor).
+/// aria-disabled="true" or inert on it or an ancestor; see [`rules::DISABLING`]).
 pub fn is_enabled(el: &JsValue) -> bool {
-    is_enabled_js(el)
+    is_enabled_js(el, rules::DISABLING)
 }
 
 /// `[isVisible, isEnabled]` as JS functions, for bulk readers in other
 /// crates' JS snippets: one rule, applied without a wasm call per element.
 pub fn visibility_checks() -> Array {
-    checks()
+    checks(rules::DISABLING)
+}
+
+fn malformed() -> String {
+    "sense: malformed gather data".to_string()
+}
+
+/// The `[text, ints, …]` answer of gather.js as a string and integers.
+fn unpack(out: &Array) -> Result<(String, Vec<u32>), String> {
+    let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
+    let text = String::from_utf8(bytes).map_err(|_| malformed())?;
+    // The integers come as the bytes of a Uint32Array (little-endian, as
+    // wasm memory): one typed-array type crosses, not two.
+    let raw = out.get(1).unchecked_into::<Uint8Array>().to_vec();
+    let mut ints = Vec::with_capacity(raw.len() / 4);
+    for b in raw.chunks_exact(4) {
+        ints.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    }
+    Ok((text, ints))
+}
+
+/// The details `asks` asks of `els` (none asked: nothing read).
+fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), String> {
+    if asks.is_empty() {
+        return Ok((String::new(), Vec::new()));
+    }
+    let out = details(els, asks, rules::TEXT_READ_MAX).map_err(|_| malformed())?;
+    unpack(&out)
 }
 
 /// Reads the menu of one scan root (Document, ShadowRoot or Element).
@@ -70,20 +101,25 @@ impl DomSense {
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, String> {
         // What the gatherer throws on is a root that is no node it can query.
-        let out = gather(&self.root).map_err(|_| {
+        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING).map_err(|_| {
             "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
         })?;
-        let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
-        let malformed = || "sense: malformed gather data".to_string();
-        let text = String::from_utf8(bytes).map_err(|_| malformed())?;
-        // The integers come as the bytes of a Uint32Array (little-endian, as
-        // wasm memory): one typed-array type crosses, not two.
-        let raw = out.get(1).unchecked_into::<Uint8Array>().to_vec();
-        let mut ints = Vec::with_capacity(raw.len() / 4);
-        for b in raw.chunks_exact(4) {
-            ints.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let (text, ints) = unpack(&out)?;
+        // An Array, or the query's NodeList: both index the same way.
+        let els = out.get(2);
+        let root_disabled = out.get(3).is_truthy();
+        let facts = wire::facts(&text, &ints).ok_or_else(malformed)?;
+        let plan = read::plan(&facts);
+        let (text, ints) = read_details(&els, plan.asks())?;
+        let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
+        let mut reading =
+            read::decide(&facts, plan, &answers, root_disabled).ok_or_else(malformed)?;
+        if !reading.fallback_asks().is_empty() {
+            let (text, ints) = read_details(&els, reading.fallback_asks())?;
+            let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
+            reading.with_fallbacks(&answers).ok_or_else(malformed)?;
         }
-        let nodes = wire::decode(&text, &ints).ok_or_else(malformed)?;
+        let nodes = reading.nodes(&facts);
         let built = build(&nodes, &self.slots);
         let mut ids = String::new();
         let items = built
@@ -96,8 +132,7 @@ impl DomSense {
                 (ids.len(), *t)
             })
             .collect();
-        // An Array, or the query's NodeList: both index the same way.
-        let els: Array = out.get(2).unchecked_into();
+        let els: Array = els.unchecked_into();
         *self.last.borrow_mut() = Some(Targets { ids, items, els });
         Ok(built.snapshot)
     }

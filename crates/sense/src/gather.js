@@ -1,110 +1,46 @@
-// One bulk read of the scan root: every marked or interactive element's facts,
-// packed once (see wire.rs), so the Rust side converts a single string and
-// copies one integer array instead of crossing the wasm boundary per
-// attribute. The rules live in Rust (build.rs); this file only reads the DOM,
-// and only what the menu can use.
+// The DOM side of sense's read: two bulk reads that return raw facts, packed
+// in the wire format of wire.rs (one text as UTF-8 bytes plus one integer
+// array), so the Rust side converts a single string and copies one integer
+// array instead of crossing the wasm boundary per attribute.
+//
+// Every rule lives in Rust: which elements are read (the selector comes from
+// rules.rs), their roles, which are interactive or disabled, which details
+// are needed (read.rs asks for them), what a name is and how it is capped.
+// This file reads what it is told to. What stays here is `isVisible`: one
+// function that the gather, bot (per element) and Surface's observe.js (in
+// its own bulk loop) all apply, so the visibility rule has one home.
 
-// Elements that disable their subtree come through the same query, so the
-// enabled check needs no closest() walk per element. Wrapped in :where(),
-// which Chromium matches about a third faster than the bare selector list
-// (bench/notes.md).
-const DISABLING = '[aria-disabled="true"],[inert]';
-const SELECTOR =
-  ":where([data-e2e-kind],[data-e2e-pagetitle],[data-e2e-dirty],[data-e2e-noreload]," +
-  "a[href],area[href],button,input,select,textarea,summary,[role],[aria-label],[tabindex],[contenteditable]," +
-  DISABLING +
-  ")";
+const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16; // wire.rs FACT_*
+const VISIBLE = 1, DISABLED = 2, REFS = 4; // wire.rs DETAIL_*
+const FIELD_SHIFT = 8;
+const VALUE = 1 << FIELD_SHIFT, LABEL = VALUE << 1, PLACEHOLDER = VALUE << 2, TITLE = VALUE << 3;
+const ALT = VALUE << 4, TEXT = VALUE << 5, IMG_ALT = VALUE << 6;
 
-const FLAG_DIRTY = 1, FLAG_NORELOAD = 2, FLAG_INTERACTIVE = 4, FLAG_ENABLED = 8, FLAG_VISIBLE = 16;
-const HAS_END = 32, FIELD_SHIFT = 8; // wire.rs
-const TEXT_MAX = 2000; // generous: Rust caps to 200 after collapsing whitespace
+const VISIBILITY = { visibilityProperty: true };
 
-const INTERACTIVE_ROLES = new Set([
-  "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
-  "menuitemradio", "option", "textbox", "searchbox", "combobox", "slider", "spinbutton", "treeitem",
-]);
-
-const INPUT_ROLES = {
-  button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
-  radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
-};
-
-function implicitRole(el, tag) {
-  switch (tag) {
-    case "A": case "AREA": return el.hasAttribute("href") ? "link" : "";
-    case "BUTTON": case "SUMMARY": return "button";
-    case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
-    case "TEXTAREA": return "textbox";
-    case "INPUT": return INPUT_ROLES[(el.getAttribute("type") || "").toLowerCase()] || "textbox";
-    default: return el.isContentEditable ? "textbox" : "";
-  }
-}
-
-function textOf(el) {
-  const t = el.textContent;
-  return t && t.length > TEXT_MAX ? t.slice(0, TEXT_MAX) : t || "";
-}
-
-function accessibleName(el, tag) {
-  const label = el.getAttribute("aria-label");
-  if (label && label.trim()) return label;
-  const by = el.getAttribute("aria-labelledby");
-  if (by) {
-    const scope = el.getRootNode();
-    const parts = [];
-    for (const id of by.split(/\s+/)) {
-      const ref = id && scope.getElementById ? scope.getElementById(id) : null;
-      if (ref) parts.push(textOf(ref));
-    }
-    if (parts.length) return parts.join(" ");
-  }
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (tag === "INPUT" && (type === "button" || type === "submit" || type === "reset")) {
-      return el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
-    }
-    if (el.labels && el.labels.length) return textOf(el.labels[0]);
-    return el.getAttribute("placeholder") || el.getAttribute("title") || "";
-  }
-  if (tag === "IMG" || tag === "AREA") return el.getAttribute("alt") || el.getAttribute("title") || "";
-  const text = textOf(el);
-  if (text.trim()) return text;
-  const img = el.querySelector("img[alt]");
-  return (img && img.getAttribute("alt")) || el.getAttribute("title") || "";
-}
-
+/** Connected, rendered, not visibility:hidden, and not zero-size. */
 export function isVisible(el) {
   if (!el.isConnected) return false;
-  if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  if (!el.checkVisibility(VISIBILITY)) return false;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
 }
 
-export function isEnabled(el) {
-  return !(el.matches(":disabled") || el.closest('[aria-disabled="true"],[inert]'));
+/** Not `:disabled`, and neither `el` nor an ancestor matches `disabling` (Rust's selector). */
+export function isEnabled(el, disabling) {
+  return !(el.matches(":disabled") || el.closest(disabling) !== null);
 }
 
 /** [isVisible, isEnabled], so other bulk readers (Surface) apply the same rules. */
-export function checks() {
-  return [isVisible, isEnabled];
+export function checks(disabling) {
+  return [isVisible, (el) => isEnabled(el, disabling)];
 }
 
-function isInteractive(el, tag, role) {
-  if (tag === "INPUT") return (el.getAttribute("type") || "").toLowerCase() !== "hidden";
-  if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return true;
-  if ((tag === "A" || tag === "AREA") && el.hasAttribute("href")) return true;
-  if (role && INTERACTIVE_ROLES.has(role)) return true;
-  if (el.isContentEditable) return true;
-  const tabindex = el.getAttribute("tabindex");
-  return tabindex !== null && Number(tabindex) >= 0;
-}
-
-/** `a` contains `el`, looking through the shadow roots `el` sits in. */
-function within(a, el) {
-  for (let n = el; n; ) {
+/** `a` contains `el`, looking through the shadow roots `el` sits in (when `deep`). */
+function within(a, el, deep) {
+  if (a.contains(el)) return true;
+  for (let n = deep ? el.getRootNode().host : null; n; n = n.getRootNode().host) {
     if (a.contains(n)) return true;
-    const r = n.getRootNode();
-    n = r.host || null;
   }
   return false;
 }
@@ -120,130 +56,191 @@ function shadowHosts(root) {
 }
 
 /**
- * The candidate elements of `root` in document order; each open shadow
- * root's elements follow right after its host (before the host's light
- * children), recursively. Without shadow roots this is the query's own
- * NodeList (no copy).
+ * The elements of `root` matching `selector` in document order; each open
+ * shadow root's elements follow right after its host (before the host's
+ * light children), recursively. Without shadow roots this is the query's own
+ * NodeList (no copy). Also says whether any shadow root was found.
  */
-function collect(root) {
-  const list = root.querySelectorAll(SELECTOR);
-  const self = root.nodeType === 1 && root.matches(SELECTOR);
+function collect(root, selector) {
+  const list = root.querySelectorAll(selector);
+  const self = root.nodeType === 1 && root.matches(selector);
   const hosts = shadowHosts(root);
   if (root.nodeType === 1 && root.shadowRoot !== null) hosts.unshift(root);
-  if (hosts.length === 0 && !self) return list;
+  if (hosts.length === 0 && !self) return [list, false];
   const els = [];
   if (self) els.push(root);
-  merge(list, hosts, els);
-  return els;
+  merge(list, hosts, els, selector);
+  return [els, hosts.length > 0];
 }
 
-function collectInto(root, els) {
-  merge(root.querySelectorAll(SELECTOR), shadowHosts(root), els);
+function collectInto(root, els, selector) {
+  merge(root.querySelectorAll(selector), shadowHosts(root), els, selector);
 }
 
-function merge(list, hosts, els) {
+function merge(list, hosts, els, selector) {
   let h = 0;
   for (let i = 0; i < list.length; i++) {
     const el = list[i];
     while (h < hosts.length && hosts[h] !== el && hosts[h].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
-      collectInto(hosts[h++].shadowRoot, els);
+      collectInto(hosts[h++].shadowRoot, els, selector);
     }
     els.push(el);
-    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els);
+    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els, selector);
   }
-  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els);
+  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector);
 }
 
 const encoder = new TextEncoder();
 
+// Attribute name → field index (wire.rs `Facts` order, after the tag) or
+// FACT_* flag (as its negation): one getAttributeNames() per element, then
+// only the attributes it has are read (about twice as fast as asking for
+// each by name).
+const ATTRIBUTES = new Map([
+  ["data-e2e-kind", 1], ["data-e2e-id", 2], ["data-e2e-event", 3], ["data-e2e-title", 4],
+  ["data-e2e-desc", 5], ["data-e2e-pagetitle", 6], ["data-e2e-dirty", 7], ["role", 8],
+  ["aria-label", 9], ["type", 10], ["tabindex", 11], ["aria-disabled", 12], ["size", 13],
+  ["href", -HREF], ["data-e2e-noreload", -NORELOAD], ["inert", -INERT], ["multiple", -MULTIPLE],
+]);
+
 /**
- * Returns [text, ints, elements] in the wire format of wire.rs (the ints as
- * the bytes of a Uint32Array): per element,
- * a head (flags, HAS_END, one presence bit per field), an island's end index,
- * then each present field's length (UTF-16 units); the field values go into
- * text back to back, handed over as UTF-8 bytes (TextEncoder is native and
- * much faster than wasm-bindgen's per-character string copy).
+ * The facts of every element of `root` (and its open shadow roots) that
+ * matches `selector`: [text, ints, elements, above] in the wire format of
+ * wire.rs (the ints as the bytes of a Uint32Array). Per element: a head
+ * (FACT_* bits, one presence bit per field), the index one past its last
+ * descendant, then each present field's length in UTF-16 units (the tag,
+ * then the attributes of ATTRIBUTES); the values go into text back to back,
+ * handed over as UTF-8 bytes (TextEncoder is native and much faster than
+ * wasm-bindgen's per-character string copy). `above`: an ancestor of an
+ * element root matches `ancestors`.
  */
-export function gather(root) {
-  const els = collect(root);
+export function gather(root, selector, ancestors) {
+  const [els, deep] = collect(root, selector);
   const count = els.length;
 
-  let ints = new Uint32Array(count * 4 + 16);
+  let ints = new Uint32Array(count * 4 + 32);
   let len = 0;
   let text = "";
-  let head = 0;
-  const field = (bit, value) => {
-    if (value === null) return;
-    head |= 1 << (FIELD_SHIFT + bit);
-    ints[len++] = value.length;
-    text += value;
-  };
-  // Enclosing islands (element, position of its end in ints) and enclosing
-  // disabling elements; both in document order, so a stack suffices.
-  const islands = [], islandEnds = [], disabling = [];
-  const disabledAbove = root.nodeType === 1 && root.parentElement !== null && root.parentElement.closest(DISABLING) !== null;
+  const values = [];
+  // The open elements (those with children) and where their end goes.
+  const open = [], openAt = [];
   for (let i = 0; i < count; i++) {
     const el = els[i];
-    while (islands.length && !within(islands[islands.length - 1], el)) {
-      islands.pop();
-      ints[islandEnds.pop()] = i;
+    while (open.length && !within(open[open.length - 1], el, deep)) {
+      open.pop();
+      ints[openAt.pop()] = i;
     }
-    while (disabling.length && !within(disabling[disabling.length - 1], el)) disabling.pop();
-    if (el.getAttribute("aria-disabled") === "true" || el.hasAttribute("inert")) disabling.push(el);
-    if (len + 12 > ints.length) {
+    if (len + 20 > ints.length) {
       const grown = new Uint32Array(ints.length * 2);
       grown.set(ints);
       ints = grown;
     }
-
-    const kind = el.getAttribute("data-e2e-kind");
-    const dirty = el.getAttribute("data-e2e-dirty") === "true";
-    // The id matters for markers and dirty elements only.
-    const id = kind !== null || dirty ? el.getAttribute("data-e2e-id") : null;
-    const tag = el.tagName;
-    const explicit = el.getAttribute("role");
-    const role = explicit ? explicit.trim().split(/\s+/)[0].toLowerCase() : implicitRole(el, tag);
-    const inIsland = islands.length > 0;
-    const ariaLabel = inIsland ? el.getAttribute("aria-label") : null;
-    head = 0;
-    if (dirty) head |= FLAG_DIRTY;
-    if (el.hasAttribute("data-e2e-noreload")) head |= FLAG_NORELOAD;
-    const interactive = isInteractive(el, tag, role);
-    if (interactive) head |= FLAG_INTERACTIVE;
-    // What the menu can use: states and names of playables and of possible
-    // slot elements (inside an island, with a role or an aria-label); names of
-    // the other interactive elements (generic refs).
-    const playable = kind === "playable" && id !== null && id !== "";
-    const slotCandidate = inIsland && (role !== "" || ariaLabel !== null);
-    if (playable || slotCandidate) {
-      if (disabling.length === 0 && !disabledAbove && !el.matches(":disabled")) head |= FLAG_ENABLED;
-      if (el.checkVisibility({ visibilityProperty: true })) {
-        const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.height > 0) head |= FLAG_VISIBLE;
+    let head = 1 << FIELD_SHIFT; // the tag
+    if (el.isContentEditable) head |= EDITABLE;
+    const names = el.getAttributeNames();
+    for (let k = 0; k < names.length; k++) {
+      const f = ATTRIBUTES.get(names[k]);
+      if (f === undefined) continue;
+      if (f < 0) head |= -f;
+      else {
+        head |= 1 << (FIELD_SHIFT + f);
+        values[f] = el.getAttribute(names[k]);
       }
     }
-    const named = (interactive && !playable) || slotCandidate;
+    const at = len;
+    ints[at] = head;
+    len += 2;
+    values[0] = el.tagName;
+    for (let f = 0, bits = head >>> FIELD_SHIFT; bits !== 0; f++, bits >>>= 1) {
+      if (bits & 1) {
+        ints[len++] = values[f].length;
+        text += values[f];
+      }
+    }
+    if (el.firstElementChild === null && el.shadowRoot === null) ints[at + 1] = i + 1;
+    else {
+      open.push(el);
+      openAt.push(at + 1);
+    }
+  }
+  while (open.length) {
+    open.pop();
+    ints[openAt.pop()] = count;
+  }
+  const parent = root.nodeType === 1 ? root.parentElement : null;
+  const above = parent !== null && parent.closest(ancestors) !== null;
+  // The integers as their bytes: the Rust side reads both as Uint8Array.
+  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above];
+}
 
+/**
+ * Reads what `asks` ([index, bits] pairs into `els`) asks for: visibility,
+ * `:disabled`, the texts of the `aria-labelledby` references that exist,
+ * and the fields (value, first label's text, placeholder, title, alt, text,
+ * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units. Returns
+ * [text, ints], one record per ask (wire.rs).
+ */
+export function details(els, asks, textMax) {
+  let ints = new Uint32Array(asks.length * 2 + 32);
+  let len = 0;
+  let text = "";
+  let head = 0;
+  const ensure = (n) => {
+    if (len + n <= ints.length) return;
+    const grown = new Uint32Array((len + n) * 2);
+    grown.set(ints);
+    ints = grown;
+  };
+  const put = (value) => {
+    ints[len++] = value.length;
+    text += value;
+  };
+  const field = (bit, value) => {
+    if (value === null || value === undefined) return;
+    head |= 1 << (FIELD_SHIFT + bit);
+    put(value);
+  };
+  const textOf = (el) => {
+    const t = el.textContent;
+    return t === null ? "" : t.length > textMax ? t.slice(0, textMax) : t;
+  };
+  for (let k = 0; k < asks.length; k += 2) {
+    const el = els[asks[k]];
+    const ask = asks[k + 1];
+    ensure(16);
+    head = 0;
     const at = len++;
-    if (kind === "island") {
-      head |= HAS_END;
-      islands.push(el);
-      islandEnds.push(len);
-      ints[len++] = count;
+    if (ask & VISIBLE && isVisible(el)) head |= VISIBLE;
+    if (ask & DISABLED && el.matches(":disabled")) head |= DISABLED;
+    if (ask & REFS) {
+      const by = el.getAttribute("aria-labelledby");
+      if (by) {
+        const scope = el.getRootNode();
+        const refs = [];
+        for (const id of by.split(/\s+/)) {
+          const ref = id && scope.getElementById ? scope.getElementById(id) : null;
+          if (ref) refs.push(textOf(ref));
+        }
+        head |= REFS;
+        ensure(refs.length + 16);
+        ints[len++] = refs.length;
+        for (const t of refs) put(t);
+      }
     }
-    field(0, kind);
-    field(1, id);
-    if (kind !== null || inIsland) field(2, el.getAttribute("data-e2e-event"));
-    if (kind !== null) {
-      field(3, el.getAttribute("data-e2e-title"));
-      field(4, el.getAttribute("data-e2e-desc"));
+    if (ask & VALUE) field(0, typeof el.value === "string" ? el.value : null);
+    if (ask & LABEL) {
+      const labels = el.labels;
+      field(1, labels && labels.length ? textOf(labels[0]) : null);
     }
-    field(5, el.getAttribute("data-e2e-pagetitle"));
-    field(6, role || null);
-    field(7, named ? accessibleName(el, tag) : null);
-    field(8, ariaLabel);
+    if (ask & PLACEHOLDER) field(2, el.getAttribute("placeholder"));
+    if (ask & TITLE) field(3, el.getAttribute("title"));
+    if (ask & ALT) field(4, el.getAttribute("alt"));
+    if (ask & TEXT) field(5, textOf(el));
+    if (ask & IMG_ALT) {
+      const img = el.querySelector("img[alt]");
+      field(6, img && img.getAttribute("alt"));
+    }
     ints[at] = head;
   }
-  // The integers as their bytes: the Rust side reads both as Uint8Array.
-  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els];
+  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4)];
 }

@@ -197,6 +197,8 @@ fn generic(r: &mut Reader, v: &Value) -> Generic {
         reference: r.string(g, "ref"),
         role: r.string(g, "role"),
         name: r.string(g, "name"),
+        // The JSON form has no visibility: a listed generic counts as visible.
+        visible: true,
     }
 }
 

@@ -4,14 +4,18 @@
 //! - [`build`] turns a flat list of [`RawNode`] facts (what the DOM said about
 //!   each marked or interactive element, in document order) into a
 //!   [`Snapshot`]: page title, menu, islands, generic refs, dirty, noReload.
-//! - `dom` (wasm32 only) gathers those facts from a live root in one bulk
-//!   read (decoded by [`wire`]) and keeps the matching elements so a run can
+//! - `dom` (wasm32 only) gathers raw facts from a live root in one bulk
+//!   read (decoded by [`wire`]), where [`rules`] decide each element's role,
+//!   interactivity, disabled state and name and [`read`] which details a
+//!   second bulk read fetches; it keeps the matching elements so a run can
 //!   resolve its target.
 //! - `json` writes the snapshot's JSON directly and reads one back.
 
 mod build;
 pub mod json;
 mod model;
+pub mod read;
+pub mod rules;
 mod slots;
 mod text;
 pub mod wire;

@@ -86,6 +86,9 @@ pub struct Generic {
     pub reference: String,
     pub role: String,
     pub name: String,
+    /// Visible by the rule menu items use (not in JSON: issue 13's window
+    /// leaves hidden generics out instead).
+    pub visible: bool,
 }
 
 /// `IEscape`.

@@ -1,22 +1,126 @@
-//! The gatherer's compact wire format (see `gather.js`): one text holding
-//! every present field value back to back, and one integer list saying
-//! which fields each node has and how long they are. Two crossings per
-//! snapshot, one UTF-16 → UTF-8 conversion, no JSON parse.
+//! The gatherer's compact wire format (see `gather.js`): raw DOM facts, no
+//! decisions. Each of its two calls answers with one text holding every
+//! present field value back to back, handed over as UTF-8 bytes, and one
+//! integer list saying which fields each record has and how long they are
+//! (in UTF-16 code units, as JS counts). One UTF-16 → UTF-8 conversion per
+//! call, no JSON parse, no crossing per element.
 //!
-//! Per node, in document order, the integers are:
-//! - `head`: the node's `FLAG_*` bits, plus [`HAS_END`], plus bit
-//!   `FIELD_SHIFT + k` when field `k` is present (fields in [`RawNode`]
-//!   order: kind, id, event, title, desc, pagetitle, role, name, aria-label);
-//! - when `HAS_END`: the island's `end` index;
-//! - for each present field: its length in UTF-16 code units.
+//! **`gather(root, selector, ancestors)`**: one record per element matching
+//! `selector` ([`rules::CANDIDATES`](crate::rules::CANDIDATES)) in the
+//! root and its open shadow roots, in document order (a shadow root's
+//! elements right after their host). Per record, the integers are:
+//! - `head`: the `FACT_*` bits, plus bit `FIELD_SHIFT + k` when field `k` is
+//!   present (fields in [`Facts`] order: tag, kind, id, event, title, desc,
+//!   pagetitle, dirty, role, aria-label, type, tabindex, aria-disabled, size);
+//! - `end`: one past the index of the element's last descendant record
+//!   (through open shadow roots), so the records form a tree;
+//! - for each present field: its length.
+//!
+//! **`details(elements, asks, textMax)`**: `asks` is `[index, bits]` pairs
+//! (the `DETAIL_*` and field bits of what Rust wants read of that element);
+//! one record per pair, in order:
+//! - `head`: the `DETAIL_*` bits that held, plus field presence bits (fields
+//!   in [`Details`] order: value, label, placeholder, title, alt, text,
+//!   img-alt);
+//! - when [`DETAIL_REFS`]: the count of resolved `aria-labelledby`
+//!   references, then each one's text length;
+//! - for each present field: its length.
 
-use crate::model::RawNode;
-
-/// The node is an island and one `end` integer follows its head.
-pub const HAS_END: u32 = 1 << 5;
-/// Presence bit of the first field.
+/// Presence bit of the first field (bits below it are flags).
 pub const FIELD_SHIFT: u32 = 8;
-const FIELDS: u32 = 9;
+
+/// The element has an `href` attribute.
+pub const FACT_HREF: u32 = 1;
+/// `isContentEditable` is true.
+pub const FACT_EDITABLE: u32 = 1 << 1;
+/// The element has a `data-e2e-noreload` attribute.
+pub const FACT_NORELOAD: u32 = 1 << 2;
+/// The element has an `inert` attribute.
+pub const FACT_INERT: u32 = 1 << 3;
+/// The element has a `multiple` attribute.
+pub const FACT_MULTIPLE: u32 = 1 << 4;
+const FACT_FIELDS: usize = 14;
+
+/// Ask and answer: the element is visible by `isVisible` (gather.js).
+pub const DETAIL_VISIBLE: u32 = 1;
+/// Ask and answer: the element matches `:disabled`.
+pub const DETAIL_DISABLED: u32 = 1 << 1;
+/// Ask: resolve `aria-labelledby`. Answer: a count and that many texts follow.
+pub const DETAIL_REFS: u32 = 1 << 2;
+const DETAIL_FIELDS: usize = 7;
+
+/// The ask bit of [`Details`] field `k`.
+pub const fn ask_field(k: u32) -> u32 {
+    1 << (FIELD_SHIFT + k)
+}
+pub const ASK_VALUE: u32 = ask_field(0);
+pub const ASK_LABEL: u32 = ask_field(1);
+pub const ASK_PLACEHOLDER: u32 = ask_field(2);
+pub const ASK_TITLE: u32 = ask_field(3);
+pub const ASK_ALT: u32 = ask_field(4);
+pub const ASK_TEXT: u32 = ask_field(5);
+pub const ASK_IMG_ALT: u32 = ask_field(6);
+
+/// What `gather` read of one element: attributes as written (`None`:
+/// absent), nothing interpreted.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Facts<'a> {
+    /// `FACT_*` bits.
+    pub flags: u32,
+    /// One past the index of the last descendant record.
+    pub end: usize,
+    /// `tagName` (upper case for HTML elements in an HTML document).
+    pub tag: &'a str,
+    pub kind: Option<&'a str>,
+    pub id: Option<&'a str>,
+    pub event: Option<&'a str>,
+    pub title: Option<&'a str>,
+    pub desc: Option<&'a str>,
+    pub page_title: Option<&'a str>,
+    /// `data-e2e-dirty`
+    pub dirty: Option<&'a str>,
+    /// The `role` attribute.
+    pub role: Option<&'a str>,
+    pub aria_label: Option<&'a str>,
+    /// The `type` attribute.
+    pub type_: Option<&'a str>,
+    pub tabindex: Option<&'a str>,
+    pub aria_disabled: Option<&'a str>,
+    /// The `size` attribute.
+    pub size: Option<&'a str>,
+}
+
+impl Facts<'_> {
+    pub fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// What `details` read of one asked element.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Details<'a> {
+    /// `DETAIL_VISIBLE` / `DETAIL_DISABLED` bits that held.
+    pub flags: u32,
+    /// Texts of the elements `aria-labelledby` names that exist, in order.
+    pub refs: Vec<&'a str>,
+    /// `value` (a form control's current value).
+    pub value: Option<&'a str>,
+    /// Text of the control's first `<label>`, when it has one.
+    pub label: Option<&'a str>,
+    pub placeholder: Option<&'a str>,
+    pub title: Option<&'a str>,
+    pub alt: Option<&'a str>,
+    /// `textContent`, cut to the asked number of UTF-16 units.
+    pub text: Option<&'a str>,
+    /// `alt` of the first descendant `img[alt]`.
+    pub img_alt: Option<&'a str>,
+}
+
+impl Details<'_> {
+    pub fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+}
 
 /// Reads the fields back out of `text`, counting UTF-16 units as JS did.
 struct Cursor<'a> {
@@ -29,13 +133,20 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            pos: 0,
+            owed: 0,
+        }
+    }
+
     fn take(&mut self, units: u32) -> Option<&'a str> {
         let bytes = self.text.as_bytes();
         let mut left = (units as usize).checked_sub(std::mem::take(&mut self.owed))?;
         let mut end = self.pos;
         // UTF-16 units per character, read off its UTF-8 lead byte: one
-        // below U+10000 (1 to 3 bytes), two from there (4 bytes). One byte
-        // loop for ASCII too: no separate fast path to carry.
+        // below U+10000 (1 to 3 bytes), two from there (4 bytes).
         while left != 0 {
             let (n, len) = match *bytes.get(end)? {
                 0..=0x7f => (1, 1),
@@ -54,45 +165,94 @@ impl<'a> Cursor<'a> {
         self.pos = end;
         Some(field)
     }
-}
 
-/// Decodes the gatherer's output. `None` when it is malformed (it never is
-/// when the text and integers come from `gather.js`).
-pub fn decode<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<RawNode<'a>>> {
-    let mut cursor = Cursor {
-        text,
-        pos: 0,
-        owed: 0,
-    };
-    let mut nodes = Vec::with_capacity(ints.len() / 2);
-    let mut it = ints.iter().copied();
-    while let Some(head) = it.next() {
-        let mut node = RawNode {
-            flags: head & 0x1f,
-            ..RawNode::default()
-        };
-        if head & HAS_END != 0 {
-            node.end = it.next()? as usize;
-        }
-        let mut fields: [Option<&str>; FIELDS as usize] = [None; FIELDS as usize];
+    /// The `N` fields whose presence bits `head` sets.
+    fn fields<const N: usize>(
+        &mut self,
+        head: u32,
+        ints: &mut impl Iterator<Item = u32>,
+    ) -> Option<[Option<&'a str>; N]> {
+        let mut fields = [None; N];
         for (k, slot) in fields.iter_mut().enumerate() {
             if head & (1 << (FIELD_SHIFT + k as u32)) != 0 {
-                *slot = Some(cursor.take(it.next()?)?);
+                *slot = Some(self.take(ints.next()?)?);
             }
         }
-        let [kind, id, event, title, desc, page_title, role, name, aria_label] = fields;
-        node.kind = kind;
-        node.id = id;
-        node.event = event;
-        node.title = title;
-        node.desc = desc;
-        node.page_title = page_title;
-        node.role = role;
-        node.name = name;
-        node.aria_label = aria_label;
-        nodes.push(node);
+        Some(fields)
     }
-    (cursor.pos == text.len() && cursor.owed == 0).then_some(nodes)
+
+    fn done(&self) -> bool {
+        self.pos == self.text.len() && self.owed == 0
+    }
+}
+
+/// Decodes `gather`'s answer. `None` when it is malformed (it never is when
+/// the text and integers come from `gather.js`): a field past the text, text
+/// left over, a record without its tag or end, an `end` outside
+/// `index + 1 ..= count`.
+pub fn facts<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<Facts<'a>>> {
+    let mut cursor = Cursor::new(text);
+    let mut out = Vec::with_capacity(ints.len() / 3);
+    let mut it = ints.iter().copied();
+    while let Some(head) = it.next() {
+        let end = it.next()? as usize;
+        let [tag, kind, id, event, title, desc, page_title, dirty, role, aria_label, type_, tabindex, aria_disabled, size] =
+            cursor.fields::<FACT_FIELDS>(head, &mut it)?;
+        out.push(Facts {
+            flags: head & ((1 << FIELD_SHIFT) - 1),
+            end,
+            tag: tag?,
+            kind,
+            id,
+            event,
+            title,
+            desc,
+            page_title,
+            dirty,
+            role,
+            aria_label,
+            type_,
+            tabindex,
+            aria_disabled,
+            size,
+        });
+    }
+    let count = out.len();
+    let ends_fit = out
+        .iter()
+        .enumerate()
+        .all(|(i, f)| f.end > i && f.end <= count);
+    (cursor.done() && ends_fit).then_some(out)
+}
+
+/// Decodes `details`' answer, one record per ask. `None` when malformed.
+pub fn details<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<Details<'a>>> {
+    let mut cursor = Cursor::new(text);
+    let mut out = Vec::new();
+    let mut it = ints.iter().copied();
+    while let Some(head) = it.next() {
+        let mut refs = Vec::new();
+        if head & DETAIL_REFS != 0 {
+            let n = it.next()?;
+            for _ in 0..n {
+                refs.push(cursor.take(it.next()?)?);
+            }
+        }
+        let [value, label, placeholder, title, alt, text, img_alt] =
+            cursor.fields::<DETAIL_FIELDS>(head, &mut it)?;
+        out.push(Details {
+            flags: head & (DETAIL_VISIBLE | DETAIL_DISABLED),
+            refs,
+            value,
+            label,
+            placeholder,
+            title,
+            alt,
+            text,
+            img_alt,
+        });
+    }
+    cursor.done().then_some(out)
 }
 
 #[cfg(test)]

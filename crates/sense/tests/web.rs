@@ -72,3 +72,114 @@ fn a_root_that_is_not_a_node_is_an_error_not_a_trap() {
     let sense = DomSense::new(JsValue::from_f64(3.0), IslandSlots::default());
     assert!(sense.snapshot().is_err());
 }
+
+#[wasm_bindgen_test]
+fn generics_carry_the_menu_visibility_rule() {
+    let host = mount(
+        r##"<a href="#a">Shown</a>
+           <a href="#b" hidden>Hidden</a>
+           <a href="#c" style="display:none">None</a>
+           <a href="#d" style="visibility:hidden">Invisible</a>
+           <button style="width:0;height:0;padding:0;border:0;overflow:hidden">Zero</button>
+           <div style="display:none"><button>Inside none</button></div>"##,
+    );
+    let snap = DomSense::new(host.clone().into(), IslandSlots::default())
+        .snapshot()
+        .unwrap();
+    let g: Vec<_> = snap
+        .generics
+        .iter()
+        .map(|g| (g.name.as_str(), g.visible))
+        .collect();
+    assert_eq!(
+        g,
+        [
+            ("Shown", true),
+            ("Hidden", false),
+            ("None", false),
+            ("Invisible", false),
+            ("Zero", false),
+            ("Inside none", false)
+        ]
+    );
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+fn roles_and_names_come_from_the_dom_facts() {
+    let host = mount(
+        r##"<input type="submit">
+           <input type="Reset" value="Clear">
+           <label>Email <input type="email"></label>
+           <input type="search" placeholder="Find">
+           <input type="constructor" title="Odd type">
+           <input type="hidden" value="secret">
+           <select multiple><option>x</option></select>
+           <select size="1" aria-label="Pick"><option>y</option></select>
+           <span id="l1">Ship</span><span id="l2">to</span>
+           <button aria-labelledby="l1 missing l2">ignored</button>
+           <a href="#i"><img alt="Home"></a>
+           <a href="#t" title="Only title"> </a>
+           <div contenteditable="true">Edit me</div>
+           <div tabindex="0">Focusable</div>
+           <div tabindex="-1">Not focusable</div>
+           <div role=" Switch extra">Toggle</div>
+           <nav role="navigation">Region <a href="#r">Inner</a></nav>"##,
+    );
+    let snap = DomSense::new(host.clone().into(), IslandSlots::default())
+        .snapshot()
+        .unwrap();
+    let g: Vec<_> = snap
+        .generics
+        .iter()
+        .map(|g| (g.role.as_str(), g.name.as_str()))
+        .collect();
+    assert_eq!(
+        g,
+        [
+            ("button", "Submit"),
+            ("button", "Clear"),
+            ("textbox", "Email"),
+            ("searchbox", "Find"),
+            ("textbox", "Odd type"),
+            ("listbox", ""),
+            ("combobox", "Pick"),
+            ("button", "Ship to"),
+            ("link", "Home"),
+            ("link", "Only title"),
+            ("textbox", "Edit me"),
+            ("", "Focusable"),
+            ("switch", "Toggle"),
+            ("link", "Inner")
+        ]
+    );
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+fn disabling_reaches_into_open_shadow_roots_and_from_above_the_root() {
+    let host = mount(
+        r#"<div inert><span id="h"></span></div><div aria-disabled="true"><p id="inner"></p></div>"#,
+    );
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let shadow_host = doc.get_element_by_id("h").unwrap();
+    let shadow = shadow_host
+        .attach_shadow(&ShadowRootInit::new(ShadowRootMode::Open))
+        .unwrap();
+    shadow
+        .set_inner_html(r#"<button data-e2e-kind="playable" data-e2e-id="in-shadow">In</button>"#);
+    let inner = doc.get_element_by_id("inner").unwrap();
+    inner.set_inner_html(r#"<button data-e2e-kind="playable" data-e2e-id="below">B</button>"#);
+    let snap = DomSense::new(host.clone().into(), IslandSlots::default())
+        .snapshot()
+        .unwrap();
+    assert_eq!(snap.menu[0].id, "in-shadow");
+    assert!(!snap.menu[0].enabled, "inert reaches through the host");
+    // A scan root below a disabling element: everything in it is disabled.
+    let snap = DomSense::new(inner.clone().into(), IslandSlots::default())
+        .snapshot()
+        .unwrap();
+    assert_eq!(snap.menu[0].id, "below");
+    assert!(!snap.menu[0].enabled);
+    host.remove();
+}

@@ -257,10 +257,15 @@ fn generic_refs_are_recognised() {
 
 #[test]
 fn nodes_decoded_from_the_wire_build_a_menu() {
-    use crate::wire::FIELD_SHIFT;
-    let head = N::FLAG_ENABLED | N::FLAG_VISIBLE | (0b11 << FIELD_SHIFT);
-    let nodes = crate::wire::decode("playablea", &[head, 8, 1]).unwrap();
-    let b = build(&nodes, &IslandSlots::default());
+    use crate::wire::{self, DETAIL_DISABLED, DETAIL_VISIBLE, FIELD_SHIFT};
+    // <button data-e2e-kind="playable" data-e2e-id="a">: tag, kind, id.
+    let head = 0b111 << FIELD_SHIFT;
+    let facts = wire::facts("BUTTONplayablea", &[head, 1, 6, 8, 1]).unwrap();
+    let plan = crate::read::plan(&facts);
+    assert_eq!(plan.asks(), [0, DETAIL_VISIBLE | DETAIL_DISABLED]);
+    let details = wire::details("", &[DETAIL_VISIBLE]).unwrap();
+    let reading = crate::read::decide(&facts, plan, &details, false).unwrap();
+    let b = build(&reading.nodes(&facts), &IslandSlots::default());
     assert_eq!(b.snapshot.menu[0].id, "a");
     assert!(b.snapshot.menu[0].enabled && b.snapshot.menu[0].visible);
 }
@@ -360,8 +365,24 @@ fn index_finds_every_key_through_growth_and_keeps_the_first_value() {
     }
     assert_eq!(index.get("id-1000"), None);
     assert_eq!(index.get(""), None);
-    assert!(
-        index.buckets.len() >= 2 * keys.len(),
-        "load stays under one half"
+    assert_eq!(index.map.len(), keys.len(), "one entry per key");
+}
+
+#[test]
+fn generics_carry_their_visibility() {
+    let mut shown = link("Shown");
+    shown.flags |= N::FLAG_VISIBLE;
+    let b = build(&[shown, link("Hidden")], &IslandSlots::default());
+    let g: Vec<_> = b
+        .snapshot
+        .generics
+        .iter()
+        .map(|g| (g.name.as_str(), g.visible))
+        .collect();
+    assert_eq!(g, [("Shown", true), ("Hidden", false)]);
+    // Not part of the wire form.
+    assert_eq!(
+        json_of(&b.snapshot)["generics"][1],
+        json!({ "ref": "g1", "role": "link", "name": "Hidden" })
     );
 }

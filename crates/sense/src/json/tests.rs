@@ -49,6 +49,7 @@ fn sample() -> Snapshot {
             reference: "g0".into(),
             role: "link".into(),
             name: "Help".into(),
+            visible: true,
         }],
         dirty: vec!["".into()],
         no_reload: true,

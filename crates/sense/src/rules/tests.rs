@@ -1,0 +1,446 @@
+use super::*;
+use crate::wire::{ASK_IMG_ALT, DETAIL_VISIBLE};
+
+fn el(tag: &str) -> Facts<'_> {
+    Facts {
+        tag,
+        end: 1,
+        ..Facts::default()
+    }
+}
+
+fn with(mut f: Facts<'_>, flags: u32) -> Facts<'_> {
+    f.flags |= flags;
+    f
+}
+
+fn input(type_: &str) -> Facts<'_> {
+    Facts {
+        type_: Some(type_),
+        ..el("INPUT")
+    }
+}
+
+fn role_of(f: &Facts) -> String {
+    role(f).into_owned()
+}
+
+fn interactive(f: &Facts) -> bool {
+    is_interactive(f, &role(f))
+}
+
+#[test]
+fn implicit_roles_follow_the_tag() {
+    assert_eq!(role_of(&with(el("A"), FACT_HREF)), "link");
+    assert_eq!(role_of(&with(el("AREA"), FACT_HREF)), "link");
+    assert_eq!(role_of(&el("A")), "", "a link needs an href");
+    assert_eq!(role_of(&el("BUTTON")), "button");
+    assert_eq!(role_of(&el("SUMMARY")), "button");
+    assert_eq!(role_of(&el("TEXTAREA")), "textbox");
+    assert_eq!(role_of(&el("SELECT")), "combobox");
+    assert_eq!(role_of(&with(el("SELECT"), FACT_MULTIPLE)), "listbox");
+    let sized = |size| Facts {
+        size: Some(size),
+        ..el("SELECT")
+    };
+    assert_eq!(role_of(&sized("4")), "listbox");
+    assert_eq!(role_of(&sized(" 2rows")), "listbox", "HTML integer parsing");
+    assert_eq!(role_of(&sized("1")), "combobox");
+    assert_eq!(role_of(&sized("-3")), "combobox");
+    assert_eq!(role_of(&sized("x")), "combobox");
+    assert_eq!(role_of(&el("DIV")), "");
+    assert_eq!(role_of(&with(el("DIV"), FACT_EDITABLE)), "textbox");
+    assert_eq!(
+        role_of(&with(el("BUTTON"), FACT_EDITABLE)),
+        "button",
+        "the tag's role wins over editing"
+    );
+    assert_eq!(role_of(&el("a")), "", "tags compare as the DOM spells them");
+}
+
+#[test]
+fn input_roles_follow_the_type_ascii_case_insensitively() {
+    for (type_, want) in [
+        ("button", "button"),
+        ("SUBMIT", "button"),
+        ("reset", "button"),
+        ("image", "button"),
+        ("checkbox", "checkbox"),
+        ("Radio", "radio"),
+        ("range", "slider"),
+        ("number", "spinbutton"),
+        ("search", "searchbox"),
+        ("text", "textbox"),
+        ("email", "textbox"),
+        ("", "textbox"),
+        ("hidden", "textbox"),
+        // Names of Object.prototype members: the old JS table lookup
+        // answered a function for these, which broke the whole read.
+        ("constructor", "textbox"),
+        ("__proto__", "textbox"),
+        ("toString", "textbox"),
+    ] {
+        assert_eq!(role_of(&input(type_)), want, "type={type_}");
+    }
+    assert_eq!(role_of(&el("INPUT")), "textbox", "no type attribute");
+}
+
+#[test]
+fn explicit_role_is_its_first_token_in_lower_case() {
+    let r = |attr| {
+        role_of(&Facts {
+            role: Some(attr),
+            ..with(el("A"), FACT_HREF)
+        })
+    };
+    assert_eq!(r("button"), "button");
+    assert_eq!(r("  Tab  menuitem"), "tab");
+    assert_eq!(r("SWITCH"), "switch");
+    assert_eq!(
+        r("ÜBER x"),
+        "Über",
+        "ASCII lower case: role names are ASCII"
+    );
+    assert_eq!(
+        r("   "),
+        "",
+        "a blank role is no role, not the implicit one"
+    );
+    assert_eq!(r(""), "link", "an empty role attribute falls back");
+    assert!(matches!(
+        role(&Facts {
+            role: Some("tab"),
+            ..el("DIV")
+        }),
+        Cow::Borrowed("tab")
+    ));
+}
+
+#[test]
+fn interactive_elements() {
+    for f in [
+        el("BUTTON"),
+        el("SELECT"),
+        el("TEXTAREA"),
+        el("SUMMARY"),
+        el("INPUT"),
+        input("text"),
+        input("HIDDENX"),
+        with(el("A"), FACT_HREF),
+        with(el("AREA"), FACT_HREF),
+        with(el("DIV"), FACT_EDITABLE),
+    ] {
+        assert!(interactive(&f), "{f:?}");
+    }
+    for f in [
+        el("DIV"),
+        el("A"),
+        el("AREA"),
+        input("hidden"),
+        input("Hidden"),
+        el("NAV"),
+        el("IMG"),
+        el("button"),
+    ] {
+        assert!(!interactive(&f), "{f:?}");
+    }
+}
+
+#[test]
+fn interactive_roles_count_and_others_do_not() {
+    for role in INTERACTIVE_ROLES {
+        let f = Facts {
+            role: Some(role),
+            ..el("DIV")
+        };
+        assert!(interactive(&f), "{role}");
+    }
+    let upper = Facts {
+        role: Some("MenuItemCheckbox"),
+        ..el("SPAN")
+    };
+    assert!(interactive(&upper));
+    for role in [
+        "navigation",
+        "listbox",
+        "dialog",
+        "region",
+        "main",
+        "none",
+        "buttons",
+    ] {
+        let f = Facts {
+            role: Some(role),
+            ..el("DIV")
+        };
+        assert!(!interactive(&f), "{role}");
+    }
+    // A non-interactive role does not take away what the tag gives.
+    let b = Facts {
+        role: Some("presentation"),
+        ..el("BUTTON")
+    };
+    assert!(interactive(&b));
+}
+
+#[test]
+fn tabindex_makes_focusable_elements_interactive() {
+    let t = |v| {
+        interactive(&Facts {
+            tabindex: Some(v),
+            ..el("DIV")
+        })
+    };
+    assert!(t("0"));
+    assert!(t("3"));
+    assert!(t(" 1"));
+    assert!(t("+2"));
+    assert!(t("-0"));
+    assert!(t("7px"), "digits then anything: HTML reads 7");
+    assert!(
+        t("99999999999999999999999"),
+        "saturates, stays non-negative"
+    );
+    assert!(!t("-1"));
+    assert!(!t("-99999999999999999999999"));
+    assert!(!t(""), "no digits: the browser ignores the attribute");
+    assert!(!t("x1"));
+    assert!(!t("- 1"));
+    assert!(!interactive(&el("DIV")), "no tabindex");
+}
+
+#[test]
+fn html_integers() {
+    assert_eq!(html_integer("42"), Some(42));
+    assert_eq!(html_integer("\t\n\u{c}\r 42"), Some(42));
+    assert_eq!(html_integer("-5abc"), Some(-5));
+    assert_eq!(html_integer("+0"), Some(0));
+    assert_eq!(
+        html_integer("\u{a0}1"),
+        None,
+        "only ASCII whitespace is skipped"
+    );
+    assert_eq!(html_integer("+"), None);
+    assert_eq!(html_integer(""), None);
+    assert_eq!(html_integer("٣"), None, "ASCII digits only");
+    assert_eq!(html_integer(&"9".repeat(40)), Some(i64::MAX));
+}
+
+#[test]
+fn disabling_elements() {
+    let aria = |v| Facts {
+        aria_disabled: Some(v),
+        ..el("DIV")
+    };
+    assert!(is_disabling(&aria("true")));
+    assert!(!is_disabling(&aria("false")));
+    assert!(
+        !is_disabling(&aria("TRUE")),
+        "as the selector matches: exactly \"true\""
+    );
+    assert!(is_disabling(&with(el("DIV"), FACT_INERT)));
+    assert!(
+        !is_disabling(&el("BUTTON")),
+        ":disabled is a detail, not a fact"
+    );
+    assert!(DISABLING.contains(&format!("[aria-disabled=\"{ARIA_DISABLED}\"]")));
+    assert!(DISABLING.contains("[inert]"));
+}
+
+#[test]
+fn the_candidate_selector_is_built_from_the_rules_tables() {
+    // The menu's markers (build.rs reads them).
+    const MARKERS: [&str; 4] = [
+        "data-e2e-kind",
+        "data-e2e-pagetitle",
+        "data-e2e-dirty",
+        "data-e2e-noreload",
+    ];
+    // What can make any element interactive (role, tabindex,
+    // contenteditable) or a slot candidate (role, aria-label).
+    const ATTRIBUTES: [&str; 4] = ["role", "aria-label", "tabindex", "contenteditable"];
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(MARKERS.iter().map(|m| format!("[{m}]")));
+    parts.extend(
+        LINKS
+            .iter()
+            .map(|t| format!("{}[href]", t.to_ascii_lowercase())),
+    );
+    parts.extend(CONTROLS.iter().map(|t| t.to_ascii_lowercase()));
+    parts.extend(ATTRIBUTES.iter().map(|a| format!("[{a}]")));
+    parts.push(DISABLING.to_string());
+    assert_eq!(CANDIDATES, format!(":where({})", parts.join(",")));
+    // Every tag the interactive rule names is in it.
+    for tag in CONTROLS.iter().chain(&LINKS) {
+        assert!(CANDIDATES.contains(&tag.to_ascii_lowercase()), "{tag}");
+    }
+}
+
+fn known(n: Name) -> String {
+    match n {
+        Name::Known(s) => s.into_owned(),
+        other => panic!("not known: {other:?}"),
+    }
+}
+
+#[test]
+fn aria_label_with_text_names_at_once() {
+    let f = |l| Facts {
+        aria_label: Some(l),
+        ..el("BUTTON")
+    };
+    assert_eq!(name_from_label(&f("Close")), Some("Close"));
+    assert_eq!(
+        name_from_label(&f("  ")),
+        None,
+        "a blank label does not name"
+    );
+    assert_eq!(name_from_label(&f("")), None);
+    assert_eq!(name_from_label(&el("BUTTON")), None);
+}
+
+#[test]
+fn asks_follow_the_tag() {
+    assert_eq!(name_asks(&el("BUTTON")), DETAIL_REFS | ASK_TEXT);
+    assert_eq!(name_asks(&input("submit")), DETAIL_REFS | ASK_VALUE);
+    assert_eq!(name_asks(&input("RESET")), DETAIL_REFS | ASK_VALUE);
+    assert_eq!(name_asks(&input("button")), DETAIL_REFS | ASK_VALUE);
+    let form = DETAIL_REFS | ASK_LABEL | ASK_PLACEHOLDER | ASK_TITLE;
+    assert_eq!(name_asks(&input("image")), form);
+    assert_eq!(name_asks(&el("INPUT")), form);
+    assert_eq!(name_asks(&el("SELECT")), form);
+    assert_eq!(name_asks(&el("TEXTAREA")), form);
+    assert_eq!(name_asks(&el("IMG")), DETAIL_REFS | ASK_ALT | ASK_TITLE);
+    assert_eq!(name_asks(&el("AREA")), DETAIL_REFS | ASK_ALT | ASK_TITLE);
+    assert_eq!(name_asks(&el("DIV")), DETAIL_REFS | ASK_TEXT);
+    assert_eq!(
+        name_asks(&el("DIV")) & ASK_IMG_ALT,
+        0,
+        "asked only when the text is blank"
+    );
+}
+
+#[test]
+fn references_come_first_and_join_with_a_space() {
+    let d = Details {
+        refs: vec!["Ship", "to"],
+        text: Some("ignored"),
+        ..Details::default()
+    };
+    assert_eq!(known(name(&el("A"), &d)), "Ship to");
+    let one = Details {
+        refs: vec!["Only"],
+        value: Some("v"),
+        ..Details::default()
+    };
+    assert_eq!(known(name(&input("submit"), &one)), "Only");
+    assert!(matches!(
+        name(&el("A"), &one),
+        Name::Known(Cow::Borrowed("Only"))
+    ));
+    let empty = Details {
+        refs: vec![""],
+        text: Some("text"),
+        ..Details::default()
+    };
+    assert_eq!(
+        known(name(&el("A"), &empty)),
+        "",
+        "a found reference names, even empty"
+    );
+}
+
+#[test]
+fn form_controls_are_named_by_value_label_placeholder_title() {
+    let d = |value, label, placeholder, title| Details {
+        value,
+        label,
+        placeholder,
+        title,
+        ..Details::default()
+    };
+    assert_eq!(
+        known(name(&input("submit"), &d(Some("Send"), None, None, None))),
+        "Send"
+    );
+    assert_eq!(
+        known(name(&input("submit"), &d(Some(""), None, None, None))),
+        "Submit"
+    );
+    assert_eq!(
+        known(name(&input("Reset"), &d(None, None, None, None))),
+        "Reset"
+    );
+    assert_eq!(
+        known(name(&input("button"), &d(None, Some("L"), None, None))),
+        ""
+    );
+    let text = input("text");
+    assert_eq!(
+        known(name(
+            &text,
+            &d(Some("typed"), Some("Name"), Some("P"), Some("T"))
+        )),
+        "Name"
+    );
+    assert_eq!(
+        known(name(&text, &d(None, Some(""), Some("P"), None))),
+        "",
+        "a label names, even empty"
+    );
+    assert_eq!(
+        known(name(&text, &d(None, None, Some("P"), Some("T")))),
+        "P"
+    );
+    assert_eq!(
+        known(name(&el("SELECT"), &d(None, None, Some(""), Some("T")))),
+        "T"
+    );
+    assert_eq!(known(name(&el("TEXTAREA"), &d(None, None, None, None))), "");
+}
+
+#[test]
+fn images_are_named_by_alt_then_title() {
+    let d = |alt, title| Details {
+        alt,
+        title,
+        ..Details::default()
+    };
+    assert_eq!(known(name(&el("IMG"), &d(Some("Logo"), Some("T")))), "Logo");
+    assert_eq!(
+        known(name(&with(el("AREA"), FACT_HREF), &d(Some(""), Some("T")))),
+        "T"
+    );
+    assert_eq!(known(name(&el("IMG"), &d(None, None))), "");
+}
+
+#[test]
+fn other_elements_are_named_by_text_then_image_then_title() {
+    let d = |text| Details {
+        text,
+        title: Some("T"),
+        ..Details::default()
+    };
+    assert_eq!(known(name(&el("BUTTON"), &d(Some(" Save ")))), " Save ");
+    assert_eq!(name(&el("BUTTON"), &d(Some(" \n "))), Name::BlankText);
+    assert_eq!(name(&el("A"), &d(None)), Name::BlankText);
+    assert_eq!(FALLBACK_ASKS, ASK_IMG_ALT | ASK_TITLE);
+    let fallback = |img_alt, title| Details {
+        img_alt,
+        title,
+        ..Details::default()
+    };
+    assert_eq!(
+        name_from_fallbacks(&fallback(Some("Home"), Some("T"))),
+        "Home"
+    );
+    assert_eq!(name_from_fallbacks(&fallback(Some(""), Some("T"))), "T");
+    assert_eq!(name_from_fallbacks(&fallback(None, None)), "");
+    // States are not names.
+    let visible = Details {
+        flags: DETAIL_VISIBLE,
+        text: Some("x"),
+        ..Details::default()
+    };
+    assert_eq!(known(name(&el("A"), &visible)), "x");
+}

@@ -1,0 +1,245 @@
+// What stays in JavaScript of sense's DOM read (crates/sense/src/gather.js),
+// run on its own in Chromium: the bulk gather of raw facts (document order,
+// open shadow roots, subtree ends, attributes as written), the bulk read of
+// the details Rust asks for, and the visibility and enabled checks that bot
+// and Surface apply too. The rules that read these facts are Rust's
+// (crates/sense/src/rules.rs, read.rs), tested natively.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+
+const ctx = useBrowser();
+
+/** Opens a blank page, mounts `html` in a div#root, imports gather.js as window.G. */
+async function withFixture(html, fn) {
+  const page = await ctx.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  try {
+    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html");
+    await page.evaluate(async (html) => {
+      window.G = await import("/crates/sense/src/gather.js");
+      const root = document.createElement("div");
+      root.id = "root";
+      root.innerHTML = html;
+      document.body.append(root);
+      // Decodes gather.js's answers as wire.rs documents them.
+      window.decode = (bytes, intBytes) => {
+        const text = new TextDecoder().decode(bytes);
+        const ints = new Uint32Array(intBytes.buffer, intBytes.byteOffset, intBytes.byteLength / 4);
+        let t = 0;
+        const take = (n) => text.slice(t, (t += n));
+        return { text, ints: [...ints], take, done: () => t === text.length };
+      };
+      const FACTS = ["tag", "kind", "id", "event", "title", "desc", "pageTitle", "dirty", "role", "ariaLabel", "type", "tabindex", "ariaDisabled", "size"];
+      window.facts = (root, selector, ancestors) => {
+        const [bytes, intBytes, els, above] = G.gather(root, selector, ancestors);
+        const { ints, take, done } = decode(bytes, intBytes);
+        const out = [];
+        for (let k = 0; k < ints.length; ) {
+          const head = ints[k++];
+          const rec = { flags: head & 0xff, end: ints[k++] };
+          FACTS.forEach((name, i) => {
+            if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
+          });
+          out.push(rec);
+        }
+        if (!done()) throw new Error("text left over");
+        return { out, els, above, count: els.length };
+      };
+      const DETAILS = ["value", "label", "placeholder", "title", "alt", "text", "imgAlt"];
+      window.readDetails = (els, asks, textMax) => {
+        const [bytes, intBytes] = G.details(els, new Uint32Array(asks), textMax);
+        const { ints, take, done } = decode(bytes, intBytes);
+        const out = [];
+        for (let k = 0; k < ints.length; ) {
+          const head = ints[k++];
+          const rec = { visible: !!(head & 1), disabled: !!(head & 2) };
+          if (head & 4) {
+            const n = ints[k++];
+            rec.refs = [];
+            for (let i = 0; i < n; i++) rec.refs.push(take(ints[k++]));
+          }
+          DETAILS.forEach((name, i) => {
+            if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
+          });
+          out.push(rec);
+        }
+        if (!done()) throw new Error("text left over");
+        return out;
+      };
+      // Counts the mutations made until the returned function is called.
+      window.watch = () => {
+        const o = new MutationObserver(() => {});
+        o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        return () => {
+          const n = o.takeRecords().length;
+          o.disconnect();
+          return n;
+        };
+      };
+    }, html);
+    await fn(page);
+    assert.deepEqual(errors, [], "no uncaught page errors");
+  } finally {
+    await page.close();
+  }
+}
+
+const SELECTOR = ":where(button,a[href],input,select,[role],[aria-label],[tabindex],[contenteditable],[data-e2e-kind],[inert],[aria-disabled=\"true\"])";
+const ANCESTORS = '[aria-disabled="true"],[inert]';
+
+test("gather: raw facts of every match in document order, open shadow roots right after their host, subtree ends", () =>
+  withFixture(
+    `<nav data-e2e-kind="island" data-e2e-id="pager" data-e2e-event="hover" role=" Navigation  x">
+       <button type="CONSTRUCTOR" tabindex=" 7px" aria-label="Next">›</button>
+       <span id="host"></span>
+       <a href="#x" data-e2e-noreload>Link</a>
+     </nav>
+     <select multiple size="4"><option>o</option></select>
+     <div inert aria-disabled="TRUE" contenteditable="true" data-e2e-dirty="yes" data-e2e-title="T" data-e2e-desc="D" data-e2e-pagetitle=" P "></div>
+     <span id="closed"></span>
+     <p>not matched</p>`,
+    async (page) => {
+      const r = await page.evaluate(({ SELECTOR, ANCESTORS }) => {
+        document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = `<a href="#s" role="tab">Shadow</a><div><input></div>`;
+        document.getElementById("closed").attachShadow({ mode: "closed" }).innerHTML = `<button>Closed</button>`;
+        const stop = watch();
+        const { out, els, above } = facts(document.getElementById("root"), SELECTOR, ANCESTORS);
+        return { out, tags: [...els].map((e) => e.tagName), above, isList: els instanceof NodeList, mutations: stop() };
+      }, { SELECTOR, ANCESTORS });
+      assert.deepEqual(r.tags, ["NAV", "BUTTON", "A", "INPUT", "A", "SELECT", "DIV"], "shadow elements follow their host; closed roots stay closed");
+      assert.equal(r.isList, false, "merged with the shadow root's elements");
+      assert.equal(r.above, false);
+      assert.equal(r.mutations, 0, "reading changes nothing");
+      const [nav, button, shadowLink, shadowInput, link, select, div] = r.out;
+      // Ends: the nav holds everything up to the select, shadow content included.
+      assert.deepEqual(r.out.map((x) => x.end), [5, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(nav, { flags: 0, end: 5, tag: "NAV", kind: "island", id: "pager", event: "hover", role: " Navigation  x" }, "attributes as written");
+      assert.deepEqual(button, { flags: 0, end: 2, tag: "BUTTON", ariaLabel: "Next", type: "CONSTRUCTOR", tabindex: " 7px" });
+      assert.deepEqual(shadowLink, { flags: 1, end: 3, tag: "A", role: "tab" }, "href flag");
+      assert.deepEqual(shadowInput, { flags: 0, end: 4, tag: "INPUT" });
+      assert.deepEqual(link, { flags: 1 | 4, end: 5, tag: "A" }, "href and noreload flags");
+      assert.deepEqual(select, { flags: 16, end: 6, tag: "SELECT", size: "4" }, "multiple flag, size as written");
+      assert.deepEqual(
+        div,
+        { flags: 2 | 8, end: 7, tag: "DIV", title: "T", desc: "D", pageTitle: " P ", dirty: "yes", ariaDisabled: "TRUE" },
+        "editable and inert flags; values uninterpreted");
+    },
+  ));
+
+test("gather: an element root that matches is first, the query's NodeList is used as is, ancestors are tested with the given selector", () =>
+  withFixture(
+    `<div id="outer" aria-disabled="true"><section id="scope" role="region"><button>In</button><a>no href</a></section></div>`,
+    async (page) => {
+      const r = await page.evaluate(({ SELECTOR, ANCESTORS }) => {
+        const scope = document.getElementById("scope");
+        const self = facts(scope, SELECTOR, ANCESTORS);
+        const plain = facts(document.getElementById("outer"), "button", ANCESTORS);
+        const noAbove = facts(scope, SELECTOR, "[inert]");
+        const shadowRoot = document.createElement("div");
+        document.body.append(shadowRoot);
+        const sr = shadowRoot.attachShadow({ mode: "open" });
+        sr.innerHTML = "<button>S</button>";
+        const inShadow = facts(sr, SELECTOR, ANCESTORS);
+        let thrown = null;
+        try {
+          G.gather(3, SELECTOR, ANCESTORS);
+        } catch (e) {
+          thrown = e.constructor.name;
+        }
+        return {
+          self: self.out.map((x) => [x.tag, x.end]),
+          above: self.above,
+          plainList: plain.els instanceof NodeList,
+          plainAbove: plain.above,
+          noAbove: noAbove.above,
+          inShadow: inShadow.out.map((x) => x.tag),
+          shadowAbove: inShadow.above,
+          thrown,
+        };
+      }, { SELECTOR, ANCESTORS });
+      assert.deepEqual(r.self, [["SECTION", 2], ["BUTTON", 2]]);
+      assert.equal(r.above, true, "the root sits below aria-disabled=true");
+      assert.equal(r.plainList, true);
+      assert.equal(r.plainAbove, false, "body has no such ancestor");
+      assert.equal(r.noAbove, false, "only the selector Rust hands in counts");
+      assert.deepEqual(r.inShadow, ["BUTTON"]);
+      assert.equal(r.shadowAbove, false);
+      assert.ok(r.thrown, "a root that is no node throws (the Rust side answers an error)");
+    },
+  ));
+
+test("details: reads exactly what each ask asks, texts cut to textMax", () =>
+  withFixture(
+    `<span id="l1">Ship</span><span id="l2">to  you</span>
+     <button id="b" aria-labelledby="l1 nope l2" title="T">Press <b>me</b></button>
+     <label for="f">Email</label><input id="f" placeholder="you@x" value="typed">
+     <input id="s" type="submit" value="Send">
+     <img id="i" alt="Logo" title="IT">
+     <a id="a" href="#"><img alt=""><img alt="Home"></a>
+     <div id="long">${"x".repeat(50)}</div>
+     <span id="h"></span>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const host = document.getElementById("h");
+        const sr = host.attachShadow({ mode: "open" });
+        sr.innerHTML = `<i id="l1">In shadow</i><button aria-labelledby="l1">x</button>`;
+        const els = ["b", "f", "s", "i", "a", "long"].map((id) => document.getElementById(id));
+        els.push(sr.querySelector("button"));
+        const F = (k) => 1 << (8 + k);
+        const all = 1 | 2 | 4 | F(0) | F(1) | F(2) | F(3) | F(4) | F(5) | F(6);
+        const stop = watch();
+        const full = readDetails(els, [0, all, 1, all, 2, F(0), 3, F(4) | F(3), 4, F(6), 5, F(5), 6, 4], 10);
+        const none = readDetails(els, [0, 0], 10);
+        return { full, none, mutations: stop() };
+      });
+      const [b, f, s, i, a, long, shadow] = r.full;
+      assert.deepEqual(
+        b,
+        { visible: true, disabled: false, refs: ["Ship", "to  you"], value: "", title: "T", text: "Press me" },
+        "references that exist, in order; no label, placeholder, alt or img in a button");
+      assert.deepEqual(f, { visible: true, disabled: false, value: "typed", label: "Email", placeholder: "you@x", text: "" });
+      assert.deepEqual(s, { visible: false, disabled: false, value: "Send" }, "only the value was asked");
+      assert.deepEqual(i, { visible: false, disabled: false, title: "IT", alt: "Logo" });
+      assert.deepEqual(a, { visible: false, disabled: false, imgAlt: "" }, "the first img[alt], even an empty alt");
+      assert.deepEqual(long, { visible: false, disabled: false, text: "x".repeat(10) }, "cut to textMax");
+      assert.deepEqual(shadow, { visible: false, disabled: false, refs: ["In shadow"] }, "ids resolve in the element's own root");
+      assert.deepEqual(r.none, [{ visible: false, disabled: false }]);
+      assert.equal(r.mutations, 0);
+    },
+  ));
+
+test("isVisible, isEnabled and checks: the one visibility rule, enabled by the selector Rust hands in", () =>
+  withFixture(
+    `<button id="ok">ok</button>
+     <button id="hidden" hidden>h</button>
+     <button id="none" style="display:none">n</button>
+     <button id="invisible" style="visibility:hidden">i</button>
+     <button id="zero" style="width:0;height:0;padding:0;border:0;overflow:hidden">z</button>
+     <button id="off" disabled>off</button>
+     <fieldset disabled><button id="fieldset">f</button></fieldset>
+     <div aria-disabled="true"><span id="aria">a</span></div>
+     <div inert><button id="inert">i</button></div>`,
+    async (page) => {
+      const r = await page.evaluate((ANCESTORS) => {
+        const $ = (id) => document.getElementById(id);
+        const detached = document.createElement("button");
+        detached.textContent = "d";
+        const ids = ["ok", "hidden", "none", "invisible", "zero", "off", "fieldset", "aria", "inert"];
+        const [visible, enabled] = G.checks(ANCESTORS);
+        return {
+          visible: Object.fromEntries(ids.map((id) => [id, G.isVisible($(id))])),
+          detached: G.isVisible(detached),
+          enabled: Object.fromEntries(ids.map((id) => [id, G.isEnabled($(id), ANCESTORS)])),
+          inertOnly: G.isEnabled($("aria"), "[inert]"),
+          same: ids.every((id) => visible($(id)) === G.isVisible($(id)) && enabled($(id)) === G.isEnabled($(id), ANCESTORS)),
+        };
+      }, ANCESTORS);
+      assert.deepEqual(r.visible, { ok: true, hidden: false, none: false, invisible: false, zero: false, off: true, fieldset: true, aria: true, inert: true });
+      assert.equal(r.detached, false);
+      assert.deepEqual(r.enabled, { ok: true, hidden: true, none: true, invisible: true, zero: true, off: false, fieldset: false, aria: false, inert: false });
+      assert.equal(r.inertOnly, true, "the selector decides which ancestors disable");
+      assert.equal(r.same, true, "checks() returns the same two rules");
+    },
+  ));
