@@ -356,33 +356,15 @@ fn executor_result_json_is_read_strictly() {
 fn concurrent_handles_do_not_conflict() {
     // Two invokes in flight at once: state is never borrowed across an await.
     let fx = Fixture::orders();
-    let session = fx.session.borrow().clone();
-    let exec = NoopExec;
-    let host = surface::Host {
-        registry: &fx.registry,
-        session: session.as_ref(),
-        page: &fx.page,
-        executor: &exec,
-        confirm: &fx.confirm,
-        clock: &fx.clock,
-    };
     let a = json!({ "protocol": "pling.surface/0.1", "id": "a", "method": "invoke", "capability": "orders.search", "input": { "query": "1" } });
     let b = json!({ "protocol": "pling.surface/0.1", "id": "b", "method": "invoke", "capability": "orders.search", "input": { "query": "2" } });
     let (ra, rb) = block_on(join(
-        fx.surface.handle(&a, &host),
-        fx.surface.handle(&b, &host),
+        fx.surface.handle_value(&a, &fx, &fx.page),
+        fx.surface.handle_value(&b, &fx, &fx.page),
     ));
+    let (ra, rb) = (serde_json::to_value(ra).unwrap(), serde_json::to_value(rb).unwrap());
     assert_eq!(ra["ok"], true);
     assert_eq!(rb["ok"], true);
-}
-
-struct NoopExec;
-
-impl surface::Executor for NoopExec {
-    async fn execute(&self, _: &str, _: &Value) -> surface::ExecOutcome {
-        yield_once().await;
-        Ok(None)
-    }
 }
 
 /// Polls two futures alternately until both finish.

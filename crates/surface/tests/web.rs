@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use surface::dom::{DomExecutor, DomPage};
-use surface::{Executor, Page};
+use surface::Page;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use web_sys::Element;

@@ -1,0 +1,102 @@
+//! Responses: `{ protocol, id, ok: true, result }` or
+//! `{ protocol, id, ok: false, error }`.
+
+use crate::codes::{BusinessError, ProtocolError};
+use crate::describe::Described;
+use crate::field::Field;
+use crate::invoke::Invoked;
+use crate::PROTOCOL;
+use serde::{Deserialize, Serialize};
+
+/// One answer to one request, in its wire order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Response {
+    pub protocol: &'static str,
+    /// The request's string id, or `""` when it had none.
+    pub id: String,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Answer>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ProtocolError>,
+}
+
+/// What a valid exchange answers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Described(Box<Described>),
+    Invoked(Invoked),
+    /// `{ error: { code, message } }`: a business failure.
+    Failed { error: BusinessError },
+}
+
+impl Response {
+    /// `ok: true`.
+    pub fn answered(id: impl Into<String>, result: Answer) -> Self {
+        Self {
+            protocol: PROTOCOL,
+            id: id.into(),
+            ok: true,
+            result: Some(result),
+            error: None,
+        }
+    }
+
+    /// `ok: false`.
+    pub fn refused(id: impl Into<String>, error: ProtocolError) -> Self {
+        Self {
+            protocol: PROTOCOL,
+            id: id.into(),
+            ok: false,
+            result: None,
+            error: Some(error),
+        }
+    }
+
+    /// `INVALID_REQUEST` for a request the transport could not read
+    /// (`problem` says why), echoing the id when `request` — the part that
+    /// was read, as JSON text — has a string one.
+    pub fn unreadable(request: &str, problem: &str) -> Self {
+        Self::refused(echo_id_in(request), ProtocolError::invalid(problem))
+    }
+
+    /// The business error inside `result`, if this is one.
+    pub fn business_error(&self) -> Option<&BusinessError> {
+        match &self.result {
+            Some(Answer::Failed { error }) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<Result<Invoked, BusinessError>> for Answer {
+    fn from(result: Result<Invoked, BusinessError>) -> Self {
+        match result {
+            Ok(invoked) => Self::Invoked(invoked),
+            Err(error) => Self::Failed { error },
+        }
+    }
+}
+
+/// `{ id }` alone: serde_json skips every other member without building it.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct EchoWire {
+    id: Field<String>,
+}
+
+/// The string `id` of a request given as JSON text, else `""`. Reads text
+/// of any size or depth without recursing into it: the other members are
+/// skipped, and an `id` nested past serde_json's recursion limit is
+/// refused, not followed.
+pub fn echo_id_in(request: &str) -> String {
+    // An object only: serde would read an array by position.
+    if !request.trim_start().starts_with('{') {
+        return String::new();
+    }
+    serde_json::from_str::<EchoWire>(request)
+        .ok()
+        .and_then(|wire| wire.id.given())
+        .unwrap_or_default()
+}
