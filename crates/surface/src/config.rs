@@ -25,28 +25,99 @@ pub struct SurfaceConfig {
     pub rate_limit: RateLimit,
 }
 
-/// An invalid `createSurface` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// An invalid `createSurface` option (the shell throws it as a
+/// `TypeError: createSurface: …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigError {
+    /// The options are not an object.
+    NotAnObject,
+    /// Reading this option threw (a throwing getter or proxy).
+    Unreadable(&'static str),
+    /// `registry` is neither an array nor a function.
+    Registry,
+    /// `session` is missing.
+    NoSession,
+    /// This function-valued option holds something else.
+    NotAFunction(&'static str),
+    /// The data options are not plain JSON (why).
+    NotJson(String),
     App,
     Expose,
     RecordLimit,
     RateLimit,
-    /// The options are not a bounded JSON object.
-    NotAnObject,
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::App => "`app` must be a string",
-            Self::Expose => "`expose` must be an array of capability ids",
-            Self::RecordLimit => "`recordLimit` must be an integer from 1 to 100",
-            Self::RateLimit => {
-                "`rateLimit` must be { invokes: positive integer, perMs: positive number }"
+        match self {
+            Self::NotAnObject => f.write_str("takes an options object"),
+            Self::Unreadable(name) => write!(f, "reading options.{name} threw"),
+            Self::Registry => f.write_str(
+                "options.registry must be an array of declarations or a function returning one",
+            ),
+            Self::NoSession => {
+                f.write_str("options.session must be a function returning the session (or null)")
             }
-            Self::NotAnObject => "takes an options object",
-        })
+            Self::NotAFunction(name) => write!(f, "options.{name} must be a function"),
+            Self::NotJson(why) => f.write_str(why),
+            Self::App => f.write_str("`app` must be a string"),
+            Self::Expose => f.write_str("`expose` must be an array of capability ids"),
+            Self::RecordLimit => f.write_str("`recordLimit` must be an integer from 1 to 100"),
+            Self::RateLimit => f.write_str(
+                "`rateLimit` must be { invokes: positive integer, perMs: positive number }",
+            ),
+        }
+    }
+}
+
+/// What a function-valued option holds, as the shell sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `undefined` or `null`.
+    Absent,
+    Function,
+    Array,
+    Other,
+}
+
+/// `createSurface`'s function-valued options, in the order they are read
+/// and checked (each as soon as it is read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallbackOption {
+    /// `CapabilityDeclaration[]`, or a function returning them.
+    Registry,
+    /// Required.
+    Session,
+    /// Optional: without it the built-in executor clicks.
+    Execute,
+    /// Optional: without it high-risk actions are denied.
+    Confirm,
+}
+
+impl CallbackOption {
+    pub const ALL: [Self; 4] = [Self::Registry, Self::Session, Self::Execute, Self::Confirm];
+
+    /// The option's name in `createSurface({ … })`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Registry => "registry",
+            Self::Session => "session",
+            Self::Execute => "execute",
+            Self::Confirm => "confirm",
+        }
+    }
+
+    /// Whether a value of `kind` is acceptable for this option.
+    pub fn check(self, kind: OptionKind) -> Result<(), ConfigError> {
+        use OptionKind::{Absent, Array, Function};
+        match (self, kind) {
+            (Self::Registry, Array | Function) => Ok(()),
+            (Self::Registry, _) => Err(ConfigError::Registry),
+            (_, Function) => Ok(()),
+            (Self::Session, Absent) => Err(ConfigError::NoSession),
+            (Self::Execute | Self::Confirm, Absent) => Ok(()),
+            (option, _) => Err(ConfigError::NotAFunction(option.name())),
+        }
     }
 }
 
@@ -141,7 +212,8 @@ impl SurfaceConfig {
     /// [`SurfaceConfig::from_json`] over JSON text, within the bounds of
     /// [`crate::bounds`].
     pub fn from_json_text(text: &str) -> Result<Self, ConfigError> {
-        let value: Value = bounds::decode(text).map_err(|_| ConfigError::NotAnObject)?;
+        let value: Value =
+            bounds::decode(text).map_err(|e| ConfigError::NotJson(format!("the options are not plain JSON: {e}")))?;
         Self::from_json(&value)
     }
 
@@ -161,5 +233,51 @@ impl SurfaceConfig {
     /// In the site's `expose` list and covered by the session scope.
     pub fn is_exposed(&self, session: &Session, capability: &str) -> bool {
         self.expose.iter().any(|id| id == capability) && session.allows(capability)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callback_options_are_checked_by_kind() {
+        use OptionKind::*;
+        let checks: Vec<Vec<bool>> = CallbackOption::ALL
+            .iter()
+            .map(|o| [Absent, Function, Array, Other].map(|k| o.check(k).is_ok()).to_vec())
+            .collect();
+        assert_eq!(
+            checks,
+            [
+                [false, true, true, false], // registry
+                [false, true, false, false], // session
+                [true, true, false, false], // execute
+                [true, true, false, false], // confirm
+            ]
+        );
+        assert_eq!(
+            CallbackOption::Session.check(Other).unwrap_err().to_string(),
+            "options.session must be a function"
+        );
+        assert_eq!(
+            CallbackOption::Session.check(Absent).unwrap_err().to_string(),
+            "options.session must be a function returning the session (or null)"
+        );
+    }
+
+    #[test]
+    fn data_options_are_checked_in_order() {
+        let err = |text: &str| SurfaceConfig::from_json_text(text).unwrap_err();
+        assert_eq!(err(r#"{"recordLimit":0,"expose":1}"#), ConfigError::App);
+        assert_eq!(err(r#"{"app":"a","expose":["x"],"recordLimit":0}"#), ConfigError::RecordLimit);
+        assert_eq!(
+            err(r#"{"app":"a","expose":[],"rateLimit":[3,1000]}"#),
+            ConfigError::RateLimit,
+            "an array is not {{ invokes, perMs }}"
+        );
+        assert!(matches!(err("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"), ConfigError::NotJson(_)));
+        let c = SurfaceConfig::from_json_text(r#"{"app":"a","expose":["x"],"recordLimit":2.0,"rateLimit":{"invokes":3,"perMs":1000}}"#).unwrap();
+        assert_eq!((c.record_limit, c.rate_limit.invokes), (2, 3));
     }
 }

@@ -103,7 +103,7 @@ pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
 /// An `execute` callback's outcome: its JSON text read by
 /// [`exec_outcome_from_json`] within [`crate::bounds`], or an
 /// `EXECUTION_FAILED` error saying why there was none.
-pub fn exec_outcome_from_callback(given: Result<&str, CallbackError>) -> ExecOutcome {
+pub fn exec_outcome_from_callback(given: Result<String, CallbackError>) -> ExecOutcome {
     let text = match given {
         Ok(text) => text,
         Err(CallbackError::Threw(m)) => {
@@ -115,7 +115,7 @@ pub fn exec_outcome_from_callback(given: Result<&str, CallbackError>) -> ExecOut
             )))
         }
     };
-    match bounds::decode::<Value>(text) {
+    match bounds::decode::<Value>(&text) {
         Ok(value) => exec_outcome_from_json(&value),
         Err(e) => Err(execution_failed(format!(
             "the page's execute returned no plain JSON: {e}"
@@ -125,14 +125,14 @@ pub fn exec_outcome_from_callback(given: Result<&str, CallbackError>) -> ExecOut
 
 /// A `confirm` callback's answer: only JSON `true` approves; anything
 /// else, a throw or a rejection included, is a refusal.
-pub fn approves(given: Result<&str, CallbackError>) -> bool {
-    matches!(given.map(str::trim), Ok("true"))
+pub fn approves(given: Result<String, CallbackError>) -> bool {
+    given.is_ok_and(|text| text.trim() == "true")
 }
 
 /// A `session()` callback's value: a session, or `None` for null, a
 /// malformed value, a throw or a rejection (fail closed).
-pub fn session_from_callback(given: Result<&str, CallbackError>) -> Option<Session> {
-    Session::from_json_text(given.ok()?).ok().flatten()
+pub fn session_from_callback(given: Result<String, CallbackError>) -> Option<Session> {
+    Session::from_json_text(&given.ok()?).ok().flatten()
 }
 
 /// An `EXECUTION_FAILED` business error.

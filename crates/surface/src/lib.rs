@@ -46,7 +46,7 @@ pub mod dom;
 
 pub use bounds::{DecodeError, MAX_CHARS, MAX_DEPTH, MAX_VALUES};
 pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
-pub use config::{ConfigError, SurfaceConfig, DEFAULT_RECORD_LIMIT};
+pub use config::{CallbackOption, ConfigError, OptionKind, SurfaceConfig, DEFAULT_RECORD_LIMIT};
 pub use declaration::{
     CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId,
     SkipReason, SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,

@@ -395,3 +395,34 @@ async fn join<A: std::future::Future, B: std::future::Future>(
     })
     .await
 }
+
+#[test]
+fn input_reaches_confirm_and_execute_with_its_keys_in_their_order() {
+    let mut fx = Fixture::orders();
+    fx.confirm.configured = true;
+    fx.confirm.answer = true;
+    let send = |capability: &str, input: &str| {
+        let id = fx.fresh_id();
+        let text = format!(
+            r#"{{"protocol":"pling.surface/0.1","id":"{id}","method":"invoke","capability":"{capability}","input":{input}}}"#
+        );
+        let request: Value = serde_json::from_str(&text).unwrap();
+        fx.send_text(&text, &request)
+    };
+    let note = "orders.update_note@order";
+    send(note, r#"{"record":"SO-1001","note":"周五前回电"}"#);
+    send(note, r#"{"note":"周五前回电","record":"SO-1001"}"#);
+    send("orders.cancel@order", r#"{"reason":"dup","record":"SO-1001","z":1,"a":2}"#);
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let executed: Vec<Vec<String>> = fx.calls.borrow().iter().map(|(_, args)| keys(args)).collect();
+    assert_eq!(
+        executed,
+        [
+            vec!["record", "note"],
+            vec!["note", "record"],
+            vec!["reason", "record", "z", "a"],
+        ]
+    );
+    let asked: Vec<Vec<String>> = fx.confirm.asked.borrow().iter().map(|(_, input)| keys(input)).collect();
+    assert_eq!(asked, [vec!["reason", "record", "z", "a"]]);
+}
