@@ -164,7 +164,7 @@ export const IN_PAGE = () => {
     async wasmMemory() {
       const glue = await import("/www/pkg/in_page_playable.js");
       const exports = await glue.default();
-      // Export names are minified (scripts/build.sh): find the memory by type.
+      // Found by type, not by export name: the bench does not depend on the glue's names.
       return Object.values(exports).find((e) => e instanceof WebAssembly.Memory).buffer.byteLength;
     },
     /**

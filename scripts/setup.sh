@@ -19,8 +19,6 @@ cargo_install() {
 
 rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
 rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
-# The standard library's source: scripts/build.sh rebuilds std for the shipped module.
-rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
 rustup target list --installed | grep -qx wasm32-unknown-unknown || {
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
