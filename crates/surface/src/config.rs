@@ -2,7 +2,7 @@
 
 use crate::bounds;
 use crate::declaration::{CapabilityDeclaration, Registry};
-use crate::field::{Field, Object};
+use crate::field::{from_object, Field, Object};
 use crate::request::MAX_RECORD_LIMIT;
 use crate::schema::as_count;
 use crate::session::{RateLimit, Session};
@@ -201,12 +201,9 @@ impl SurfaceConfig {
 
     /// Reads `{ app, expose, recordLimit?, rateLimit?: { invokes, perMs } }`.
     pub fn from_json(options: &Value) -> Result<Self, ConfigError> {
-        // A non-object has no `app`; serde would read an array by position.
-        if !options.is_object() {
-            return Err(ConfigError::App);
-        }
-        let wire = ConfigWire::deserialize(options).map_err(|_| ConfigError::App)?;
-        Self::try_from(wire)
+        // A non-object has no `app`.
+        let wire = options.as_object().and_then(from_object::<ConfigWire>);
+        Self::try_from(wire.unwrap_or_default())
     }
 
     /// [`SurfaceConfig::from_json`] over JSON text, within the bounds of

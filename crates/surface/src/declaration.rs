@@ -6,7 +6,7 @@
 //! never half-applied). Skipped entries keep their reason for debugging.
 
 use crate::bounds::{self, DecodeError};
-use crate::field::{Field, Object};
+use crate::field::{from_object, Field, Object};
 use crate::schema::{self, SchemaError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -258,11 +258,8 @@ impl CapabilityDeclaration {
 
     /// Parses one declaration; the error says why it is refused.
     pub fn from_json(value: &Value) -> Result<Self, DeclarationError> {
-        if !value.is_object() {
-            return Err(DeclarationError::NotAnObject);
-        }
-        let wire = DeclarationWire::deserialize(value).map_err(|_| DeclarationError::NotAnObject)?;
-        Self::try_from(wire)
+        let wire = value.as_object().and_then(from_object::<DeclarationWire>);
+        Self::try_from(wire.ok_or(DeclarationError::NotAnObject)?)
     }
 }
 

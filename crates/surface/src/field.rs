@@ -46,7 +46,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
         if value.is_null() {
             return Ok(Self::Null);
         }
-        Ok(match T::deserialize(value) {
+        Ok(match T::deserialize(&value) {
             Ok(t) => Self::Given(t),
             Err(_) => Self::Other,
         })
@@ -60,11 +60,21 @@ pub(crate) struct Object<T>(pub T);
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let map = Map::<String, Value>::deserialize(deserializer)?;
-        T::deserialize(Value::Object(map))
-            .map(Object)
-            .map_err(serde::de::Error::custom)
+        match Value::deserialize(deserializer)? {
+            Value::Object(map) => from_object(&map)
+                .map(Object)
+                .ok_or_else(|| serde::de::Error::custom("a member has the wrong type")),
+            _ => Err(serde::de::Error::custom("expected an object")),
+        }
     }
+}
+
+/// Reads a wire struct from an object's members. Every Surface decoder
+/// goes through here and [`Field`], so serde_json's deserializer is
+/// instantiated for two input types only (`&Map` and `&Value`): the module
+/// carries one copy of each struct's reader.
+pub(crate) fn from_object<T: DeserializeOwned>(map: &Map<String, Value>) -> Option<T> {
+    T::deserialize(map).ok()
 }
 
 #[cfg(test)]

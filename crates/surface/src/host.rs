@@ -5,7 +5,7 @@
 use crate::bounds;
 use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::Registry;
-use crate::field::{Field, Object};
+use crate::field::{from_object, Field, Object};
 use crate::session::Session;
 use serde::Deserialize;
 use serde_json::Value;
@@ -73,11 +73,8 @@ struct ErrorWire {
 /// documented shapes becomes an `EXECUTION_FAILED` business error, so a
 /// buggy executor can never look like a success.
 pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
-    let wire = match value {
-        Value::Object(_) => ResultWire::deserialize(value).unwrap_or_default(),
-        _ => ResultWire::default(),
-    };
-    match wire {
+    let wire = value.as_object().and_then(from_object::<ResultWire>);
+    match wire.unwrap_or_default() {
         ResultWire {
             ok: Field::Given(true),
             value,

@@ -145,9 +145,20 @@ impl Observation {
 
     /// Whether `text` shows in any status or feedback text.
     pub fn shows_text(&self, text: &str) -> bool {
-        self.status.iter().any(|s| s.contains(text))
-            || self.feedback.iter().any(|f| f.text.contains(text))
+        self.status.iter().any(|s| contains(s, text))
+            || self.feedback.iter().any(|f| contains(&f.text, text))
     }
+}
+
+/// `haystack.contains(needle)` by byte windows (a byte match of valid
+/// UTF-8 is a character match): core's two-way searcher is about 1.5 KB of
+/// wasm, for texts capped at 1,000 characters.
+fn contains(haystack: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || haystack
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
 }
 
 /// The page could not be read: a host fault, never the client's.

@@ -1,7 +1,7 @@
 //! Request shape: the first check, before anything about the session.
 
 use crate::codes::ProtocolError;
-use crate::field::Field;
+use crate::field::{from_object, Field};
 use crate::schema::as_count;
 use crate::PROTOCOL;
 use serde::Deserialize;
@@ -81,16 +81,8 @@ struct RequestWire {
 struct DescribeWire {
     limit: Field<Value>,
     offset: Field<Value>,
-    record: Field<RecordIds>,
+    record: Field<Value>,
     capabilities: Field<CapabilityMode>,
-}
-
-/// `record: id | id[]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RecordIds {
-    One(String),
-    Many(Vec<String>),
 }
 
 /// The id to echo in any response: the request's string id, else `""`.
@@ -102,12 +94,9 @@ pub fn echo_id(request: &Value) -> &str {
 /// offending member, in this order: protocol, id, method, input, then the
 /// method's own members.
 pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
-    // Only an object: serde would also read an array by position.
-    if !request.is_object() {
+    let Some(wire) = request.as_object().and_then(from_object::<RequestWire>) else {
         return Err(ProtocolError::invalid("the request must be a JSON object"));
-    }
-    let wire = RequestWire::deserialize(request)
-        .map_err(|_| ProtocolError::invalid("the request must be a JSON object"))?;
+    };
     match wire.protocol {
         Field::Given(p) if p == PROTOCOL => {}
         Field::Given(p) => {
@@ -151,7 +140,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         }
     };
     if describe {
-        let input = parse_describe_input(input.map(Value::Object))?;
+        let input = parse_describe_input(input.as_ref())?;
         return Ok(Request::Describe { id, input });
     }
     let capability = match wire.capability {
@@ -169,10 +158,12 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
     })
 }
 
-fn parse_describe_input(input: Option<Value>) -> Result<DescribeInput, ProtocolError> {
+fn parse_describe_input(
+    input: Option<&Map<String, Value>>,
+) -> Result<DescribeInput, ProtocolError> {
     let wire = match input {
-        Some(input) => DescribeWire::deserialize(input)
-            .map_err(|_| ProtocolError::invalid("`input` must be an object"))?,
+        Some(input) => from_object::<DescribeWire>(input)
+            .ok_or_else(|| ProtocolError::invalid("`input` must be an object"))?,
         None => DescribeWire::default(),
     };
     let count = |name: &str, field: Field<Value>| -> Result<Option<usize>, ProtocolError> {
@@ -197,11 +188,14 @@ fn parse_describe_input(input: Option<Value>) -> Result<DescribeInput, ProtocolE
                     "`input.record` cannot be combined with `input.offset` or `input.limit`",
                 ));
             }
-            match record {
-                Field::Given(RecordIds::One(id)) => RecordSelection::Ids(vec![id]),
-                Field::Given(RecordIds::Many(ids)) if ids.len() <= MAX_RECORD_IDS => {
-                    RecordSelection::Ids(ids)
-                }
+            // `record: id | id[]`.
+            let ids = match record {
+                Field::Given(Value::String(id)) => Some(vec![id]),
+                Field::Given(list @ Value::Array(_)) => Vec::<String>::deserialize(&list).ok(),
+                _ => None,
+            };
+            match ids {
+                Some(ids) if ids.len() <= MAX_RECORD_IDS => RecordSelection::Ids(ids),
                 _ => {
                     return Err(ProtocolError::invalid(format!(
                         "`input.record` must be a record id or an array of at most {MAX_RECORD_IDS} record ids"

@@ -3,10 +3,11 @@
 
 use crate::codes::{BusinessError, ProtocolError};
 use crate::describe::Described;
-use crate::field::Field;
 use crate::invoke::Invoked;
 use crate::PROTOCOL;
-use serde::{Deserialize, Serialize};
+use crate::request::echo_id;
+use serde::Serialize;
+use serde_json::Value;
 
 /// One answer to one request, in its wire order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -79,24 +80,14 @@ impl From<Result<Invoked, BusinessError>> for Answer {
     }
 }
 
-/// `{ id }` alone: serde_json skips every other member without building it.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct EchoWire {
-    id: Field<String>,
-}
-
-/// The string `id` of a request given as JSON text, else `""`. Reads text
-/// of any size or depth without recursing into it: the other members are
-/// skipped, and an `id` nested past serde_json's recursion limit is
-/// refused, not followed.
+/// The string `id` of a request given as JSON text, else `""`. For text
+/// the bounds refused: serde_json's own recursion limit (128 levels) keeps
+/// this parse off the stack's edge, and the text's length bounds the rest.
 pub fn echo_id_in(request: &str) -> String {
-    // An object only: serde would read an array by position.
-    if !request.trim_start().starts_with('{') {
-        return String::new();
-    }
-    serde_json::from_str::<EchoWire>(request)
+    serde_json::from_str::<Value>(request)
         .ok()
-        .and_then(|wire| wire.id.given())
+        .as_ref()
+        .map(echo_id)
         .unwrap_or_default()
+        .to_string()
 }

@@ -6,6 +6,7 @@
 
 use crate::bounds;
 use crate::codes::{ProtocolCode, ProtocolError};
+use crate::field::from_object;
 use crate::json::number_text;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -85,8 +86,10 @@ impl Session {
     pub fn from_json(value: &Value) -> Result<Option<Self>, MalformedSession> {
         match value {
             Value::Null => Ok(None),
-            // Only an object: serde would also read an array by position.
-            Value::Object(_) => Self::deserialize(value).map(Some).map_err(|_| MalformedSession),
+            Value::Object(map) => {
+                let wire = from_object::<SessionWire>(map).ok_or(MalformedSession)?;
+                Self::try_from(wire).map(Some)
+            }
             _ => Err(MalformedSession),
         }
     }
