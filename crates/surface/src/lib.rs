@@ -75,7 +75,7 @@ pub const PROTOCOL: &str = "pling.surface/0.1";
 
 /// How many cases each property test runs: `PROPTEST_CASES`, else 10,000
 /// (`npm run fuzz` sets 1,000,000).
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) mod tests_support {
     pub(crate) fn cases() -> u32 {
         std::env::var("PROPTEST_CASES")

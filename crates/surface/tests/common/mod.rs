@@ -149,6 +149,18 @@ impl Host for Fixture {
 
 pub const NOW: f64 = 1_700_000_000_000.0;
 
+/// `Registry::from_json`, remembered for the seed's registry (fuzzing
+/// builds a fixture per case).
+fn parsed_registry(registry: &Value) -> Registry {
+    thread_local! {
+        static SEED: Registry = Registry::from_json(&seed_registry());
+    }
+    if *registry == seed_registry() {
+        return SEED.with(Registry::clone);
+    }
+    Registry::from_json(registry)
+}
+
 pub fn seed_registry() -> Value {
     json!([
         {
@@ -281,7 +293,7 @@ impl Fixture {
     pub fn with(config: SurfaceConfig, registry: Value, page: Observation) -> Self {
         Self {
             surface: Surface::new(config),
-            registry: FakeRegistry(RefCell::new(Registry::from_json(&registry))),
+            registry: FakeRegistry(RefCell::new(parsed_registry(&registry))),
             session: RefCell::new(Some(seed_session())),
             page: FakePage {
                 obs: RefCell::new(page),
