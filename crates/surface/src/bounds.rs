@@ -204,7 +204,10 @@ mod tests {
         assert_eq!(check(&s(MAX_CHARS, "é")), Ok(()));
         assert_eq!(check(&s(MAX_CHARS + 1, "é")), Err(DecodeError::TooLong));
         assert_eq!(check(&s(MAX_CHARS / 2, "😀")), Ok(()));
-        assert_eq!(check(&s(MAX_CHARS / 2 + 1, "😀")), Err(DecodeError::TooLong));
+        assert_eq!(
+            check(&s(MAX_CHARS / 2 + 1, "😀")),
+            Err(DecodeError::TooLong)
+        );
         assert_eq!(check(&s(MAX_CHARS, "\\u00e9")), Ok(()));
         assert_eq!(check(&s(MAX_CHARS, "\\n")), Ok(()));
         assert_eq!(check(&s(MAX_CHARS + 1, "\\n")), Err(DecodeError::TooLong));
@@ -212,9 +215,21 @@ mod tests {
 
     #[test]
     fn malformed_text_within_bounds_is_the_parsers_to_refuse() {
-        for bad in ["", "{", "]]]]", "[1,", "\"open", "{\"a\" 1}", "tru", "\\u12"] {
+        for bad in [
+            "",
+            "{",
+            "]]]]",
+            "[1,",
+            "\"open",
+            "{\"a\" 1}",
+            "tru",
+            "\\u12",
+        ] {
             assert_eq!(check(bad), Ok(()), "{bad}");
-            assert!(matches!(decode::<Value>(bad), Err(DecodeError::Malformed(_))));
+            assert!(matches!(
+                decode::<Value>(bad),
+                Err(DecodeError::Malformed(_))
+            ));
         }
         assert_eq!(
             DecodeError::TooDeep.to_string(),
@@ -254,8 +269,13 @@ mod tests {
         /// 2-, 3- and 4-byte UTF-8, and anything else.
         fn text() -> impl proptest::strategy::Strategy<Value = String> {
             use proptest::prelude::*;
-            let awkward = prop::sample::select(&['"', '\\', '\u{0}', '\n', '\u{1f}', '\u{7f}', 'é', '周', '😀', ' '][..]);
-            prop::collection::vec(prop_oneof![awkward, any::<char>()], 0..8).prop_map(String::from_iter)
+            let awkward = prop::sample::select(
+                &[
+                    '"', '\\', '\u{0}', '\n', '\u{1f}', '\u{7f}', 'é', '周', '😀', ' ',
+                ][..],
+            );
+            prop::collection::vec(prop_oneof![awkward, any::<char>()], 0..8)
+                .prop_map(String::from_iter)
         }
 
         fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
@@ -264,7 +284,9 @@ mod tests {
                 Just(Value::Null),
                 any::<bool>().prop_map(Value::from),
                 any::<i64>().prop_map(Value::from),
-                any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+                any::<f64>().prop_map(
+                    |f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+                ),
                 text().prop_map(Value::from),
             ];
             leaf.prop_recursive(6, 48, 6, |inner| {

@@ -209,8 +209,8 @@ impl SurfaceConfig {
     /// [`SurfaceConfig::from_json`] over JSON text, within the bounds of
     /// [`crate::bounds`].
     pub fn from_json_text(text: &str) -> Result<Self, ConfigError> {
-        let value: Value =
-            bounds::decode(text).map_err(|e| ConfigError::NotJson(format!("the options are not plain JSON: {e}")))?;
+        let value: Value = bounds::decode(text)
+            .map_err(|e| ConfigError::NotJson(format!("the options are not plain JSON: {e}")))?;
         Self::from_json(&value)
     }
 
@@ -242,23 +242,33 @@ mod tests {
         use OptionKind::*;
         let checks: Vec<Vec<bool>> = CallbackOption::ALL
             .iter()
-            .map(|o| [Absent, Function, Array, Other].map(|k| o.check(k).is_ok()).to_vec())
+            .map(|o| {
+                [Absent, Function, Array, Other]
+                    .map(|k| o.check(k).is_ok())
+                    .to_vec()
+            })
             .collect();
         assert_eq!(
             checks,
             [
-                [false, true, true, false], // registry
+                [false, true, true, false],  // registry
                 [false, true, false, false], // session
-                [true, true, false, false], // execute
-                [true, true, false, false], // confirm
+                [true, true, false, false],  // execute
+                [true, true, false, false],  // confirm
             ]
         );
         assert_eq!(
-            CallbackOption::Session.check(Other).unwrap_err().to_string(),
+            CallbackOption::Session
+                .check(Other)
+                .unwrap_err()
+                .to_string(),
             "options.session must be a function"
         );
         assert_eq!(
-            CallbackOption::Session.check(Absent).unwrap_err().to_string(),
+            CallbackOption::Session
+                .check(Absent)
+                .unwrap_err()
+                .to_string(),
             "options.session must be a function returning the session (or null)"
         );
     }
@@ -267,13 +277,19 @@ mod tests {
     fn data_options_are_checked_in_order() {
         let err = |text: &str| SurfaceConfig::from_json_text(text).unwrap_err();
         assert_eq!(err(r#"{"recordLimit":0,"expose":1}"#), ConfigError::App);
-        assert_eq!(err(r#"{"app":"a","expose":["x"],"recordLimit":0}"#), ConfigError::RecordLimit);
+        assert_eq!(
+            err(r#"{"app":"a","expose":["x"],"recordLimit":0}"#),
+            ConfigError::RecordLimit
+        );
         assert_eq!(
             err(r#"{"app":"a","expose":[],"rateLimit":[3,1000]}"#),
             ConfigError::RateLimit,
             "an array is not {{ invokes, perMs }}"
         );
-        assert!(matches!(err("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"), ConfigError::NotJson(_)));
+        assert!(matches!(
+            err("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"),
+            ConfigError::NotJson(_)
+        ));
         let c = SurfaceConfig::from_json_text(r#"{"app":"a","expose":["x"],"recordLimit":2.0,"rateLimit":{"invokes":3,"perMs":1000}}"#).unwrap();
         assert_eq!((c.record_limit, c.rate_limit.invokes), (2, 3));
     }

@@ -311,7 +311,9 @@ impl Registry {
         };
         for (index, item) in list.iter().enumerate() {
             let reason = match CapabilityDeclaration::from_json(item) {
-                Ok(decl) if registry.get(&decl.id).is_some() => DeclarationError::Duplicate(decl.id),
+                Ok(decl) if registry.get(&decl.id).is_some() => {
+                    DeclarationError::Duplicate(decl.id)
+                }
                 Ok(decl) => {
                     registry.declarations.push(decl);
                     continue;
@@ -386,23 +388,32 @@ mod tests {
             serde_json::to_value(&decl).unwrap(),
             json!({ "id": "ok@row", "title": "Row", "risk": "high", "expect": { "text": "done", "within": 2000.0 } })
         );
-        let refused = serde_json::from_value::<CapabilityDeclaration>(json!({ "id": "x", "title": 1 }));
-        assert_eq!(refused.unwrap_err().to_string(), "`x`: `title` must be a string");
+        let refused =
+            serde_json::from_value::<CapabilityDeclaration>(json!({ "id": "x", "title": 1 }));
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "`x`: `title` must be a string"
+        );
         // The checks run in their order, not the keys': title before risk.
-        let e = CapabilityDeclaration::from_json(&json!({ "risk": "medium", "title": 5, "id": "x" }));
+        let e =
+            CapabilityDeclaration::from_json(&json!({ "risk": "medium", "title": 5, "id": "x" }));
         assert_eq!(e, Err(DeclarationError::Title("x".into())));
     }
 
     #[test]
     fn the_warning_lists_every_skipped_entry() {
-        let registry = Registry::from_json(&json!([{ "id": "a", "title": "A" }, 3, { "id": "a", "title": "B" }]));
+        let registry = Registry::from_json(
+            &json!([{ "id": "a", "title": "A" }, 3, { "id": "a", "title": "B" }]),
+        );
         assert_eq!(
             registry.warning().as_deref(),
             Some("declarations skipped: [1] a declaration must be an object; [2] `a`: duplicate id; the first declaration wins")
         );
         assert_eq!(Registry::from_json(&json!([])).warning(), None);
         assert_eq!(
-            Registry::from_json_text("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"),
+            Registry::from_json_text(
+                "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+            ),
             Err(DecodeError::TooDeep)
         );
     }

@@ -107,11 +107,7 @@ fn unavailable(message: String) -> BusinessError {
 /// Where the built-in executor looks for `capability`'s control: under
 /// `root`, or for a row action `name@kind` inside the one `kind` record
 /// named by `args.record`.
-fn control_scope(
-    root: &JsValue,
-    capability: &str,
-    args: &Value,
-) -> Result<JsValue, BusinessError> {
+fn control_scope(root: &JsValue, capability: &str, args: &Value) -> Result<JsValue, BusinessError> {
     let Some(RowActionId { kind, .. }) = RowActionId::parse(capability) else {
         return Ok(root.clone());
     };

@@ -35,7 +35,6 @@ impl<T> Field<T> {
     pub(crate) fn is_absent(&self) -> bool {
         matches!(self, Self::Absent)
     }
-
 }
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
@@ -94,7 +93,11 @@ mod tests {
     fn members_are_read_one_by_one() {
         let p: Probe = serde_json::from_value(json!({ "tags": ["a", 1], "name": "n" })).unwrap();
         assert_eq!(p.name, Field::Given("n".to_string()));
-        assert_eq!(p.tags, Field::Other, "one bad element makes the member wrong");
+        assert_eq!(
+            p.tags,
+            Field::Other,
+            "one bad element makes the member wrong"
+        );
         let p: Probe = serde_json::from_value(json!({ "name": null })).unwrap();
         assert_eq!(p.name, Field::Null);
         assert!(!p.name.is_absent() && p.tags.is_absent());
@@ -105,7 +108,14 @@ mod tests {
     fn an_object_member_is_never_read_from_an_array() {
         let as_array: Field<Object<Probe>> = serde_json::from_value(json!(["n", ["t"]])).unwrap();
         assert_eq!(as_array, Field::Other);
-        let as_object: Field<Object<Probe>> = serde_json::from_value(json!({ "name": "n" })).unwrap();
-        assert!(matches!(as_object, Field::Given(Object(Probe { name: Field::Given(_), .. }))));
+        let as_object: Field<Object<Probe>> =
+            serde_json::from_value(json!({ "name": "n" })).unwrap();
+        assert!(matches!(
+            as_object,
+            Field::Given(Object(Probe {
+                name: Field::Given(_),
+                ..
+            }))
+        ));
     }
 }

@@ -48,8 +48,8 @@ pub use bounds::{DecodeError, MAX_CHARS, MAX_DEPTH, MAX_VALUES};
 pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
 pub use config::{CallbackOption, ConfigError, OptionKind, SurfaceConfig, DEFAULT_RECORD_LIMIT};
 pub use declaration::{
-    CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId,
-    SkipReason, SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,
+    CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId, SkipReason,
+    SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,
 };
 pub use describe::{CapabilityView, Context, Described, RecordWindow, Unavailable};
 pub use host::{

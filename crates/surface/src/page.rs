@@ -174,7 +174,9 @@ impl fmt::Display for PageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unreadable(why) => f.write_str(why),
-            Self::BadMarkerData => f.write_str("bad marker data: expected [serial, href, title, rows]"),
+            Self::BadMarkerData => {
+                f.write_str("bad marker data: expected [serial, href, title, rows]")
+            }
         }
     }
 }

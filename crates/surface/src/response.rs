@@ -4,8 +4,8 @@
 use crate::codes::{BusinessError, ProtocolError};
 use crate::describe::Described;
 use crate::invoke::Invoked;
-use crate::PROTOCOL;
 use crate::request::echo_id;
+use crate::PROTOCOL;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -29,7 +29,9 @@ pub enum Answer {
     Described(Box<Described>),
     Invoked(Invoked),
     /// `{ error: { code, message } }`: a business failure.
-    Failed { error: BusinessError },
+    Failed {
+        error: BusinessError,
+    },
 }
 
 impl Response {

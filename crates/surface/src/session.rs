@@ -103,7 +103,9 @@ impl Session {
 
     /// Whether the session scope covers `capability`.
     pub fn allows(&self, capability: &str) -> bool {
-        self.scope.iter().any(|entry| scope_matches(entry, capability))
+        self.scope
+            .iter()
+            .any(|entry| scope_matches(entry, capability))
     }
 }
 

@@ -67,7 +67,9 @@ impl Surface {
     pub async fn handle(&self, request: &str, host: &impl Host, page: &impl Page) -> Response {
         match bounds::decode::<Value>(request) {
             Ok(value) => self.handle_value(&value, host, page).await,
-            Err(e) => Response::unreadable(request, &format!("the request must be plain JSON: {e}")),
+            Err(e) => {
+                Response::unreadable(request, &format!("the request must be plain JSON: {e}"))
+            }
         }
     }
 

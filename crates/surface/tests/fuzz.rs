@@ -145,7 +145,8 @@ fn arb_near_valid() -> impl Strategy<Value = Value> {
 }
 
 const JSONISH: &[char] = &[
-    '[', ']', '{', '}', '"', ':', ',', '.', ' ', '0', '9', 'a', 'e', 'n', 't', 'u', '\\', '-', 'é', '😀',
+    '[', ']', '{', '}', '"', ':', ',', '.', ' ', '0', '9', 'a', 'e', 'n', 't', 'u', '\\', '-', 'é',
+    '😀',
 ];
 
 /// Text made of JSON's own characters, mostly not JSON.

@@ -362,7 +362,10 @@ fn concurrent_handles_do_not_conflict() {
         fx.surface.handle_value(&a, &fx, &fx.page),
         fx.surface.handle_value(&b, &fx, &fx.page),
     ));
-    let (ra, rb) = (serde_json::to_value(ra).unwrap(), serde_json::to_value(rb).unwrap());
+    let (ra, rb) = (
+        serde_json::to_value(ra).unwrap(),
+        serde_json::to_value(rb).unwrap(),
+    );
     assert_eq!(ra["ok"], true);
     assert_eq!(rb["ok"], true);
 }
@@ -412,9 +415,17 @@ fn input_reaches_confirm_and_execute_with_its_keys_in_their_order() {
     let note = "orders.update_note@order";
     send(note, r#"{"record":"SO-1001","note":"周五前回电"}"#);
     send(note, r#"{"note":"周五前回电","record":"SO-1001"}"#);
-    send("orders.cancel@order", r#"{"reason":"dup","record":"SO-1001","z":1,"a":2}"#);
+    send(
+        "orders.cancel@order",
+        r#"{"reason":"dup","record":"SO-1001","z":1,"a":2}"#,
+    );
     let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
-    let executed: Vec<Vec<String>> = fx.calls.borrow().iter().map(|(_, args)| keys(args)).collect();
+    let executed: Vec<Vec<String>> = fx
+        .calls
+        .borrow()
+        .iter()
+        .map(|(_, args)| keys(args))
+        .collect();
     assert_eq!(
         executed,
         [
@@ -423,6 +434,12 @@ fn input_reaches_confirm_and_execute_with_its_keys_in_their_order() {
             vec!["reason", "record", "z", "a"],
         ]
     );
-    let asked: Vec<Vec<String>> = fx.confirm.asked.borrow().iter().map(|(_, input)| keys(input)).collect();
+    let asked: Vec<Vec<String>> = fx
+        .confirm
+        .asked
+        .borrow()
+        .iter()
+        .map(|(_, input)| keys(input))
+        .collect();
     assert_eq!(asked, [vec!["reason", "record", "z", "a"]]);
 }

@@ -161,7 +161,10 @@ async fn the_pipeline_runs_over_the_live_page() {
     let builtin = BuiltinHost {
         executor: DomExecutor::new(host.clone().into()),
     };
-    let core = surface::Surface::new(surface::SurfaceConfig::new("orders", ["note@order", "other"]));
+    let core = surface::Surface::new(surface::SurfaceConfig::new(
+        "orders",
+        ["note@order", "other"],
+    ));
     let ask = |id: &str, body: &str| {
         format!(r#"{{"protocol":"pling.surface/0.1","id":"{id}","method":{body}}}"#)
     };
@@ -176,7 +179,10 @@ async fn the_pipeline_runs_over_the_live_page() {
     );
     let ran = core
         .handle(
-            &ask("i", r#""invoke","capability":"note@order","input":{"record":"SO-1001"}"#),
+            &ask(
+                "i",
+                r#""invoke","capability":"note@order","input":{"record":"SO-1001"}"#,
+            ),
             &builtin,
             &page,
         )
@@ -186,9 +192,16 @@ async fn the_pipeline_runs_over_the_live_page() {
     assert_eq!(ran["result"].get("error"), None, "{ran}");
     assert_eq!(ran["result"]["after"]["status"], json!(["Note saved"]));
     let refused = core
-        .handle(&ask("o", r#""invoke","capability":"other""#), &builtin, &page)
+        .handle(
+            &ask("o", r#""invoke","capability":"other""#),
+            &builtin,
+            &page,
+        )
         .await;
     let refused = serde_json::to_value(&refused).unwrap();
-    assert_eq!(refused["result"]["error"]["code"], "ACTION_UNAVAILABLE", "{refused}");
+    assert_eq!(
+        refused["result"]["error"]["code"], "ACTION_UNAVAILABLE",
+        "{refused}"
+    );
     host.remove();
 }

@@ -88,11 +88,17 @@ fn given(out: &Array) -> Result<String, CallbackError> {
 async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, CallbackError> {
     let promise = match args {
         None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED),
-        Some((id, input)) => call_js(f, JsValue::from_str(id), to_js(serde_json::to_string(input))),
+        Some((id, input)) => call_js(
+            f,
+            JsValue::from_str(id),
+            to_js(serde_json::to_string(input)),
+        ),
     };
     match JsFuture::from(promise).await {
         Ok(out) => given(out.unchecked_ref()),
-        Err(_) => Err(CallbackError::Threw("the callback could not be called".into())),
+        Err(_) => Err(CallbackError::Threw(
+            "the callback could not be called".into(),
+        )),
     }
 }
 
@@ -192,10 +198,9 @@ impl Inner {
         let projected = project_request(&request);
         let text = projected.get(0).as_string().unwrap_or_default();
         let response = match projected.get(1).as_string() {
-            Some(problem) => Response::unreadable(
-                &text,
-                &format!("the request must be plain JSON: {problem}"),
-            ),
+            Some(problem) => {
+                Response::unreadable(&text, &format!("the request must be plain JSON: {problem}"))
+            }
             None => self.core.handle(&text, self, &self.page).await,
         };
         to_js(serde_json::to_string(&response))
@@ -308,8 +313,7 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         // (Setting a fresh object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data = given(&plain_options(&data))
-        .map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let data = given(&plain_options(&data)).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     let config = SurfaceConfig::from_json_text(&data)?;
     let scan = Object::new();
     for name in ["root", "allowedOrigins"] {
