@@ -313,7 +313,9 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         // (Setting a fresh object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data = given(&plain_options(&data)).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let data = given(&plain_options(&data)).map_err(|e| match e {
+        CallbackError::Threw(why) | CallbackError::NotJson(why) => ConfigError::NotJson(why),
+    })?;
     let config = SurfaceConfig::from_json_text(&data)?;
     let scan = Object::new();
     for name in ["root", "allowedOrigins"] {
