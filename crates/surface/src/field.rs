@@ -38,8 +38,6 @@ impl<T> Field<T> {
 }
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Field<T> {
-    // One copy per member type, not one per member: members are many.
-    #[inline(never)]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // Buffered as JSON first: a member of the wrong type is a fact the
         // caller words, not an error that ends the whole object.

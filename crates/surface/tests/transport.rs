@@ -2,7 +2,7 @@
 //! (`JSON.stringify` in JS, then the bounds pass and serde_json in Rust;
 //! `serde_json::to_string` then `JSON.parse` back) or as a JS value walked
 //! by serde-wasm-bindgen. Both must give the same values; the timings are
-//! logged (run with `--release` for numbers: docs/surface.md, Transport).
+//! logged in `--release` builds (docs/surface.md, Transport).
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::JSON;
@@ -70,8 +70,12 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     times[runs / 2]
 }
 
-/// Times `reps` crossings per run, both ways, and logs them.
+/// Times `reps` crossings per run, both ways, and logs them; only in an
+/// optimized build (a debug build's numbers mean nothing and take long).
 fn compare(label: &str, reps: usize, text: impl Fn(), swb: impl Fn()) {
+    if cfg!(debug_assertions) {
+        return;
+    }
     let t = median_ms(15, || (0..reps).for_each(|_| text())) / reps as f64;
     let s = median_ms(15, || (0..reps).for_each(|_| swb())) / reps as f64;
     console_log!(
