@@ -158,6 +158,29 @@ test("every row of the seed's failure table, produced for real", () =>
     assert.deepEqual(r.executed, ["orders.refund@order"], "only the approved call reached the page's execute");
   }));
 
+test("an invoke's input reaches confirm and execute with its keys in their order", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const seen = [];
+      const s = makeSurface({
+        execute: (id, args) => { seen.push(["execute", Object.keys(args)]); return pageExecute(id, args); },
+        confirm: (id, input) => { seen.push(["confirm", Object.keys(input)]); return true; },
+      });
+      const out = [];
+      out.push(await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "周五前回电" })));
+      out.push(await s.handle(invoke("orders.update_note@order", { note: "周五前回电", record: "SO-1001" })));
+      out.push(await s.handle(invoke("orders.refund@order", { reason: "dup", record: "SO-1001", z: 1, a: 2 })));
+      return { seen, answers: out.map((x) => [x.ok, x.result?.error?.code ?? "ok"]) };
+    });
+    assert.deepEqual(r.answers, [[true, "ok"], [true, "ok"], [true, "ok"]]);
+    assert.deepEqual(r.seen, [
+      ["execute", ["record", "note"]],
+      ["execute", ["note", "record"]],
+      ["confirm", ["reason", "record", "z", "a"]],
+      ["execute", ["reason", "record", "z", "a"]],
+    ]);
+  }));
+
 test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITED, INTERNAL_ERROR", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

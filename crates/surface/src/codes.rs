@@ -5,8 +5,7 @@
 //! `result.error`). Keeping them as two types makes it impossible to put a
 //! business code on the protocol layer by accident.
 
-use crate::json::{put, put_text};
-use serde_json::{Map, Value};
+use serde::{Serialize, Serializer};
 
 /// Codes of the protocol layer (`ok: false`, `error.code`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +27,17 @@ pub enum ProtocolCode {
 }
 
 impl ProtocolCode {
+    /// Every protocol code, in the order `docs/surface.md` lists them.
+    pub const ALL: [Self; 7] = [
+        Self::InvalidRequest,
+        Self::SessionExpired,
+        Self::SessionRevoked,
+        Self::ReplayDetected,
+        Self::RateLimited,
+        Self::CapabilityNotExposed,
+        Self::InternalError,
+    ];
+
     /// The wire spelling.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -42,62 +52,37 @@ impl ProtocolCode {
     }
 }
 
-/// A refused exchange: its [`Refusal`], boxed so that the many `Result`s
-/// carrying it through the checks stay one pointer wide.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProtocolError(Box<Refusal>);
+/// Serialized as its wire spelling ([`ProtocolCode::as_str`]: one table).
+impl Serialize for ProtocolCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
 
-/// What a [`ProtocolError`] says (its fields are reached through it).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Refusal {
+/// A refused exchange: `error: { code, message, retryAfterMs? }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolError {
     pub code: ProtocolCode,
     pub message: String,
     /// Only for [`ProtocolCode::RateLimited`]: how long to wait before the
     /// next invoke can pass, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<f64>,
-}
-
-impl std::ops::Deref for ProtocolError {
-    type Target = Refusal;
-    fn deref(&self) -> &Refusal {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for ProtocolError {
-    fn deref_mut(&mut self) -> &mut Refusal {
-        &mut self.0
-    }
 }
 
 impl ProtocolError {
     pub fn new(code: ProtocolCode, message: impl Into<String>) -> Self {
-        Self::boxed(code, message.into())
-    }
-
-    /// One (non-generic) copy of the boxing for every message type.
-    #[inline(never)]
-    fn boxed(code: ProtocolCode, message: String) -> Self {
-        Self(Box::new(Refusal {
+        Self {
             code,
-            message,
+            message: message.into(),
             retry_after_ms: None,
-        }))
-    }
-
-    pub(crate) fn invalid(message: impl Into<String>) -> Self {
-        Self::new(ProtocolCode::InvalidRequest, message)
-    }
-
-    /// `{ code, message, retryAfterMs? }`
-    pub fn to_json(&self) -> Value {
-        let mut error = Map::new();
-        put_text(&mut error, "code", self.code.as_str());
-        put_text(&mut error, "message", &self.message);
-        if let Some(ms) = self.retry_after_ms {
-            put(&mut error, "retryAfterMs", Value::from(ms));
         }
-        Value::Object(error)
+    }
+
+    /// An `INVALID_REQUEST` refusal.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ProtocolCode::InvalidRequest, message)
     }
 }
 
@@ -115,9 +100,21 @@ pub enum BusinessCode {
     PermissionDenied,
     /// The declared success text did not appear in time.
     ExpectationFailed,
+    /// The page's executor threw, rejected, or returned neither result shape.
+    ExecutionFailed,
 }
 
 impl BusinessCode {
+    /// Every code the core raises, in the order `docs/surface.md` lists them.
+    pub const ALL: [Self; 6] = [
+        Self::ActionNotFound,
+        Self::InvalidParams,
+        Self::ActionUnavailable,
+        Self::PermissionDenied,
+        Self::ExpectationFailed,
+        Self::ExecutionFailed,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::ActionNotFound => "ACTION_NOT_FOUND",
@@ -125,27 +122,16 @@ impl BusinessCode {
             Self::ActionUnavailable => "ACTION_UNAVAILABLE",
             Self::PermissionDenied => "PERMISSION_DENIED",
             Self::ExpectationFailed => "EXPECTATION_FAILED",
+            Self::ExecutionFailed => "EXECUTION_FAILED",
         }
     }
 }
 
-/// A business failure inside a valid exchange: its [`Failure`], boxed so
-/// that the `Result`s carrying it stay one pointer wide.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BusinessError(Box<Failure>);
-
-/// What a [`BusinessError`] says (its fields are reached through it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+/// A business failure inside a valid exchange: `{ code, message }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BusinessError {
     pub code: String,
     pub message: String,
-}
-
-impl std::ops::Deref for BusinessError {
-    type Target = Failure;
-    fn deref(&self) -> &Failure {
-        &self.0
-    }
 }
 
 impl BusinessError {
@@ -155,17 +141,34 @@ impl BusinessError {
 
     /// A failure with any code (an executor may pass through its own).
     pub fn coded(code: &str, message: String) -> Self {
-        Self(Box::new(Failure {
+        Self {
             code: code.to_string(),
             message,
-        }))
+        }
     }
+}
 
-    /// `{ code, message }`
-    pub fn to_json(&self) -> Value {
-        let mut error = Map::new();
-        put_text(&mut error, "code", &self.code);
-        put_text(&mut error, "message", &self.message);
-        Value::Object(error)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_serialize_as_their_wire_spelling() {
+        for code in ProtocolCode::ALL {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, code.as_str());
+        }
+        let mut limited = ProtocolError::new(ProtocolCode::RateLimited, "wait");
+        assert_eq!(
+            serde_json::to_string(&limited).unwrap(),
+            r#"{"code":"RATE_LIMITED","message":"wait"}"#
+        );
+        limited.retry_after_ms = Some(1500.0);
+        assert_eq!(
+            serde_json::to_value(&limited).unwrap()["retryAfterMs"],
+            1500.0
+        );
+        let names: Vec<_> = BusinessCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert!(names.contains(&"EXECUTION_FAILED"));
     }
 }

@@ -5,16 +5,20 @@
 //! enforce completely — unknown risk, unsupported schema keyword — is skipped,
 //! never half-applied). Skipped entries keep their reason for debugging.
 
-use crate::json::{put, put_text, text};
-use crate::schema;
+use crate::bounds::{self, DecodeError};
+use crate::field::{from_object, Field, Object};
+use crate::schema::{self, SchemaError};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::fmt;
 
 /// Default `expect.within` in milliseconds.
 pub const DEFAULT_EXPECT_WITHIN_MS: f64 = 2000.0;
 
 /// How dangerous a capability is. `High` needs a human's approval through
 /// the host's confirm hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Risk {
     #[default]
     Low,
@@ -23,9 +27,10 @@ pub enum Risk {
 
 /// The declared success criterion: `text` must show up in status or
 /// feedback within `within_ms`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Expectation {
     pub text: String,
+    #[serde(rename = "within")]
     pub within_ms: f64,
 }
 
@@ -41,39 +46,187 @@ impl<'a> RowActionId<'a> {
     /// Malformed `@` ids (`"@x"`, `"a@"`, `"a@b@c"`) are `None` too; the
     /// registry refuses them before they get here.
     pub fn parse(id: &'a str) -> Option<Self> {
-        // `@` is ASCII, so byte positions are character boundaries.
-        let at = at_sign(id)?;
-        let (name, kind) = (id.get(..at)?, id.get(at + 1..)?);
-        if name.is_empty() || kind.is_empty() || at_sign(kind).is_some() {
+        let (name, kind) = id.split_once('@')?;
+        if name.is_empty() || kind.is_empty() || kind.contains('@') {
             return None;
         }
         Some(Self { name, kind })
     }
 }
 
-/// Where the first `@` is.
-fn at_sign(s: &str) -> Option<usize> {
-    for (at, &b) in s.as_bytes().iter().enumerate() {
-        if b == b'@' {
-            return Some(at);
-        }
-    }
-    None
-}
-
-/// One declared capability.
-#[derive(Debug, Clone, PartialEq)]
+/// One declared capability, as it serializes back:
+/// `{ id, title, description?, input?, risk, expect? }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "DeclarationWire")]
 pub struct CapabilityDeclaration {
     pub id: String,
     pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The declared input schema (an object schema), as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<Value>,
     pub risk: Risk,
     /// Declared to change nothing (`readOnly: true`): published to WebMCP
     /// with `readOnlyHint`.
+    #[serde(rename = "readOnly", skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expectation>,
+}
+
+/// Why a declaration is refused. Its text names the declaration's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeclarationError {
+    NotAnObject,
+    /// `id` missing, not a string, or blank.
+    Id,
+    /// An `@` id that is not `name@kind`.
+    RowActionId(String),
+    Title(String),
+    Description(String),
+    /// `input` is not an object schema.
+    InputNotObjectSchema(String),
+    /// `input` uses an unsupported keyword, or a malformed one.
+    InputSchema(String, SchemaError),
+    Risk(String),
+    ReadOnly(String),
+    ExpectNotObject(String),
+    ExpectText(String),
+    ExpectWithin(String),
+    /// A later declaration with an id already declared.
+    Duplicate(String),
+}
+
+impl fmt::Display for DeclarationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (id, why) = match self {
+            Self::NotAnObject => return f.write_str("a declaration must be an object"),
+            Self::Id => return f.write_str("`id` must be a non-empty string"),
+            Self::InputSchema(id, e) => return write!(f, "`{id}`: input schema at {e}"),
+            Self::RowActionId(id) => (
+                id,
+                "a row action id must be `name@kind` (one `@`, non-empty parts)",
+            ),
+            Self::Title(id) => (id, "`title` must be a string"),
+            Self::Description(id) => (id, "`description` must be a string"),
+            Self::InputNotObjectSchema(id) => {
+                (id, "`input` must be an object schema (`type: \"object\"`)")
+            }
+            Self::Risk(id) => (id, "`risk` must be \"low\" or \"high\""),
+            Self::ReadOnly(id) => (id, "`readOnly` must be a boolean"),
+            Self::ExpectNotObject(id) => (id, "`expect` must be an object"),
+            Self::ExpectText(id) => (id, "`expect.text` must be a non-empty string"),
+            Self::ExpectWithin(id) => (
+                id,
+                "`expect.within` must be a non-negative number of milliseconds",
+            ),
+            Self::Duplicate(id) => (id, "duplicate id; the first declaration wins"),
+        };
+        write!(f, "`{id}`: {why}")
+    }
+}
+
+impl std::error::Error for DeclarationError {}
+
+/// A declaration as written, member by member.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DeclarationWire {
+    id: Field<String>,
+    title: Field<String>,
+    description: Field<String>,
+    input: Field<Value>,
+    risk: Field<Risk>,
+    #[serde(rename = "readOnly")]
+    read_only: Field<bool>,
+    expect: Field<Object<ExpectWire>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ExpectWire {
+    text: Field<String>,
+    within: Field<f64>,
+}
+
+impl TryFrom<DeclarationWire> for CapabilityDeclaration {
+    type Error = DeclarationError;
+
+    /// The checks in order: id, its row-action form, title, description,
+    /// input, risk, expect.
+    fn try_from(wire: DeclarationWire) -> Result<Self, DeclarationError> {
+        use DeclarationError as E;
+        let id = match wire.id {
+            Field::Given(id) if !id.trim().is_empty() => id,
+            _ => return Err(E::Id),
+        };
+        if id.contains('@') && RowActionId::parse(&id).is_none() {
+            return Err(E::RowActionId(id));
+        }
+        let Field::Given(title) = wire.title else {
+            return Err(E::Title(id));
+        };
+        let description = match wire.description {
+            Field::Absent | Field::Null => None,
+            Field::Given(d) => Some(d),
+            Field::Other => return Err(E::Description(id)),
+        };
+        let input = match wire.input {
+            Field::Absent | Field::Null => None,
+            Field::Other => return Err(E::InputNotObjectSchema(id)),
+            Field::Given(schema) => {
+                if !schema.is_object() {
+                    return Err(E::InputNotObjectSchema(id));
+                }
+                if let Err(e) = schema::check_schema(&schema) {
+                    return Err(E::InputSchema(id, e));
+                }
+                match schema.get("type") {
+                    None => {}
+                    Some(t) if t == "object" => {}
+                    Some(_) => return Err(E::InputNotObjectSchema(id)),
+                }
+                Some(schema)
+            }
+        };
+        let risk = match wire.risk {
+            Field::Absent | Field::Null => Risk::Low,
+            Field::Given(risk) => risk,
+            Field::Other => return Err(E::Risk(id)),
+        };
+        let read_only = match wire.read_only {
+            Field::Absent | Field::Null => false,
+            Field::Given(b) => b,
+            Field::Other => return Err(E::ReadOnly(id)),
+        };
+        let expect = match wire.expect {
+            Field::Absent | Field::Null => None,
+            Field::Other => return Err(E::ExpectNotObject(id)),
+            Field::Given(Object(e)) => {
+                let text = match e.text {
+                    Field::Given(t) if !t.trim().is_empty() => t,
+                    _ => return Err(E::ExpectText(id)),
+                };
+                let within_ms = match e.within {
+                    Field::Absent | Field::Null => DEFAULT_EXPECT_WITHIN_MS,
+                    // (A JSON number is always finite.)
+                    Field::Given(ms) if ms >= 0.0 => ms,
+                    _ => return Err(E::ExpectWithin(id)),
+                };
+                Some(Expectation { text, within_ms })
+            }
+        };
+        Ok(Self {
+            id,
+            title,
+            description,
+            input,
+            risk,
+            read_only,
+            expect,
+        })
+    }
 }
 
 impl CapabilityDeclaration {
@@ -91,26 +244,26 @@ impl CapabilityDeclaration {
             _ => Map::new(),
         };
         if !schema.contains_key("type") {
-            put_text(&mut schema, "type", "object");
+            schema.insert("type".into(), "object".into());
         }
         if self.row_action().is_some() {
-            if !schema.contains_key("properties") {
-                put(&mut schema, "properties", Value::Object(Map::new()));
-            }
-            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+            let properties = schema
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(props) = properties {
                 if !props.contains_key("record") {
-                    let mut record = Map::new();
-                    put_text(&mut record, "type", "string");
-                    put_text(&mut record, "description", "id of the target record");
-                    put(props, "record", Value::Object(record));
+                    props.insert(
+                        "record".into(),
+                        serde_json::json!({ "type": "string", "description": "id of the target record" }),
+                    );
                 }
             }
-            if !schema.contains_key("required") {
-                put(&mut schema, "required", Value::Array(Vec::new()));
-            }
-            if let Some(Value::Array(names)) = schema.get_mut("required") {
-                if !names.iter().any(|n| n.as_str() == Some("record")) {
-                    names.insert(0, text("record"));
+            let required = schema
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(names) = required {
+                if !names.iter().any(|n| n == "record") {
+                    names.insert(0, "record".into());
                 }
             }
         }
@@ -118,91 +271,10 @@ impl CapabilityDeclaration {
     }
 
     /// Parses one declaration; the error says why it is refused.
-    pub fn from_json(value: &Value) -> Result<Self, String> {
-        let obj = value.as_object().ok_or("a declaration must be an object")?;
-        let id = match obj.get("id") {
-            Some(Value::String(id)) if !id.trim().is_empty() => id.clone(),
-            _ => return Err("`id` must be a non-empty string".into()),
-        };
-        let bad = |what: &str| Err(refused(&id, what));
-        if at_sign(&id).is_some() && RowActionId::parse(&id).is_none() {
-            return bad("a row action id must be `name@kind` (one `@`, non-empty parts)");
-        }
-        let title = match obj.get("title") {
-            Some(Value::String(t)) => t.clone(),
-            _ => return bad("`title` must be a string"),
-        };
-        let description = match obj.get("description") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(d)) => Some(d.clone()),
-            Some(_) => return bad("`description` must be a string"),
-        };
-        let input = match obj.get("input") {
-            None | Some(Value::Null) => None,
-            Some(schema) => {
-                // A non-object, or an object schema of another type.
-                const NOT_AN_OBJECT: &str = "`input` must be an object schema (`type: \"object\"`)";
-                let Some(map) = schema.as_object() else {
-                    return bad(NOT_AN_OBJECT);
-                };
-                if let Err(e) = schema::check_schema(schema) {
-                    return Err(format!("`{id}`: input schema at {e}"));
-                }
-                match map.get("type") {
-                    None => {}
-                    Some(t) if t.as_str() == Some("object") => {}
-                    Some(_) => return bad(NOT_AN_OBJECT),
-                }
-                Some(schema.clone())
-            }
-        };
-        let risk = match obj.get("risk") {
-            None | Some(Value::Null) => Risk::Low,
-            Some(r) if r.as_str() == Some("low") => Risk::Low,
-            Some(r) if r.as_str() == Some("high") => Risk::High,
-            Some(_) => return bad("`risk` must be \"low\" or \"high\""),
-        };
-        let read_only = match obj.get("readOnly") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return bad("`readOnly` must be a boolean"),
-        };
-        let expect = match obj.get("expect") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(e)) => Some(parse_expect(e).map_err(|what| refused(&id, what))?),
-            Some(_) => return bad("`expect` must be an object"),
-        };
-        Ok(Self {
-            id,
-            title,
-            description,
-            input,
-            risk,
-            read_only,
-            expect,
-        })
+    pub fn from_json(value: &Value) -> Result<Self, DeclarationError> {
+        let wire = value.as_object().and_then(from_object::<DeclarationWire>);
+        Self::try_from(wire.ok_or(DeclarationError::NotAnObject)?)
     }
-}
-
-/// "`id`: why".
-fn refused(id: &str, why: &str) -> String {
-    format!("`{id}`: {why}")
-}
-
-fn parse_expect(e: &Map<String, Value>) -> Result<Expectation, &'static str> {
-    let text = match e.get("text") {
-        Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
-        _ => return Err("`expect.text` must be a non-empty string"),
-    };
-    let within_ms = match e.get("within") {
-        None | Some(Value::Null) => DEFAULT_EXPECT_WITHIN_MS,
-        Some(w) => match w.as_f64() {
-            // (A JSON number is always finite.)
-            Some(ms) if ms >= 0.0 => ms,
-            _ => return Err("`expect.within` must be a non-negative number of milliseconds"),
-        },
-    };
-    Ok(Expectation { text, within_ms })
 }
 
 /// A declaration the registry refused, kept for debugging.
@@ -210,7 +282,24 @@ fn parse_expect(e: &Map<String, Value>) -> Result<Expectation, &'static str> {
 pub struct SkippedDeclaration {
     /// Position in the declared list.
     pub index: usize,
-    pub reason: String,
+    pub reason: SkipReason,
+}
+
+/// Why an entry of the registry was skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The registry itself is not an array.
+    NotAList,
+    Declaration(DeclarationError),
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotAList => f.write_str("the registry must be an array of declarations"),
+            Self::Declaration(e) => e.fmt(f),
+        }
+    }
 }
 
 /// The parsed registry: usable declarations in declared order, and the
@@ -230,39 +319,59 @@ impl Registry {
         let Some(list) = value.as_array() else {
             registry.skipped.push(SkippedDeclaration {
                 index: 0,
-                reason: "the registry must be an array of declarations".into(),
+                reason: SkipReason::NotAList,
             });
             return registry;
         };
         for (index, item) in list.iter().enumerate() {
-            match CapabilityDeclaration::from_json(item) {
+            let reason = match CapabilityDeclaration::from_json(item) {
                 Ok(decl) if registry.get(&decl.id).is_some() => {
-                    registry.skipped.push(SkippedDeclaration {
-                        index,
-                        reason: refused(&decl.id, "duplicate id; the first declaration wins"),
-                    });
+                    DeclarationError::Duplicate(decl.id)
                 }
-                Ok(decl) => registry.declarations.push(decl),
-                Err(reason) => registry.skipped.push(SkippedDeclaration { index, reason }),
-            }
+                Ok(decl) => {
+                    registry.declarations.push(decl);
+                    continue;
+                }
+                Err(e) => e,
+            };
+            registry.skipped.push(SkippedDeclaration {
+                index,
+                reason: SkipReason::Declaration(reason),
+            });
         }
         registry
     }
 
+    /// [`Registry::from_json`] over JSON text, within the bounds of
+    /// [`crate::bounds`].
+    pub fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        bounds::decode::<Value>(text).map(|value| Self::from_json(&value))
+    }
+
     /// The declaration with this id.
     pub fn get(&self, id: &str) -> Option<&CapabilityDeclaration> {
-        for d in &self.declarations {
-            if d.id == id {
-                return Some(d);
-            }
+        self.declarations.iter().find(|d| d.id == id)
+    }
+
+    /// The console warning for what was skipped, if anything was:
+    /// `declarations skipped: [1] why; [4] why`.
+    pub fn warning(&self) -> Option<String> {
+        if self.skipped.is_empty() {
+            return None;
         }
-        None
+        let mut message = "declarations skipped:".to_string();
+        for (i, s) in self.skipped.iter().enumerate() {
+            let sep = if i == 0 { " " } else { "; " };
+            message.push_str(&format!("{sep}[{}] {}", s.index, s.reason));
+        }
+        Some(message)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RowActionId;
+    use super::*;
+    use serde_json::json;
 
     #[test]
     fn row_action_ids() {
@@ -280,5 +389,46 @@ mod tests {
                 "{plain_or_malformed}"
             );
         }
+    }
+
+    #[test]
+    fn a_declaration_deserializes_through_its_checks_and_serializes_back() {
+        let decl: CapabilityDeclaration = serde_json::from_value(json!({
+            "title": "Row", "id": "ok@row", "risk": "high", "expect": { "text": "done" }, "extra": 1
+        }))
+        .unwrap();
+        assert_eq!(decl.expect.as_ref().map(|e| e.within_ms), Some(2000.0));
+        assert_eq!(
+            serde_json::to_value(&decl).unwrap(),
+            json!({ "id": "ok@row", "title": "Row", "risk": "high", "expect": { "text": "done", "within": 2000.0 } })
+        );
+        let refused =
+            serde_json::from_value::<CapabilityDeclaration>(json!({ "id": "x", "title": 1 }));
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "`x`: `title` must be a string"
+        );
+        // The checks run in their order, not the keys': title before risk.
+        let e =
+            CapabilityDeclaration::from_json(&json!({ "risk": "medium", "title": 5, "id": "x" }));
+        assert_eq!(e, Err(DeclarationError::Title("x".into())));
+    }
+
+    #[test]
+    fn the_warning_lists_every_skipped_entry() {
+        let registry = Registry::from_json(
+            &json!([{ "id": "a", "title": "A" }, 3, { "id": "a", "title": "B" }]),
+        );
+        assert_eq!(
+            registry.warning().as_deref(),
+            Some("declarations skipped: [1] a declaration must be an object; [2] `a`: duplicate id; the first declaration wins")
+        );
+        assert_eq!(Registry::from_json(&json!([])).warning(), None);
+        assert_eq!(
+            Registry::from_json_text(
+                "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+            ),
+            Err(DecodeError::TooDeep)
+        );
     }
 }

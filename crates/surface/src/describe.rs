@@ -1,51 +1,102 @@
 //! `describe`: what the page shows and which capabilities this session may use.
 
+use crate::config::SurfaceConfig;
 use crate::declaration::{CapabilityDeclaration, Registry, Risk, RowActionId};
-use crate::json::{fnv1a, listed, put, put_some, put_text, single, strings, FNV_START};
-use crate::page::{Observation, Record};
+use crate::page::{Feedback, Observation, PageIdentity, Record, Region};
 use crate::request::{CapabilityMode, DescribeInput, RecordSelection, MAX_RECORD_LIMIT};
 use crate::session::Session;
-use crate::surface::SurfaceConfig;
 use crate::PROTOCOL;
-use serde_json::{Map, Value};
+use fnv::FnvHasher;
+use serde::Serialize;
+use serde_json::Value;
+use std::hash::Hasher;
 
-/// registry ∩ expose ∩ scope, in registry order.
-pub(crate) fn visible_capabilities<'r>(
-    registry: &'r Registry,
-    expose: &[String],
-    session: &Session,
-) -> Vec<&'r CapabilityDeclaration> {
-    let mut visible = Vec::new();
-    for d in &registry.declarations {
-        if listed(expose, &d.id) && session.allows(&d.id) {
-            visible.push(d);
+/// A describe result, in its wire order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Described {
+    pub app: String,
+    pub protocol: &'static str,
+    /// `[]` with `capabilitiesUnchanged: true` when unchanged since the
+    /// last full list.
+    pub capabilities: Vec<CapabilityView>,
+    /// Only with `capabilities: "changed"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities_unchanged: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<Context>,
+    pub regions: Vec<Region>,
+    /// Window reads only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_window: Option<RecordWindow>,
+    /// Id reads only: the ids no record has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
+    pub records: Vec<Record>,
+    pub status: Vec<String>,
+    pub feedback: Vec<Feedback>,
+    pub unavailable: Vec<Unavailable>,
+}
+
+/// A capability as described: `{ id, title, description?, input, risk?, readOnly? }`.
+/// `input` is the schema enforced; `risk` only when high, so a client knows
+/// a person will be asked; `readOnly` only when declared true.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CapabilityView {
+    pub id: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub input: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
+    #[serde(rename = "readOnly", skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
+}
+
+impl From<&CapabilityDeclaration> for CapabilityView {
+    fn from(decl: &CapabilityDeclaration) -> Self {
+        Self {
+            id: decl.id.clone(),
+            title: decl.title.clone(),
+            description: decl.description.clone(),
+            input: decl.effective_schema(),
+            risk: (decl.risk == Risk::High).then_some(Risk::High),
+            read_only: decl.read_only,
         }
     }
-    visible
 }
 
-/// `{ id, title, description?, input, risk?, readOnly? }`; `risk` only when
-/// high, so a client knows a person will be asked; `readOnly` only when
-/// declared true.
-pub(crate) fn capability_json(decl: &CapabilityDeclaration) -> Value {
-    let mut out = Map::new();
-    put_text(&mut out, "id", &decl.id);
-    put_text(&mut out, "title", &decl.title);
-    put_some(&mut out, "description", decl.description.as_ref());
-    put(&mut out, "input", decl.effective_schema());
-    if decl.risk == Risk::High {
-        put_text(&mut out, "risk", "high");
-    }
-    if decl.read_only {
-        put(&mut out, "readOnly", Value::Bool(true));
-    }
-    Value::Object(out)
+/// `context: { page }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Context {
+    pub page: PageIdentity,
 }
 
-/// FNV-1a: a fixed, tiny hash so "changed" compares without keeping the
-/// whole capability list per session.
-fn fingerprint(text: &str) -> u64 {
-    fnv1a(FNV_START, text.as_bytes())
+/// `recordWindow: { offset, limit, total }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RecordWindow {
+    pub offset: usize,
+    pub limit: usize,
+    pub total: usize,
+}
+
+/// `{ capability, record?, reason }`: a visible capability the page marks
+/// disabled or unavailable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unavailable {
+    pub capability: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+    pub reason: String,
+}
+
+/// FNV-1a of the list's JSON: "changed" compares without keeping the whole
+/// capability list per session.
+fn fingerprint(capabilities: &[CapabilityView]) -> u64 {
+    let mut hash = FnvHasher::default();
+    hash.write(&serde_json::to_vec(capabilities).unwrap_or_default());
+    hash.finish()
 }
 
 /// Builds the describe result. `last_capabilities` is this session's
@@ -58,103 +109,64 @@ pub(crate) fn describe(
     observation: &Observation,
     input: &DescribeInput,
     last_capabilities: &mut Option<u64>,
-) -> Value {
-    let visible = visible_capabilities(registry, &config.expose, session);
-    let mut capabilities = Vec::new();
-    for d in &visible {
-        capabilities.push(capability_json(d));
-    }
-    let capabilities = Value::Array(capabilities);
-    let print = fingerprint(&serde_json::to_string(&capabilities).unwrap_or_default());
-
-    let mut out = Map::new();
-    put_text(&mut out, "app", &config.app);
-    put_text(&mut out, "protocol", PROTOCOL);
+) -> Described {
+    let visible = config.visible(registry, session);
+    let capabilities: Vec<CapabilityView> = visible.iter().map(|&d| d.into()).collect();
+    let print = fingerprint(&capabilities);
+    let changed_mode = input.capabilities == CapabilityMode::Changed;
     // "changed" before any full read behaves as "all".
-    let unchanged =
-        input.capabilities == CapabilityMode::Changed && *last_capabilities == Some(print);
-    if unchanged {
-        put(&mut out, "capabilities", Value::Array(Vec::new()));
-    } else {
-        put(&mut out, "capabilities", capabilities);
+    let unchanged = changed_mode && *last_capabilities == Some(print);
+    if !unchanged {
         *last_capabilities = Some(print);
     }
-    if input.capabilities == CapabilityMode::Changed {
-        put(&mut out, "capabilitiesUnchanged", Value::Bool(unchanged));
+    let (records, record_window, missing) = select_records(config, observation, &input.records);
+    Described {
+        app: config.app.clone(),
+        protocol: PROTOCOL,
+        capabilities: if unchanged { Vec::new() } else { capabilities },
+        capabilities_unchanged: changed_mode.then_some(unchanged),
+        context: observation.page_context().map(|page| Context { page }),
+        regions: observation.regions.clone(),
+        record_window,
+        missing,
+        unavailable: unavailable(&visible, observation, &records),
+        records: records.into_iter().cloned().collect(),
+        status: observation.status.clone(),
+        feedback: observation.feedback.clone(),
     }
-    if let Some(page) = observation.page_context() {
-        put(&mut out, "context", single("page", page));
-    }
-    let mut regions = Vec::new();
-    for r in &observation.regions {
-        let mut region = Map::new();
-        put_text(&mut region, "id", &r.id);
-        put_text(&mut region, "title", &r.title);
-        put(&mut region, "active", Value::Bool(r.active));
-        regions.push(Value::Object(region));
-    }
-    put(&mut out, "regions", Value::Array(regions));
-
-    let records = select_records(config, observation, &input.records, &mut out);
-    let mut listed = Vec::new();
-    for r in &records {
-        listed.push(r.to_json());
-    }
-    put(&mut out, "records", Value::Array(listed));
-    put(&mut out, "status", strings(&observation.status));
-    let mut feedback = Vec::new();
-    for f in &observation.feedback {
-        feedback.push(f.to_json());
-    }
-    put(&mut out, "feedback", Value::Array(feedback));
-    put(
-        &mut out,
-        "unavailable",
-        Value::Array(unavailable(&visible, observation, &records)),
-    );
-    Value::Object(out)
 }
 
-/// The records asked for; adds `recordWindow` (window reads) or `missing`
-/// (id reads) to `out`.
+/// The records asked for, with `recordWindow` (window reads) or `missing`
+/// (id reads).
 fn select_records<'o>(
     config: &SurfaceConfig,
     observation: &'o Observation,
     selection: &RecordSelection,
-    out: &mut Map<String, Value>,
-) -> Vec<&'o Record> {
+) -> (Vec<&'o Record>, Option<RecordWindow>, Option<Vec<String>>) {
     let all = &observation.records;
     match selection {
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
-            let mut window = Vec::new();
-            let rest = all.get(*offset..).unwrap_or_default();
-            for r in rest.get(..limit).unwrap_or(rest) {
-                window.push(r);
-            }
-            let mut window_json = Map::new();
-            put(&mut window_json, "offset", Value::from(*offset));
-            put(&mut window_json, "limit", Value::from(limit));
-            put(&mut window_json, "total", Value::from(all.len()));
-            put(out, "recordWindow", Value::Object(window_json));
-            window
+            let window = all.iter().skip(*offset).take(limit).collect();
+            let total = all.len();
+            let shown = RecordWindow {
+                offset: *offset,
+                limit,
+                total,
+            };
+            (window, Some(shown), None)
         }
         RecordSelection::Ids(ids) => {
             let mut found = Vec::new();
             let mut missing = Vec::new();
             for id in ids {
                 let before = found.len();
-                for r in all {
-                    if &r.id == id {
-                        found.push(r);
-                    }
-                }
+                found.extend(all.iter().filter(|r| &r.id == id));
                 if found.len() == before {
-                    missing.push(Value::from(id.clone()));
+                    missing.push(id.clone());
                 }
             }
-            put(out, "missing", Value::Array(missing));
-            found
+            (found, None, Some(missing))
         }
     }
 }
@@ -165,26 +177,23 @@ fn unavailable(
     visible: &[&CapabilityDeclaration],
     observation: &Observation,
     records: &[&Record],
-) -> Vec<Value> {
+) -> Vec<Unavailable> {
     let mut out = Vec::new();
-    // `{ capability, record?, reason }` when the control says so.
-    let mut check = |capability: &String, record: Option<&String>| {
-        let action = observation.action(capability, record.map(String::as_str));
+    let mut check = |capability: &str, record: Option<&str>| {
+        let action = observation.action(capability, record);
         if let Some(reason) = action.and_then(|a| a.unavailable()) {
-            let mut entry = Map::new();
-            put_text(&mut entry, "capability", capability);
-            put_some(&mut entry, "record", record);
-            put_text(&mut entry, "reason", reason);
-            out.push(Value::Object(entry));
+            out.push(Unavailable {
+                capability: capability.to_string(),
+                record: record.map(str::to_string),
+                reason: reason.to_string(),
+            });
         }
     };
     for decl in visible {
         match RowActionId::parse(&decl.id) {
             Some(row) => {
-                for record in records {
-                    if record.kind == row.kind {
-                        check(&decl.id, Some(&record.id));
-                    }
+                for record in records.iter().filter(|r| r.kind == row.kind) {
+                    check(&decl.id, Some(&record.id));
                 }
             }
             None => check(&decl.id, None),

@@ -1,7 +1,9 @@
 //! The browser side of Surface (wasm32 only): [`DomPage`] reads the page
 //! vocabulary in one bulk pass (`observe.js`, rules in [`crate::markers`])
-//! and waits for text with a MutationObserver; [`DomExecutor`] runs a
-//! capability by clicking its declared control through playable's `run`.
+//! and waits for text with a MutationObserver; [`DomExecutor`], the
+//! built-in executor the shell runs when the page passes no `execute`,
+//! runs a capability by clicking its declared control through playable's
+//! `run`.
 
 use js_sys::{Array, Date, Promise};
 use playable::ports::{Action, Bot, Refusal, Report, Sense};
@@ -14,9 +16,9 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::codes::{BusinessCode, BusinessError};
 use crate::declaration::RowActionId;
-use crate::hooks::{ExecOutcome, Executor, MALFORMED_RESULT_CODE};
+use crate::host::{execution_failed, ExecOutcome};
 use crate::markers::read_observation;
-use crate::page::{Observation, Page};
+use crate::page::{Observation, Page, PageError};
 
 #[wasm_bindgen(module = "/src/observe.js")]
 extern "C" {
@@ -38,31 +40,23 @@ impl DomPage {
         Self { root }
     }
 
-    fn read(&self, all: bool) -> Result<Box<Observation>, String> {
+    fn read(&self, all: bool) -> Result<Observation, PageError> {
         let json = observe(&self.root, all, &sense::dom::visibility_checks());
-        if !json.starts_with("[") {
-            return Err(json);
+        if !json.starts_with('[') {
+            return Err(PageError::Unreadable(json));
         }
-        read_observation(&json).map(Box::new)
+        read_observation(&json)
     }
 
     /// Whether `text` shows in status or feedback now: the cheap read (of
     /// just those) that `wait_for_text` repeats.
-    pub fn shows_text(&self, text: &str) -> bool {
+    fn shows_text(&self, text: &str) -> bool {
         self.read(false).is_ok_and(|o| o.shows_text(text))
-    }
-
-    /// Resolves `true` on the next DOM change that could alter status or
-    /// feedback, `false` at `deadline` (ms since the epoch; at once when it
-    /// has passed). A host that drives its own loop (the wasm shell) uses
-    /// this and [`DomPage::shows_text`] as `wait_for_text` does.
-    pub fn next_change(&self, deadline: f64) -> JsFuture {
-        JsFuture::from(next_change(&self.root, deadline))
     }
 }
 
 impl Page for DomPage {
-    fn observe(&self) -> Result<Box<Observation>, String> {
+    fn observe(&self) -> Result<Observation, PageError> {
         self.read(true)
     }
 
@@ -75,7 +69,7 @@ impl Page for DomPage {
             if self.shows_text(text) {
                 return true;
             }
-            match self.next_change(deadline).await {
+            match JsFuture::from(next_change(&self.root, deadline)).await {
                 Ok(changed) if changed.is_truthy() => {}
                 _ => return false,
             }
@@ -89,45 +83,20 @@ impl Page for DomPage {
 /// that moment and the click goes through playable's `run`, so it has run's
 /// guarantees: visible, enabled, unambiguous, exactly one click, and no side
 /// effect at all on refusal.
-pub struct DomExecutor<M = PlayableRun> {
+pub struct DomExecutor {
     root: JsValue,
-    menu: M,
-}
-
-/// Runs one menu id under a scope (the page, or one record): playable's
-/// `run_menu_item` over some [`Sense`] and [`Bot`]. [`PlayableRun`] uses
-/// sense's and bot's DOM types directly. The wasm shell does not use this
-/// executor: it drives the same click inline ([`control_scope`], then
-/// playable's `run_item` over its own ports, then [`clicked`]), so the
-/// module carries one copy of `run`, shared with the playable machine.
-#[allow(async_fn_in_trait)]
-pub trait MenuRun {
-    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)>;
-}
-
-/// [`MenuRun`] over `sense::dom::DomSense` and `bot::DomBot`.
-pub struct PlayableRun;
-
-impl MenuRun for PlayableRun {
-    async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)> {
-        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
-        run_menu_item(&menu, &Click, id).await
-    }
 }
 
 impl DomExecutor {
     pub fn new(root: JsValue) -> Self {
-        Self {
-            root,
-            menu: PlayableRun,
-        }
+        Self { root }
     }
-}
 
-impl<M: MenuRun> DomExecutor<M> {
-    /// The executor over another [`MenuRun`].
-    pub fn with_runner(root: JsValue, menu: M) -> Self {
-        Self { root, menu }
+    /// Clicks `capability`'s control for `args`; see the type's comment.
+    pub async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        let scope = control_scope(&self.root, capability, args)?;
+        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
+        clicked(capability, run_menu_item(&menu, &Click, capability).await)
     }
 }
 
@@ -135,22 +104,10 @@ fn unavailable(message: String) -> BusinessError {
     BusinessError::new(BusinessCode::ActionUnavailable, message)
 }
 
-impl<M: MenuRun> Executor for DomExecutor<M> {
-    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let scope = control_scope(&self.root, capability, args)?;
-        clicked(capability, self.menu.run(scope, capability).await)
-    }
-}
-
 /// Where the built-in executor looks for `capability`'s control: under
 /// `root`, or for a row action `name@kind` inside the one `kind` record
-/// named by `args.record`. A host that drives the click itself (the wasm
-/// shell) uses this and [`clicked`] as [`DomExecutor`] does.
-pub fn control_scope(
-    root: &JsValue,
-    capability: &str,
-    args: &Value,
-) -> Result<JsValue, BusinessError> {
+/// named by `args.record`.
+fn control_scope(root: &JsValue, capability: &str, args: &Value) -> Result<JsValue, BusinessError> {
     let Some(RowActionId { kind, .. }) = RowActionId::parse(capability) else {
         return Ok(root.clone());
     };
@@ -171,15 +128,12 @@ pub fn control_scope(
 }
 
 /// The built-in executor's outcome for `run`'s result on `capability`.
-pub fn clicked(capability: &str, run: Result<(), (ErrorCode, String)>) -> ExecOutcome {
+fn clicked(capability: &str, run: Result<(), (ErrorCode, String)>) -> ExecOutcome {
     match run {
         Ok(()) => Ok(None),
         Err((code, message)) => Err(match refusal_name(code) {
             Some(name) => unavailable(format!("{message} ({name}); nothing was clicked")),
-            None => BusinessError::coded(
-                MALFORMED_RESULT_CODE,
-                format!("clicking `{capability}` failed: {message}"),
-            ),
+            None => execution_failed(format!("clicking `{capability}` failed: {message}")),
         }),
     }
 }

@@ -2,49 +2,74 @@
 //! → availability → approval → execution → expectation → evidence.
 //! Every failure here is a business error inside an `ok: true` exchange.
 //!
-//! Only approval, execution and the expectation wait are asynchronous; the
-//! checks before them ([`prepare`]) and the answer after them ([`finish`])
-//! are plain functions, so the host's async driver stays small.
+//! The checks before the page's hooks run ([`prepare`]) and the answer
+//! after them ([`finish`]) are plain functions; `Surface::handle` awaits the
+//! hooks in between.
 
 use crate::codes::{BusinessCode, BusinessError};
+use crate::config::SurfaceConfig;
 use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
-use crate::describe::visible_capabilities;
-use crate::hooks::{ExecOutcome, RegistrySource};
-use crate::json::{put, strings, text};
-use crate::page::Observation;
+use crate::host::ExecOutcome;
+use crate::json::number_text;
+use crate::page::{Observation, PageError, Placement, Record};
 use crate::schema::{self, SchemaError};
 use crate::session::Session;
-use crate::surface::{Observe, SurfaceConfig};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
-/// An invoke that passed every check up to approval
-/// ([`crate::Surface::begin`]); [`crate::Surface::finish`] answers it.
-/// Boxed, so moving it through the checks and across the host's awaits
-/// copies a pointer rather than the page reading it carries.
-#[derive(Debug)]
-pub struct Pending<'s>(Box<Run<'s>>);
+/// An invoke result: `{ value?, after? }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Invoked {
+    /// What the executor returned, when it returned a value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// Absent when the document changed or the page could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<After>,
+}
 
+/// `after: { capabilities, records, recordsTruncated?, status }`: evidence
+/// of what the page showed after the run, not proof of approval or of a
+/// committed transaction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct After {
+    /// Ids visible after (registry re-read) but not before.
+    pub capabilities: Vec<String>,
+    /// Records new or whose fields or state changed, at most `recordLimit`.
+    pub records: Vec<Record>,
+    /// `true` when more records changed than `records` holds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub records_truncated: bool,
+    /// The status texts now.
+    pub status: Vec<String>,
+}
+
+/// An invoke that passed every check up to approval; `Surface::handle`
+/// runs its hooks and [`finish`] answers it.
 #[derive(Debug)]
-struct Run<'s> {
-    session: &'s Session,
-    capability: String,
-    input: Value,
-    ask: bool,
+pub(crate) struct Pending {
+    pub(crate) session: Session,
+    pub(crate) capability: String,
+    /// The validated input, keys in the order given.
+    pub(crate) input: Value,
+    /// High risk: a person must approve through the confirm hook first.
+    pub(crate) ask: bool,
     /// The registry and page read before running, for the `after` evidence
     /// (the registry also holds the declaration's `expect`).
     registry: Registry,
-    before: Result<Box<Observation>, String>,
+    before: Result<Observation, PageError>,
 }
 
 /// registration → input schema → availability → "can a person be asked".
-pub(crate) fn prepare<'s>(
-    session: &'s Session,
+pub(crate) fn prepare(
+    session: Session,
     capability: String,
     input: Value,
     registry: Registry,
-    observe: Observe,
+    observe: impl FnOnce() -> Result<Observation, PageError>,
     can_ask: bool,
-) -> Result<Pending<'s>, BusinessError> {
+) -> Result<Pending, BusinessError> {
     let Some(decl) = registry.get(&capability) else {
         return Err(BusinessError::new(
             BusinessCode::ActionNotFound,
@@ -53,7 +78,9 @@ pub(crate) fn prepare<'s>(
     };
     check_input(decl, &input)?;
     let before = observe();
-    check_available(decl, &input, &before)?;
+    if let Err(why) = availability(decl, &input, &before) {
+        return Err(BusinessError::new(BusinessCode::ActionUnavailable, why));
+    }
     let ask = decl.risk == Risk::High;
     if ask && !can_ask {
         return Err(BusinessError::new(
@@ -61,59 +88,45 @@ pub(crate) fn prepare<'s>(
             format!("`{capability}` is high-risk and needs a person's consent, but this page has no confirm hook: stop and report"),
         ));
     }
-    Ok(Pending(Box::new(Run {
+    Ok(Pending {
         session,
         capability,
         input,
         ask,
         registry,
         before,
-    })))
+    })
 }
 
-impl Pending<'_> {
-    /// The capability id to run.
-    pub fn capability(&self) -> &str {
-        &self.0.capability
-    }
-
-    /// The validated input (including `record` for row actions).
-    pub fn input(&self) -> &Value {
-        &self.0.input
-    }
-
-    /// High risk: a person must approve through the confirm hook first.
-    pub fn ask(&self) -> bool {
-        self.0.ask
-    }
-
+impl Pending {
     /// The declared text to wait for after a successful run.
-    pub fn expect(&self) -> Option<&Expectation> {
-        self.0.registry.get(&self.0.capability)?.expect.as_ref()
+    pub(crate) fn expect(&self) -> Option<&Expectation> {
+        self.registry.get(&self.capability)?.expect.as_ref()
     }
 
     /// The outcome when the person said no.
-    pub fn declined(&self) -> ExecOutcome {
+    pub(crate) fn declined(&self) -> ExecOutcome {
         Err(BusinessError::new(
             BusinessCode::PermissionDenied,
             format!(
                 "approval for `{}` was declined: stop and report",
-                self.0.capability
+                self.capability
             ),
         ))
     }
 }
 
 /// The invoke result from the execution's outcome and whether the expected
-/// text showed (`shown` is ignored without an expectation or on failure).
+/// text showed (`shown` is ignored without an expectation or on failure);
+/// `registry` and `after` are the page's declarations and page read again.
 pub(crate) fn finish(
     config: &SurfaceConfig,
-    p: Pending<'_>,
+    p: Pending,
     outcome: ExecOutcome,
     shown: bool,
-    registry: &dyn RegistrySource,
-    observe: Observe,
-) -> Result<Value, BusinessError> {
+    registry: impl FnOnce() -> Registry,
+    after: impl FnOnce() -> Result<Observation, PageError>,
+) -> Result<Invoked, BusinessError> {
     let value = outcome?;
     if let Some(expect) = p.expect() {
         if !shown {
@@ -121,36 +134,31 @@ pub(crate) fn finish(
                 BusinessCode::ExpectationFailed,
                 format!(
                     "`{}` ran, but \"{}\" did not appear in status or feedback within {} ms: describe the page again",
-                    p.capability(),
+                    p.capability,
                     expect.text,
-                    crate::json::number_text(expect.within_ms)
+                    number_text(expect.within_ms)
                 ),
             ));
         }
     }
-    let p = p.0;
-    let mut result = Map::new();
-    if let Some(value) = value {
-        put(&mut result, "value", value);
-    }
-    if let (Ok(before), Ok(after)) = (&p.before, observe()) {
+    let mut evidence = None;
+    if let (Ok(before), Ok(after)) = (&p.before, after()) {
         if before.document_id == after.document_id {
-            let after_registry = registry.registry();
-            let old = visible_capabilities(&p.registry, &config.expose, p.session);
-            let mut appeared = Vec::new();
-            for d in visible_capabilities(&after_registry, &config.expose, p.session) {
-                if !old.iter().any(|o| o.id == d.id) {
-                    appeared.push(text(&d.id));
-                }
-            }
-            put(
-                &mut result,
-                "after",
-                evidence(config, appeared, before, &after),
-            );
+            let after_registry = registry();
+            let old = config.visible(&p.registry, &p.session);
+            let appeared = config
+                .visible(&after_registry, &p.session)
+                .into_iter()
+                .filter(|d| !old.iter().any(|o| o.id == d.id))
+                .map(|d| d.id.clone())
+                .collect();
+            evidence = Some(changes(config, appeared, before, &after));
         }
     }
-    Ok(Value::Object(result))
+    Ok(Invoked {
+        value,
+        after: evidence,
+    })
 }
 
 /// The implicit `record` string for row actions, then the declared schema.
@@ -171,32 +179,21 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
         })
 }
 
-fn check_available(
-    decl: &CapabilityDeclaration,
-    input: &Value,
-    before: &Result<Box<Observation>, String>,
-) -> Result<(), BusinessError> {
-    availability(decl, input, before)
-        .map_err(|message| BusinessError::new(BusinessCode::ActionUnavailable, message))
-}
-
 /// Why `decl` cannot run now, if it cannot.
 fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
-    before: &Result<Box<Observation>, String>,
+    before: &Result<Observation, PageError>,
 ) -> Result<(), String> {
     let id = &decl.id;
     let Some(RowActionId { kind, .. }) = decl.row_action() else {
         // Page-level capability: only an explicit mark on the page stops it.
-        if let Ok(page) = before {
-            if let Some(action) = page.action(id, None) {
-                if let Some(reason) = &action.unavailable_reason {
-                    return Err(reason.clone());
-                }
-                if !action.enabled {
-                    return Err(format!("`{id}` is disabled on the page"));
-                }
+        if let Some(action) = before.as_ref().ok().and_then(|page| page.action(id, None)) {
+            if let Some(reason) = &action.unavailable_reason {
+                return Err(reason.clone());
+            }
+            if !action.enabled {
+                return Err(format!("`{id}` is disabled on the page"));
             }
         }
         return Ok(());
@@ -209,19 +206,17 @@ fn availability(
         .as_ref()
         .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
     let Some(record) = page.record(kind, record_id) else {
-        for r in &page.records {
-            if r.id == record_id {
-                return Err(format!(
-                    "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
-                    r.kind
-                ));
-            }
+        if let Some(other) = page.records.iter().find(|r| r.id == record_id) {
+            return Err(format!(
+                "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
+                other.kind
+            ));
         }
         return Err(format!(
             "no `{kind}` record `{record_id}` on the page: describe the page again"
         ));
     };
-    if let Err(region) = page.region_of(record) {
+    if let Placement::Inactive(region) = page.placement(record) {
         return Err(format!(
             "record `{record_id}` is in region `{region}`, which is not active"
         ));
@@ -240,32 +235,31 @@ fn availability(
 /// `after`: capabilities that appeared, records new or changed (fields or
 /// state), and the current status. Bounded by `recordLimit`; beyond it
 /// `recordsTruncated: true` says to describe again.
-fn evidence(
+fn changes(
     config: &SurfaceConfig,
-    appeared: Vec<Value>,
+    appeared: Vec<String>,
     before: &Observation,
     after: &Observation,
-) -> Value {
+) -> After {
     let mut records = Vec::new();
     let mut truncated = false;
     for r in &after.records {
-        let changed = before
-            .record(&r.kind, &r.id)
-            .is_none_or(|old| old.fields != r.fields || old.state != r.state);
+        let changed = match before.record(&r.kind, &r.id) {
+            Some(old) => old.fields != r.fields || old.state != r.state,
+            None => true,
+        };
         if changed {
             if records.len() == config.record_limit {
                 truncated = true;
                 break;
             }
-            records.push(r.to_json());
+            records.push(r.clone());
         }
     }
-    let mut out = Map::new();
-    put(&mut out, "capabilities", Value::Array(appeared));
-    put(&mut out, "records", Value::Array(records));
-    if truncated {
-        put(&mut out, "recordsTruncated", Value::Bool(true));
+    After {
+        capabilities: appeared,
+        records,
+        records_truncated: truncated,
+        status: after.status.clone(),
     }
-    put(&mut out, "status", strings(&after.status));
-    Value::Object(out)
 }

@@ -4,34 +4,39 @@
 //! declared capabilities this session may use; `invoke` asks the page to run
 //! one. Identity, transport, revocation and audit belong to the host.
 //!
-//! The core is pure: request checks, sessions, the schema validator,
-//! describe/invoke semantics, and the page-vocabulary rules ([`markers`]).
-//! The page, the executor, the confirm hook and the clock are traits
-//! ([`Page`], [`Executor`], [`Confirm`], [`Clock`]) so the same code runs
-//! natively under test and in the browser, where `dom` (wasm32 only)
-//! implements the page and the built-in executor over the live DOM and the
-//! wasm shell adds the JS callbacks.
+//! [`Surface::handle`] is the one pipeline: it takes a request's JSON text
+//! and returns its [`Response`], calling the page only through two traits —
+//! [`Host`] (declarations, session, confirm, execute, clock) and [`Page`]
+//! (observe, wait for text). Native tests drive it with in-memory twins; in
+//! the browser `dom` (wasm32 only) is the [`Page`] and the built-in
+//! executor, and the wasm shell implements [`Host`] with the page's JS
+//! callbacks and translates the [`Response`].
 //!
 //! ```text
-//! shape → session → replay → rate (invoke) → exposure (invoke) → business
+//! bounds → shape → session → replay → rate (invoke) → exposure (invoke) → business
 //! ```
 //!
 //! Protocol failures answer `ok: false`; business failures answer `ok: true`
 //! with `result.error`. See `docs/surface.md`.
+//!
+//! Modules depend one way: `codes`, `bounds`, `field`, `json`, `page`,
+//! `schema` at the bottom; then `declaration`, `session`, `request`,
+//! `markers`; then `config` and `host`; then `describe` and `invoke`; then
+//! `response`; `surface` on top.
 
-// Lookups are plain loops on purpose: every `find`/`collect` closure is an
-// iterator instantiation of its own in the wasm module (docs/surface.md, Size).
-#![allow(clippy::manual_find)]
-
+pub mod bounds;
 mod codes;
+mod config;
 mod declaration;
 mod describe;
-mod hooks;
+mod field;
+mod host;
 mod invoke;
 mod json;
 pub mod markers;
 mod page;
 mod request;
+mod response;
 pub mod schema;
 mod session;
 mod surface;
@@ -39,27 +44,43 @@ mod surface;
 #[cfg(target_arch = "wasm32")]
 pub mod dom;
 
-pub use codes::{BusinessCode, BusinessError, Failure, ProtocolCode, ProtocolError, Refusal};
+pub use bounds::{DecodeError, MAX_CHARS, MAX_DEPTH, MAX_VALUES};
+pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
+pub use config::{CallbackOption, ConfigError, OptionKind, SurfaceConfig, DEFAULT_RECORD_LIMIT};
 pub use declaration::{
-    CapabilityDeclaration, Expectation, Registry, Risk, RowActionId, SkippedDeclaration,
-    DEFAULT_EXPECT_WITHIN_MS,
+    CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId, SkipReason,
+    SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,
 };
-pub use hooks::{
-    exec_outcome_from_json, Clock, Confirm, ExecOutcome, Executor, NoConfirm, RegistrySource,
-    MALFORMED_RESULT_CODE,
+pub use describe::{CapabilityView, Context, Described, RecordWindow, Unavailable};
+pub use host::{
+    approves, exec_outcome_from_callback, exec_outcome_from_json, execution_failed,
+    session_from_callback, CallbackError, ExecOutcome, Host,
 };
-pub use invoke::Pending;
-pub use page::{ActionState, Feedback, Observation, Page, Record, Region};
+pub use invoke::{After, Invoked};
+pub use page::{
+    ActionState, Feedback, Observation, Page, PageError, PageIdentity, Placement, Record, Region,
+};
 pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
     MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
+pub use response::{echo_id_in, Answer, Response};
 pub use session::{
     scope_matches, MalformedSession, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY,
 };
-pub use surface::{
-    respond, ConfigError, Host, Observe, Surface, SurfaceConfig, DEFAULT_RECORD_LIMIT,
-};
+pub use surface::Surface;
 
 /// The protocol this crate speaks.
 pub const PROTOCOL: &str = "pling.surface/0.1";
+
+/// How many cases each property test runs: `PROPTEST_CASES`, else 10,000
+/// (`npm run fuzz` sets 1,000,000).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub(crate) mod tests_support {
+    pub(crate) fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000)
+    }
+}

@@ -13,10 +13,11 @@
 //! element's text for fields, status and feedback.
 
 use crate::declaration::RowActionId;
-use crate::json::{fnv1a, FNV_START};
-use crate::page::{ActionState, Feedback, Observation, Record, Region};
+use crate::page::{ActionState, Feedback, Observation, PageError, Record, Region};
+use fnv::FnvHasher;
 use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
 use serde_json::Value;
+use std::hash::Hasher;
 
 /// `flags` bit: the element is visible (measured for regions).
 pub const FLAG_VISIBLE: u64 = 1;
@@ -64,12 +65,12 @@ impl<'a> Row<'a> {
 }
 
 /// Builds the observation from the gatherer's JSON.
-pub fn read_observation(json: &str) -> Result<Observation, String> {
+pub fn read_observation(json: &str) -> Result<Observation, PageError> {
     // Our own JS wrote it: unparsable text gets the shape error below.
     let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
     let parts = value.as_array().map(Vec::as_slice).unwrap_or_default();
     let [serial, href, title, rows] = parts else {
-        return Err("bad marker data: expected [serial, href, title, rows]".into());
+        return Err(PageError::BadMarkerData);
     };
     let mut obs = Observation {
         document_id: document_id(serial, href),
@@ -180,9 +181,10 @@ fn row_reason(reason: &str) -> String {
 /// FNV-1a over the document's serial and URL: a different document, or a
 /// navigation (history or hash), gives a different id.
 fn document_id(serial: &Value, href: &Value) -> u64 {
-    let serial = serial.as_u64().unwrap_or(0).to_le_bytes();
-    let href = href.as_str().unwrap_or_default().as_bytes();
-    fnv1a(fnv1a(FNV_START, &serial), href)
+    let mut hash = FnvHasher::default();
+    hash.write(&serial.as_u64().unwrap_or(0).to_le_bytes());
+    hash.write(href.as_str().unwrap_or_default().as_bytes());
+    hash.finish()
 }
 
 #[cfg(test)]

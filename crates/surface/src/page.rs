@@ -5,11 +5,12 @@
 //! playables inside records — into one [`Observation`]; everything else
 //! here is pure, so tests drive it with an in-memory page.
 
-use crate::json::{put, put_some, put_text};
+use serde::Serialize;
 use serde_json::{Map, Value};
+use std::fmt;
 
-/// A `data-e2e-kind="region"` element.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A `data-e2e-kind="region"` element: `{ id, title, active }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Region {
     pub id: String,
     pub title: String,
@@ -17,49 +18,30 @@ pub struct Region {
     pub active: bool,
 }
 
-/// A `data-e2e-kind="record"` element.
-#[derive(Debug, Clone, PartialEq)]
+/// A `data-e2e-kind="record"` element: `{ id, kind, fields, state?, region? }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Record {
     pub id: String,
     /// `data-e2e-record`, e.g. `order`; row actions `name@kind` target it.
     pub kind: String,
-    /// `data-e2e-field` name → trimmed, length-capped text (always a JSON
-    /// string; one map type for the whole crate keeps one copy of its code).
-    pub fields: serde_json::Map<String, Value>,
+    /// `data-e2e-field` name → trimmed, length-capped text (a JSON string),
+    /// in document order.
+    pub fields: Map<String, Value>,
     /// `data-e2e-state`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// Id of the nearest enclosing region, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
 }
 
-impl Record {
-    /// `{ id, kind, fields, state?, region? }`
-    pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        put_text(&mut out, "id", &self.id);
-        put_text(&mut out, "kind", &self.kind);
-        put(&mut out, "fields", Value::Object(self.fields.clone()));
-        put_some(&mut out, "state", self.state.as_ref());
-        put_some(&mut out, "region", self.region.as_ref());
-        Value::Object(out)
-    }
-}
-
-/// A `data-e2e-kind="feedback"` element.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A `data-e2e-kind="feedback"` element: `{ text, level? }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Feedback {
     pub text: String,
     /// `data-e2e-level`, e.g. `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
-}
-
-impl Feedback {
-    pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        put_text(&mut out, "text", &self.text);
-        put_some(&mut out, "level", self.level.as_ref());
-        Value::Object(out)
-    }
 }
 
 /// The state of one action control on the page: a row action inside a
@@ -84,6 +66,16 @@ impl ActionState {
     }
 }
 
+/// `context.page`: `{ title?, documentTitle? }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageIdentity {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document_title: Option<String>,
+}
+
 /// One reading of the page.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Observation {
@@ -104,58 +96,51 @@ pub struct Observation {
     pub actions: Vec<ActionState>,
 }
 
+/// Where a record stands with respect to regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement<'a> {
+    /// In an active region, or in none.
+    Active,
+    /// In this region, which is inactive or not listed (fail closed).
+    Inactive(&'a str),
+}
+
 impl Observation {
     /// `{ title?, documentTitle? }`, or `None` when the page has no identity.
-    pub fn page_context(&self) -> Option<Value> {
-        let mut page = Map::new();
-        if let Some(title) = self.page_title.as_deref().filter(|t| !t.is_empty()) {
-            put_text(&mut page, "title", title);
+    pub fn page_context(&self) -> Option<PageIdentity> {
+        let title = self.page_title.clone().filter(|t| !t.is_empty());
+        let document_title = Some(self.document_title.clone()).filter(|t| !t.is_empty());
+        if title.is_none() && document_title.is_none() {
+            return None;
         }
-        if !self.document_title.is_empty() {
-            put_text(&mut page, "documentTitle", &self.document_title);
-        }
-        (!page.is_empty()).then_some(Value::Object(page))
+        Some(PageIdentity {
+            title,
+            document_title,
+        })
     }
 
     /// The record of `kind` with `id`.
     pub fn record(&self, kind: &str, id: &str) -> Option<&Record> {
-        for r in &self.records {
-            if r.kind == kind && r.id == id {
-                return Some(r);
-            }
-        }
-        None
+        self.records.iter().find(|r| r.kind == kind && r.id == id)
     }
 
-    /// `Ok` when the record is in an active region or none; `Err(region id)`
-    /// otherwise. A region id the page does not list counts as inactive
-    /// (fail closed).
-    pub fn region_of(&self, record: &Record) -> Result<(), String> {
+    /// Whether `record` is in an active region. A region id the page does
+    /// not list counts as inactive (fail closed).
+    pub fn placement<'r>(&self, record: &'r Record) -> Placement<'r> {
         match &record.region {
-            None => Ok(()),
-            Some(region) => {
-                for r in &self.regions {
-                    if &r.id == region {
-                        return if r.active {
-                            Ok(())
-                        } else {
-                            Err(region.clone())
-                        };
-                    }
-                }
-                Err(region.clone())
+            None => Placement::Active,
+            Some(region) if self.regions.iter().any(|r| &r.id == region && r.active) => {
+                Placement::Active
             }
+            Some(region) => Placement::Inactive(region),
         }
     }
 
     /// The control for `capability` on `record` (`None` = page level).
     pub fn action(&self, capability: &str, record: Option<&str>) -> Option<&ActionState> {
-        for a in &self.actions {
-            if a.capability == capability && a.record.as_deref() == record {
-                return Some(a);
-            }
-        }
-        None
+        self.actions
+            .iter()
+            .find(|a| a.capability == capability && a.record.as_deref() == record)
     }
 
     /// Whether `text` shows in any status or feedback text.
@@ -165,9 +150,9 @@ impl Observation {
     }
 }
 
-/// `haystack.contains(needle)` without core's two-way searcher, which costs
-/// about 2 KB of wasm for texts that are capped at 1,000 characters anyway.
-/// A byte match of valid UTF-8 is a character match.
+/// `haystack.contains(needle)` by byte windows (a byte match of valid
+/// UTF-8 is a character match): core's two-way searcher is about 1.5 KB of
+/// wasm, for texts capped at 1,000 characters.
 fn contains(haystack: &str, needle: &str) -> bool {
     needle.is_empty()
         || haystack
@@ -176,11 +161,33 @@ fn contains(haystack: &str, needle: &str) -> bool {
             .any(|w| w == needle.as_bytes())
 }
 
-/// The page side of Surface.
+/// The page could not be read: a host fault, never the client's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageError {
+    /// The scan root could not be read (the browser's message).
+    Unreadable(String),
+    /// The gatherer's data did not have its documented shape.
+    BadMarkerData,
+}
+
+impl fmt::Display for PageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable(why) => f.write_str(why),
+            Self::BadMarkerData => {
+                f.write_str("bad marker data: expected [serial, href, title, rows]")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PageError {}
+
+/// The page side of Surface: reading it, and waiting for text on it.
 #[allow(async_fn_in_trait)]
 pub trait Page {
-    /// One consistent reading of the page. An `Err` is a host fault.
-    fn observe(&self) -> Result<Box<Observation>, String>;
+    /// One consistent reading of the page.
+    fn observe(&self) -> Result<Observation, PageError>;
 
     /// Resolves `true` as soon as `text` is in a status or feedback text
     /// (already, or within `within_ms`); `false` on timeout. The DOM side

@@ -1,9 +1,10 @@
 //! Request shape: the first check, before anything about the session.
 
 use crate::codes::ProtocolError;
-use crate::json::string_list;
+use crate::field::{from_object, Field};
 use crate::schema::as_count;
 use crate::PROTOCOL;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Longest request id accepted (ids are remembered for replay detection).
@@ -16,10 +17,6 @@ pub const MAX_RECORD_LIMIT: usize = 100;
 /// Most ids one `record: [...]` read may name.
 pub const MAX_RECORD_IDS: usize = MAX_RECORD_LIMIT;
 
-// The messages spell these out (no formatting code for constants).
-const _: () = assert!(MAX_REQUEST_ID_CHARS == 256 && MAX_RECORD_IDS == 100);
-const _: () = assert!(matches!(PROTOCOL.as_bytes(), b"pling.surface/0.1"));
-
 /// Which records a describe returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordSelection {
@@ -30,7 +27,8 @@ pub enum RecordSelection {
 }
 
 /// `capabilities: "all" | "changed"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CapabilityMode {
     All,
     Changed,
@@ -42,27 +40,49 @@ pub struct DescribeInput {
     pub capabilities: CapabilityMode,
 }
 
-/// A request that passed the shape check, borrowing from the request value.
+/// A request that passed the shape check.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Request<'a> {
+pub enum Request {
     Describe {
-        id: &'a str,
+        id: String,
         input: DescribeInput,
     },
     Invoke {
-        id: &'a str,
-        capability: &'a str,
-        /// `None`: no `input` (an empty object).
-        input: Option<&'a Map<String, Value>>,
+        id: String,
+        capability: String,
+        /// The input as given, keys in their order (`{}` when absent).
+        input: Map<String, Value>,
     },
 }
 
-impl Request<'_> {
+impl Request {
     pub fn id(&self) -> &str {
         match self {
             Self::Describe { id, .. } | Self::Invoke { id, .. } => id,
         }
     }
+}
+
+/// `{ protocol, id, method, input?, capability? }` as given; unknown
+/// members are ignored.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RequestWire {
+    protocol: Field<String>,
+    id: Field<String>,
+    method: Field<String>,
+    input: Field<Map<String, Value>>,
+    capability: Field<String>,
+}
+
+/// `describe`'s input as given.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DescribeWire {
+    limit: Field<Value>,
+    offset: Field<Value>,
+    record: Field<Value>,
+    capabilities: Field<CapabilityMode>,
 }
 
 /// The id to echo in any response: the request's string id, else `""`.
@@ -71,40 +91,37 @@ pub fn echo_id(request: &Value) -> &str {
 }
 
 /// Checks the request shape; every failure is `INVALID_REQUEST` naming the
-/// offending field.
-pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
-    let obj = request
-        .as_object()
-        .ok_or_else(|| ProtocolError::invalid("the request must be a JSON object"))?;
-    match obj.get("protocol") {
-        Some(Value::String(p)) if p == PROTOCOL => {}
-        Some(Value::String(p)) => {
+/// offending member, in this order: protocol, id, method, input, then the
+/// method's own members.
+pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
+    let Some(wire) = request.as_object().and_then(from_object::<RequestWire>) else {
+        return Err(ProtocolError::invalid("the request must be a JSON object"));
+    };
+    match wire.protocol {
+        Field::Given(p) if p == PROTOCOL => {}
+        Field::Given(p) => {
             return Err(ProtocolError::invalid(format!(
                 "unsupported protocol `{p}`: expected `{PROTOCOL}`"
             )))
         }
         _ => {
-            return Err(ProtocolError::invalid(
-                "`protocol` must be `pling.surface/0.1`",
-            ))
+            return Err(ProtocolError::invalid(format!(
+                "`protocol` must be `{PROTOCOL}`"
+            )))
         }
     }
-    let id = match obj.get("id") {
-        Some(Value::String(id))
-            if !id.is_empty() && sense::char_count(id) <= MAX_REQUEST_ID_CHARS =>
-        {
-            id.as_str()
-        }
+    let id = match wire.id {
+        Field::Given(id) if !id.is_empty() && id.chars().count() <= MAX_REQUEST_ID_CHARS => id,
         _ => {
-            return Err(ProtocolError::invalid(
-                "`id` must be a non-empty string of at most 256 characters",
-            ))
+            return Err(ProtocolError::invalid(format!(
+                "`id` must be a non-empty string of at most {MAX_REQUEST_ID_CHARS} characters"
+            )))
         }
     };
-    let describe = match obj.get("method") {
-        Some(Value::String(m)) if m == "describe" => true,
-        Some(Value::String(m)) if m == "invoke" => false,
-        Some(Value::String(m)) => {
+    let describe = match wire.method {
+        Field::Given(m) if m == "describe" => true,
+        Field::Given(m) if m == "invoke" => false,
+        Field::Given(m) => {
             return Err(ProtocolError::invalid(format!(
                 "unknown method `{m}`: expected `describe` or `invoke`"
             )))
@@ -115,17 +132,19 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
             ))
         }
     };
-    let input = match obj.get("input") {
-        None => None,
-        Some(Value::Object(input)) => Some(input),
-        Some(_) => return Err(ProtocolError::invalid("`input` must be an object")),
+    let input = match wire.input {
+        Field::Absent => None,
+        Field::Given(input) => Some(input),
+        Field::Null | Field::Other => {
+            return Err(ProtocolError::invalid("`input` must be an object"))
+        }
     };
     if describe {
-        let input = parse_describe_input(input)?;
+        let input = parse_describe_input(input.as_ref())?;
         return Ok(Request::Describe { id, input });
     }
-    let capability = match obj.get("capability") {
-        Some(Value::String(c)) if !c.is_empty() => c.as_str(),
+    let capability = match wire.capability {
+        Field::Given(c) if !c.is_empty() => c,
         _ => {
             return Err(ProtocolError::invalid(
                 "invoke needs `capability`: a non-empty string",
@@ -135,44 +154,60 @@ pub fn parse_request(request: &Value) -> Result<Request<'_>, ProtocolError> {
     Ok(Request::Invoke {
         id,
         capability,
-        input,
+        input: input.unwrap_or_default(),
     })
 }
 
 fn parse_describe_input(
     input: Option<&Map<String, Value>>,
 ) -> Result<DescribeInput, ProtocolError> {
-    let empty = Map::new();
-    let input = input.unwrap_or(&empty);
-    let count = |name: &str| -> Result<Option<usize>, ProtocolError> {
-        match input.get(name) {
-            None => Ok(None),
-            Some(v) => as_count(v)
-                .map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
-                .ok_or_else(|| {
-                    ProtocolError::invalid(format!("`input.{name}` must be a non-negative integer"))
-                }),
-        }
+    let wire = match input {
+        Some(input) => from_object::<DescribeWire>(input)
+            .ok_or_else(|| ProtocolError::invalid("`input` must be an object"))?,
+        None => DescribeWire::default(),
     };
-    let records = match input.get("record") {
-        Some(record) => {
-            if input.contains_key("offset") || input.contains_key("limit") {
+    let count = |name: &str, field: Field<Value>| -> Result<Option<usize>, ProtocolError> {
+        let n = match field {
+            Field::Absent => return Ok(None),
+            Field::Given(v) => as_count(&v),
+            Field::Null | Field::Other => None,
+        };
+        n.map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
+            .ok_or_else(|| {
+                ProtocolError::invalid(format!("`input.{name}` must be a non-negative integer"))
+            })
+    };
+    let records = match wire.record {
+        Field::Absent => RecordSelection::Window {
+            offset: count("offset", wire.offset)?.unwrap_or(0),
+            limit: count("limit", wire.limit)?,
+        },
+        record => {
+            if !wire.offset.is_absent() || !wire.limit.is_absent() {
                 return Err(ProtocolError::invalid(
                     "`input.record` cannot be combined with `input.offset` or `input.limit`",
                 ));
             }
-            RecordSelection::Ids(parse_record_ids(record)?)
+            // `record: id | id[]`.
+            let ids = match record {
+                Field::Given(Value::String(id)) => Some(vec![id]),
+                Field::Given(list @ Value::Array(_)) => Vec::<String>::deserialize(&list).ok(),
+                _ => None,
+            };
+            match ids {
+                Some(ids) if ids.len() <= MAX_RECORD_IDS => RecordSelection::Ids(ids),
+                _ => {
+                    return Err(ProtocolError::invalid(format!(
+                        "`input.record` must be a record id or an array of at most {MAX_RECORD_IDS} record ids"
+                    )))
+                }
+            }
         }
-        None => RecordSelection::Window {
-            offset: count("offset")?.unwrap_or(0),
-            limit: count("limit")?,
-        },
     };
-    let capabilities = match input.get("capabilities") {
-        None => CapabilityMode::All,
-        Some(v) if v.as_str() == Some("all") => CapabilityMode::All,
-        Some(v) if v.as_str() == Some("changed") => CapabilityMode::Changed,
-        Some(_) => {
+    let capabilities = match wire.capabilities {
+        Field::Absent => CapabilityMode::All,
+        Field::Given(mode) => mode,
+        Field::Null | Field::Other => {
             return Err(ProtocolError::invalid(
                 "`input.capabilities` must be \"all\" or \"changed\"",
             ))
@@ -182,17 +217,4 @@ fn parse_describe_input(
         records,
         capabilities,
     })
-}
-
-fn parse_record_ids(record: &Value) -> Result<Vec<String>, ProtocolError> {
-    let not_ids = || {
-        ProtocolError::invalid(
-            "`input.record` must be a record id or an array of at most 100 record ids",
-        )
-    };
-    match record {
-        Value::String(id) => Ok(vec![id.clone()]),
-        Value::Array(ids) if ids.len() <= MAX_RECORD_IDS => string_list(record).ok_or_else(not_ids),
-        _ => Err(not_ids()),
-    }
 }

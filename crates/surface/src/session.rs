@@ -4,9 +4,14 @@
 //! verified (or none). Surface only enforces expiry, revocation, scope,
 //! replay and rate for it.
 
+use crate::bounds;
 use crate::codes::{ProtocolCode, ProtocolError};
-use crate::json::{listed, number_text, string_list};
+use crate::field::from_object;
+use crate::json::number_text;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::VecDeque;
+use std::fmt;
 
 /// Request ids remembered per session for replay detection. Older ids fall
 /// out first-in first-out; a client reusing an id more than this many
@@ -19,82 +24,105 @@ pub const MAX_TRACKED_SESSIONS: usize = 64;
 
 /// A session value that is neither null nor `{ id: non-empty string,
 /// scope?: string[], expiresAt?: number (ms since the epoch), revoked?:
-/// boolean }`. It carries no message: the host treats it as no session.
+/// boolean }`, or text that is not such JSON. The host treats it as no
+/// session (fail closed), so it carries no detail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MalformedSession;
 
-/// A delegation the host verified.
-#[derive(Debug, Clone, PartialEq)]
+impl fmt::Display for MalformedSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a session must be { id: non-empty string, scope?: string[], expiresAt?: number, revoked?: boolean }")
+    }
+}
+
+impl std::error::Error for MalformedSession {}
+
+/// A delegation the host verified: `{ id, scope?, expiresAt?, revoked? }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SessionWire", rename_all = "camelCase")]
 pub struct Session {
     pub id: String,
     /// Capability ids, or prefixes ending in `*` (`"orders.*"`; `"*"` is all).
     pub scope: Vec<String>,
     /// Milliseconds since the epoch; past it the session is expired.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<f64>,
     pub revoked: bool,
 }
 
+/// A session as the host's `session()` returns it; `null` members are unset.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionWire {
+    id: String,
+    #[serde(default)]
+    scope: Option<Vec<String>>,
+    #[serde(default)]
+    expires_at: Option<f64>,
+    #[serde(default)]
+    revoked: Option<bool>,
+}
+
+impl TryFrom<SessionWire> for Session {
+    type Error = MalformedSession;
+
+    fn try_from(wire: SessionWire) -> Result<Self, MalformedSession> {
+        if wire.id.is_empty() {
+            return Err(MalformedSession);
+        }
+        Ok(Self {
+            id: wire.id,
+            scope: wire.scope.unwrap_or_default(),
+            expires_at: wire.expires_at,
+            revoked: wire.revoked.unwrap_or(false),
+        })
+    }
+}
+
 impl Session {
     /// Reads `{ id, scope?, expiresAt?, revoked? } | null` as the host's
-    /// `session()` returns it. `Ok(None)` for null/undefined; `Err` for a
-    /// malformed session, which the caller treats as no session (fail closed).
+    /// `session()` returns it. `Ok(None)` for null; `Err` for a malformed
+    /// session, which the caller treats as no session (fail closed).
     pub fn from_json(value: &Value) -> Result<Option<Self>, MalformedSession> {
-        let obj = match value {
-            Value::Null => return Ok(None),
-            Value::Object(obj) => obj,
-            _ => return Err(MalformedSession),
-        };
-        let id = match obj.get("id") {
-            Some(Value::String(id)) if !id.is_empty() => id.clone(),
-            _ => return Err(MalformedSession),
-        };
-        let scope = match obj.get("scope") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(scope) => string_list(scope).ok_or(MalformedSession)?,
-        };
-        let expires_at = match obj.get("expiresAt") {
-            None | Some(Value::Null) => None,
-            // (A JSON number is never NaN.)
-            Some(v) => Some(v.as_f64().ok_or(MalformedSession)?),
-        };
-        let revoked = match obj.get("revoked") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(MalformedSession),
-        };
-        Ok(Some(Self {
-            id,
-            scope,
-            expires_at,
-            revoked,
-        }))
+        match value {
+            Value::Null => Ok(None),
+            Value::Object(map) => {
+                let wire = from_object::<SessionWire>(map).ok_or(MalformedSession)?;
+                Self::try_from(wire).map(Some)
+            }
+            _ => Err(MalformedSession),
+        }
+    }
+
+    /// [`Session::from_json`] over JSON text, within the bounds of
+    /// [`crate::bounds`]; text out of bounds or not JSON is malformed.
+    pub fn from_json_text(text: &str) -> Result<Option<Self>, MalformedSession> {
+        let value: Value = bounds::decode(text).map_err(|_| MalformedSession)?;
+        Self::from_json(&value)
     }
 
     /// Whether the session scope covers `capability`.
     pub fn allows(&self, capability: &str) -> bool {
-        for entry in &self.scope {
-            if scope_matches(entry, capability) {
-                return true;
-            }
-        }
-        false
+        self.scope
+            .iter()
+            .any(|entry| scope_matches(entry, capability))
     }
 }
 
 /// A scope entry is an exact id, or a prefix followed by one trailing `*`.
 pub fn scope_matches(entry: &str, capability: &str) -> bool {
-    match entry.as_bytes().split_last() {
-        Some((b'*', prefix)) => capability.as_bytes().starts_with(prefix),
-        _ => entry == capability,
+    match entry.strip_suffix('*') {
+        Some(prefix) => capability.starts_with(prefix),
+        None => entry == capability,
     }
 }
 
 /// The session check: none or past `expiresAt` → `SESSION_EXPIRED`,
 /// `revoked` → `SESSION_REVOKED` (revocation wins when both hold).
 pub(crate) fn check_session(
-    session: Option<&Session>,
+    session: Option<Session>,
     now_ms: f64,
-) -> Result<&Session, ProtocolError> {
+) -> Result<Session, ProtocolError> {
     let session = session.ok_or_else(|| {
         ProtocolError::new(
             ProtocolCode::SessionExpired,
@@ -149,10 +177,8 @@ impl Default for RateLimit {
 /// What Surface remembers about one session.
 #[derive(Debug, Default)]
 pub(crate) struct SessionState {
-    /// Request ids, oldest first. A linear scan over at most
-    /// [`REPLAY_MEMORY`] short strings is cheap and keeps hashing code out
-    /// of the wasm module.
-    seen: Vec<String>,
+    /// Request ids, oldest first (at most [`REPLAY_MEMORY`]).
+    seen: VecDeque<String>,
     /// Times of the invokes admitted in the current window, oldest first.
     invokes: Vec<f64>,
     /// Fingerprint of the capability list last sent in full.
@@ -162,16 +188,16 @@ pub(crate) struct SessionState {
 impl SessionState {
     /// Records `request_id`, or refuses it if this session used it before.
     pub(crate) fn admit_request_id(&mut self, request_id: &str) -> Result<(), ProtocolError> {
-        if listed(&self.seen, request_id) {
+        if self.seen.iter().any(|seen| seen == request_id) {
             return Err(ProtocolError::new(
                 ProtocolCode::ReplayDetected,
                 format!("request id `{request_id}` was already used in this session: use a new id"),
             ));
         }
         if self.seen.len() >= REPLAY_MEMORY {
-            self.seen.remove(0);
+            self.seen.pop_front();
         }
-        self.seen.push(request_id.to_string());
+        self.seen.push_back(request_id.to_string());
         Ok(())
     }
 

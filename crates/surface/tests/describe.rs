@@ -329,7 +329,11 @@ fn registry_skips_malformed_declarations_with_reasons() {
         .map(|d| d.id.as_str())
         .collect();
     assert_eq!(kept, ["a", "ok@row"]);
-    let reasons: Vec<&str> = registry.skipped.iter().map(|s| s.reason.as_str()).collect();
+    let reasons: Vec<String> = registry
+        .skipped
+        .iter()
+        .map(|s| s.reason.to_string())
+        .collect();
     assert_eq!(registry.skipped.len(), 13, "{reasons:#?}");
     assert!(reasons[0].contains("duplicate"));
     assert!(

@@ -1,11 +1,27 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Arbitrary requests never panic and always get `{ protocol, id, ok, … }`.
+//! Every decoder, fed arbitrary JSON and arbitrary text: a well-formed
+//! answer out, never a panic. `PROPTEST_CASES` cases each (default 10,000;
+//! `npm run fuzz` runs 1,000,000).
 
 mod common;
 
 use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use surface::{
+    exec_outcome_from_json, CapabilityDeclaration, Registry, Session, SurfaceConfig,
+    MAX_RECORD_LIMIT,
+};
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000),
+        ..ProptestConfig::default()
+    }
+}
 
 fn arb_leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -15,13 +31,20 @@ fn arb_leaf() -> impl Strategy<Value = Value> {
         any::<u64>().prop_map(Value::from),
         any::<f64>()
             .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        ".{0,8}".prop_map(Value::from),
+        (0u32..200).prop_map(Value::from),
+        short_text().prop_map(Value::from),
         prop_oneof![
             Just("pling.surface/0.1"),
             Just("describe"),
             Just("invoke"),
             Just("all"),
             Just("changed"),
+            Just("low"),
+            Just("high"),
+            Just("object"),
+            Just("string"),
+            Just("orders.*"),
+            Just("*"),
             Just("orders.search"),
             Just("orders.update_note@order"),
             Just("orders.cancel@order"),
@@ -30,31 +53,64 @@ fn arb_leaf() -> impl Strategy<Value = Value> {
             Just("SO-1001"),
             Just("SO-1002"),
             Just("SO-1009"),
+            Just("备注已保存"),
         ]
         .prop_map(Value::from),
     ]
 }
 
+/// Up to 6 arbitrary characters (cheaper to generate than a regex).
+fn short_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(any::<char>(), 0..6).prop_map(String::from_iter)
+}
+
+/// Arbitrary JSON whose keys are mostly ones some decoder reads.
 fn arb_json() -> impl Strategy<Value = Value> {
-    arb_leaf().prop_recursive(4, 32, 5, |inner| {
+    arb_leaf().prop_recursive(4, 24, 5, |inner| {
         let key = prop_oneof![
-            Just("protocol".to_string()),
-            Just("id".to_string()),
-            Just("method".to_string()),
-            Just("input".to_string()),
-            Just("capability".to_string()),
-            Just("record".to_string()),
-            Just("limit".to_string()),
-            Just("offset".to_string()),
-            Just("capabilities".to_string()),
-            Just("note".to_string()),
-            Just("query".to_string()),
-            ".{0,4}",
+            prop_oneof![
+                Just("protocol"),
+                Just("id"),
+                Just("method"),
+                Just("input"),
+                Just("capability"),
+                Just("record"),
+                Just("limit"),
+                Just("offset"),
+                Just("capabilities"),
+                Just("note"),
+                Just("query"),
+                Just("title"),
+                Just("description"),
+                Just("risk"),
+                Just("expect"),
+                Just("text"),
+                Just("within"),
+                Just("type"),
+                Just("properties"),
+                Just("required"),
+                Just("ok"),
+                Just("value"),
+                Just("error"),
+                Just("code"),
+                Just("message"),
+                Just("scope"),
+                Just("expiresAt"),
+                Just("revoked"),
+                Just("app"),
+                Just("expose"),
+                Just("recordLimit"),
+                Just("rateLimit"),
+                Just("invokes"),
+                Just("perMs"),
+            ]
+            .prop_map(str::to_string),
+            short_text(),
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map(key, inner, 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::vec((key, inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
 }
@@ -88,9 +144,31 @@ fn arb_near_valid() -> impl Strategy<Value = Value> {
         })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+const JSONISH: &[char] = &[
+    '[', ']', '{', '}', '"', ':', ',', '.', ' ', '0', '9', 'a', 'e', 'n', 't', 'u', '\\', '-', 'é',
+    '😀',
+];
 
+/// Text made of JSON's own characters, mostly not JSON.
+fn arb_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(prop::sample::select(JSONISH), 0..48).prop_map(String::from_iter),
+        arb_json().prop_map(|v| {
+            let text = v.to_string();
+            // Cut somewhere (on a character boundary) half the time.
+            let cut = text.len() / 2;
+            match text.is_char_boundary(cut) {
+                true if cut % 2 == 0 => text[..cut].to_string(),
+                _ => text,
+            }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// The request decoder, through the whole pipeline.
     #[test]
     fn arbitrary_json_gets_a_well_formed_response(request in arb_json()) {
         let fx = Fixture::orders();
@@ -98,8 +176,26 @@ proptest! {
         let _ = fx.send(&request);
     }
 
+    /// The bounds pass and the id echo, on text that is rarely JSON.
     #[test]
-    fn request_sequences_stay_well_formed(requests in prop::collection::vec(arb_near_valid(), 1..12)) {
+    fn arbitrary_text_gets_a_well_formed_response(text in arb_text()) {
+        let fx = Fixture::orders();
+        let request: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let response = fx.send_text(&text, &request);
+        if !request.is_object() {
+            prop_assert_eq!(&response["ok"], false);
+        }
+    }
+
+}
+
+proptest! {
+    // Not a decoder but every layer in turn, up to 6 requests a case: a
+    // tenth of the cases (1,000 by default, 100,000 in `npm run fuzz`).
+    #![proptest_config(ProptestConfig { cases: (config().cases / 10).max(1), ..config() })]
+
+    #[test]
+    fn request_sequences_stay_well_formed(requests in prop::collection::vec(arb_near_valid(), 1..6)) {
         let mut fx = Fixture::orders();
         fx.confirm.configured = true;
         fx.confirm.answer = true;
@@ -121,5 +217,72 @@ proptest! {
                 );
             }
         }
+    }
+
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Declarations: every entry is kept or skipped with a reason, kept ids
+    /// are unique, and a kept declaration reads back as itself.
+    #[test]
+    fn arbitrary_registries_are_read_entry_by_entry(list in prop::collection::vec(arb_json(), 0..6), wrap in any::<bool>()) {
+        let value = if wrap { json!({ "declarations": list.clone() }) } else { Value::Array(list.clone()) };
+        let registry = Registry::from_json(&value);
+        if wrap {
+            prop_assert!(registry.declarations.is_empty() && registry.skipped.len() == 1);
+        } else {
+            prop_assert_eq!(registry.declarations.len() + registry.skipped.len(), list.len());
+            for s in &registry.skipped {
+                prop_assert!(s.index < list.len() && !s.reason.to_string().is_empty());
+            }
+        }
+        for (i, d) in registry.declarations.iter().enumerate() {
+            prop_assert!(registry.declarations[..i].iter().all(|o| o.id != d.id));
+            let again = CapabilityDeclaration::from_json(&serde_json::to_value(d).unwrap());
+            prop_assert_eq!(again.as_ref(), Ok(d));
+        }
+        let _ = Registry::from_json_text(&value.to_string());
+    }
+
+    /// Sessions: a read session has an id and reads back as itself.
+    #[test]
+    fn arbitrary_sessions_are_read_or_refused(value in arb_json()) {
+        if let Ok(Some(session)) = Session::from_json(&value) {
+            prop_assert!(!session.id.is_empty());
+            let again = Session::from_json(&serde_json::to_value(&session).unwrap());
+            prop_assert_eq!(again, Ok(Some(session)));
+        }
+        let _ = Session::from_json_text(&value.to_string());
+    }
+
+    /// Execute results: success only for `ok: true`; a failure always has a code.
+    #[test]
+    fn arbitrary_execute_results_are_read_strictly(value in arb_json()) {
+        match exec_outcome_from_json(&value) {
+            Ok(_) => prop_assert_eq!(&value["ok"], true),
+            Err(e) => prop_assert!(!e.code.is_empty()),
+        }
+    }
+
+    /// createSurface's data options.
+    #[test]
+    fn arbitrary_options_are_read_or_refused(value in arb_json()) {
+        if let Ok(config) = SurfaceConfig::from_json(&value) {
+            prop_assert!((1..=MAX_RECORD_LIMIT).contains(&config.record_limit));
+            prop_assert!(config.rate_limit.invokes >= 1 && config.rate_limit.per_ms > 0.0);
+        }
+        let _ = SurfaceConfig::from_json_text(&value.to_string());
+    }
+
+    /// The JSON-text readers, on text that is rarely JSON.
+    #[test]
+    fn arbitrary_text_never_panics_a_reader(text in arb_text()) {
+        let _ = Registry::from_json_text(&text);
+        let _ = Session::from_json_text(&text);
+        let _ = SurfaceConfig::from_json_text(&text);
+        let _ = surface::exec_outcome_from_callback(Ok(text.clone()));
+        let _ = surface::echo_id_in(&text);
     }
 }

@@ -356,33 +356,18 @@ fn executor_result_json_is_read_strictly() {
 fn concurrent_handles_do_not_conflict() {
     // Two invokes in flight at once: state is never borrowed across an await.
     let fx = Fixture::orders();
-    let session = fx.session.borrow().clone();
-    let exec = NoopExec;
-    let host = surface::Host {
-        registry: &fx.registry,
-        session: session.as_ref(),
-        page: &fx.page,
-        executor: &exec,
-        confirm: &fx.confirm,
-        clock: &fx.clock,
-    };
     let a = json!({ "protocol": "pling.surface/0.1", "id": "a", "method": "invoke", "capability": "orders.search", "input": { "query": "1" } });
     let b = json!({ "protocol": "pling.surface/0.1", "id": "b", "method": "invoke", "capability": "orders.search", "input": { "query": "2" } });
     let (ra, rb) = block_on(join(
-        fx.surface.handle(&a, &host),
-        fx.surface.handle(&b, &host),
+        fx.surface.handle_value(&a, &fx, &fx.page),
+        fx.surface.handle_value(&b, &fx, &fx.page),
     ));
+    let (ra, rb) = (
+        serde_json::to_value(ra).unwrap(),
+        serde_json::to_value(rb).unwrap(),
+    );
     assert_eq!(ra["ok"], true);
     assert_eq!(rb["ok"], true);
-}
-
-struct NoopExec;
-
-impl surface::Executor for NoopExec {
-    async fn execute(&self, _: &str, _: &Value) -> surface::ExecOutcome {
-        yield_once().await;
-        Ok(None)
-    }
 }
 
 /// Polls two futures alternately until both finish.
@@ -412,4 +397,49 @@ async fn join<A: std::future::Future, B: std::future::Future>(
         }
     })
     .await
+}
+
+#[test]
+fn input_reaches_confirm_and_execute_with_its_keys_in_their_order() {
+    let mut fx = Fixture::orders();
+    fx.confirm.configured = true;
+    fx.confirm.answer = true;
+    let send = |capability: &str, input: &str| {
+        let id = fx.fresh_id();
+        let text = format!(
+            r#"{{"protocol":"pling.surface/0.1","id":"{id}","method":"invoke","capability":"{capability}","input":{input}}}"#
+        );
+        let request: Value = serde_json::from_str(&text).unwrap();
+        fx.send_text(&text, &request)
+    };
+    let note = "orders.update_note@order";
+    send(note, r#"{"record":"SO-1001","note":"周五前回电"}"#);
+    send(note, r#"{"note":"周五前回电","record":"SO-1001"}"#);
+    send(
+        "orders.cancel@order",
+        r#"{"reason":"dup","record":"SO-1001","z":1,"a":2}"#,
+    );
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let executed: Vec<Vec<String>> = fx
+        .calls
+        .borrow()
+        .iter()
+        .map(|(_, args)| keys(args))
+        .collect();
+    assert_eq!(
+        executed,
+        [
+            vec!["record", "note"],
+            vec!["note", "record"],
+            vec!["reason", "record", "z", "a"],
+        ]
+    );
+    let asked: Vec<Vec<String>> = fx
+        .confirm
+        .asked
+        .borrow()
+        .iter()
+        .map(|(_, input)| keys(input))
+        .collect();
+    assert_eq!(asked, [vec!["reason", "record", "z", "a"]]);
 }

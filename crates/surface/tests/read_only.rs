@@ -17,6 +17,8 @@ fn read_only_is_a_boolean_described_only_when_true() {
     ] {
         assert!(!decl(v).expect("valid").read_only);
     }
-    let bad = decl(json!({ "id": "a", "title": "A", "readOnly": "yes" })).expect_err("refused");
+    let bad = decl(json!({ "id": "a", "title": "A", "readOnly": "yes" }))
+        .expect_err("refused")
+        .to_string();
     assert!(bad.contains("`readOnly` must be a boolean"), "{bad}");
 }

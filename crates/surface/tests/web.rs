@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use surface::dom::{DomExecutor, DomPage};
-use surface::{Executor, Page};
+use surface::Page;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use web_sys::Element;
@@ -110,5 +110,98 @@ async fn the_executor_clicks_the_records_control_once_and_refuses_without_clicki
         nothing.message
     );
     assert_eq!(clicks() - before, 1.0, "refusals click nothing");
+    host.remove();
+}
+
+/// The shell's shape: the page's callbacks behind `Host`, the built-in
+/// executor for `execute`, `DomPage` for the page.
+struct BuiltinHost {
+    executor: DomExecutor,
+}
+
+impl surface::Host for BuiltinHost {
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+    async fn session(&self) -> Option<surface::Session> {
+        surface::session_from_callback(Ok(r#"{"id":"s","scope":["*"]}"#.into()))
+    }
+    fn registry(&self) -> surface::Registry {
+        surface::Registry::from_json_text(
+            r#"[{"id":"note@order","title":"Note","expect":{"text":"Note saved","within":1000}},{"id":"other","title":"Other"}]"#,
+        )
+        .unwrap()
+    }
+    fn can_confirm(&self) -> bool {
+        false
+    }
+    async fn confirm(&self, _: &str, _: &serde_json::Value) -> bool {
+        false
+    }
+    async fn execute(&self, capability: &str, args: &serde_json::Value) -> surface::ExecOutcome {
+        self.executor.execute(capability, args).await
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_pipeline_runs_over_the_live_page() {
+    let host = mount(ORDERS);
+    // The click shows the expected text a little later.
+    let button = host
+        .query_selector("[data-e2e-id='SO-1001'] button")
+        .unwrap()
+        .unwrap();
+    button
+        .set_attribute(
+            "onclick",
+            "setTimeout(() => { document.getElementById('surface-status').textContent = 'Note saved'; }, 30)",
+        )
+        .unwrap();
+    let page = DomPage::new(host.clone().into());
+    let builtin = BuiltinHost {
+        executor: DomExecutor::new(host.clone().into()),
+    };
+    let core = surface::Surface::new(surface::SurfaceConfig::new(
+        "orders",
+        ["note@order", "other"],
+    ));
+    let ask = |id: &str, body: &str| {
+        format!(r#"{{"protocol":"pling.surface/0.1","id":"{id}","method":{body}}}"#)
+    };
+    let described = core
+        .handle(&ask("d", r#""describe""#), &builtin, &page)
+        .await;
+    let described = serde_json::to_value(&described).unwrap();
+    assert_eq!(described["result"]["recordWindow"]["total"], 2);
+    assert_eq!(
+        described["result"]["unavailable"],
+        json!([{ "capability": "note@order", "record": "SO-1002", "reason": "记录已锁定" }])
+    );
+    let ran = core
+        .handle(
+            &ask(
+                "i",
+                r#""invoke","capability":"note@order","input":{"record":"SO-1001"}"#,
+            ),
+            &builtin,
+            &page,
+        )
+        .await;
+    let ran = serde_json::to_value(&ran).unwrap();
+    assert_eq!(ran["ok"], true, "{ran}");
+    assert_eq!(ran["result"].get("error"), None, "{ran}");
+    assert_eq!(ran["result"]["after"]["status"], json!(["Note saved"]));
+    let refused = core
+        .handle(
+            &ask("o", r#""invoke","capability":"other""#),
+            &builtin,
+            &page,
+        )
+        .await;
+    let refused = serde_json::to_value(&refused).unwrap();
+    assert_eq!(
+        refused["result"]["error"]["code"], "ACTION_UNAVAILABLE",
+        "{refused}"
+    );
     host.remove();
 }

@@ -1,18 +1,21 @@
 //! `createSurface`: the Surface protocol (crate `surface`) over the page's
 //! JS callbacks, the live DOM, and the window bridge channel `"pling.surface"`.
-//! Translation only: every rule lives in `surface`.
+//!
+//! Translation only. `surface::Surface::handle` runs every step of a
+//! request; this file implements its `Host` with the page's callbacks (each
+//! one JS call, awaited through `JsFuture`), uses `surface::dom` for the
+//! page and the built-in executor, and hands the typed response back to JS.
 
 use std::cell::RefCell;
-use std::fmt::Write;
 use std::rc::Rc;
 
-use js_sys::{Array, Date, Function, Promise};
+use js_sys::{Array, Date, Function, Object, Promise, Reflect};
 use playable::bridge::WindowBridge;
-use serde_json::{Map, Value};
-use surface::dom::{clicked, control_scope, DomPage};
+use serde_json::Value;
+use surface::dom::{DomExecutor, DomPage};
 use surface::{
-    exec_outcome_from_json, BusinessError, Page, ProtocolCode, ProtocolError, Registry,
-    RegistrySource, Session, SurfaceConfig, MALFORMED_RESULT_CODE,
+    approves, exec_outcome_from_callback, session_from_callback, CallbackError, CallbackOption,
+    ConfigError, ExecOutcome, OptionKind, Registry, Response, Session, SurfaceConfig,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -25,114 +28,85 @@ use crate::webmcp::{Owner, Publication};
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
 
-// The JS side of the shell: every value from the page (request, options,
-// callback results) arrives as `[json, problem]`, copied by boundary.js's
-// `plain`/`projectWith` (imported from the crate's snippet directory, where
-// wasm-bindgen puts this inline module too; `thrown` words a callback's
-// throw), with the message prefixes here, so the wasm side only parses.
+// The JS side: each function performs one act and reports raw facts. Values
+// from the page become JSON text through boundary.js's `plain`/`projectWith`
+// (imported from the crate's snippet directory, where wasm-bindgen puts this
+// inline module too); Rust bounds and decodes the text.
 #[wasm_bindgen(inline_js = r#"
 import { plain, projectWith, thrown } from "./src/boundary.js";
 
-const with_prefix = (out, prefix) => {
-  if (out[1]) out[1] = prefix + out[1];
-  return out;
-};
+export const projectRequest = (r) => projectWith(r, ["protocol", "id", "method", "capability"], "input");
 
-export const projectRequest = (r) =>
-  with_prefix(projectWith(r, ["protocol", "id", "method", "capability"], "input"), "the request must be plain JSON: ");
-
+// [json, problem, threw]: the registry option's value, called when it is a function.
 export function readRegistry(r) {
   if (typeof r === "function") {
-    try { r = r(); } catch (e) { return ["null", "registry() threw: " + thrown(e)]; }
+    try { r = r(); } catch (e) { return ["null", thrown(e), true]; }
   }
-  return with_prefix(plain(r, "registry"), "the registry is not plain JSON: ");
+  return [...plain(r, "registry"), false];
 }
 
-// `f()`, or `f(id, input)` with a fresh copy of the input. The messages
-// name execute: the only callback whose failure is reported (a failed
-// session() is no session, a failed confirm() a refusal).
-export async function callPlain(f, id, input) {
+// [json, problem, threw]: `f()`, or `f(id, input)`, awaited; never rejects.
+export async function call(f, id, input) {
   let v;
-  try { v = await (id ? f(id, JSON.parse(input)) : f()); } catch (e) { return ["null", "the page's execute threw: " + thrown(e)]; }
-  return with_prefix(plain(v, "result"), "the page's execute returned no plain JSON: ");
+  try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return ["null", thrown(e), true]; }
+  return [...plain(v, "result"), false];
 }
 
-const warned = new WeakMap();
-// console.warn with Surface's prefix, unless it repeats the last warning for
-// `key` (one per surface); a page without a console gets no warning.
-export function warnOnce(key, m) {
-  if (warned.get(key) === m) return;
-  warned.set(key, m);
+export function warn(m) {
   try { console.warn("in-page-playable surface: " + m); } catch {}
 }
 
-export function surfaceOptions(o, scan) {
-  if (typeof o !== "object" || !o) return "takes an options object";
-  const keys = ["registry", "session", "execute", "confirm", "app", "expose", "recordLimit", "rateLimit", "root", "allowedOrigins"];
-  const v = [];
-  for (const k of scan ? keys.slice(8) : keys.slice(0, 8)) {
-    const i = v.length;
-    try { v.push(o[k]); } catch { return "reading options." + k + " threw"; }
-    if (scan) continue;
-    if (!i && !Array.isArray(v[0]) && typeof v[0] !== "function") return "options.registry must be an array of declarations or a function returning one";
-    if (i == 1 && v[1] == null) return "options.session must be a function returning the session (or null)";
-    if (i && i < 4 && v[i] != null && typeof v[i] !== "function") return "options." + k + " must be a function";
-  }
-  return scan ? { root: v[0], allowedOrigins: v[1] } : [...plain({ app: v[4], expose: v[5], recordLimit: v[6], rateLimit: v[7] }, "options"), v[0], v[1], v[2], v[3]];
-}
+// [json, problem, false]: createSurface's data options.
+export const plainOptions = (o) => [...plain(o, "options"), false];
 "#)]
 extern "C" {
-    /// The request's `protocol`, `id`, `method`, `capability` and `input`.
+    /// The request's `protocol`, `id`, `method`, `capability` and `input`
+    /// as `[json, problem]`.
     #[wasm_bindgen(js_name = projectRequest)]
     fn project_request(request: &JsValue) -> Array;
-    /// The registry option, called when it is a function.
     #[wasm_bindgen(js_name = readRegistry)]
     fn read_registry(registry: &JsValue) -> Array;
-    /// A host callback's awaited result; never rejects.
-    #[wasm_bindgen(js_name = callPlain)]
-    fn call_plain(f: &Function, id: &str, input: &str) -> Promise;
-    /// createSurface's reads and type checks: each option read once, in
-    /// order, and checked as soon as it is read; `scan` reads the last two,
-    /// after the data options passed. `[json, problem, registry, session,
-    /// execute?, confirm?]` (the JSON of `{ app, expose, recordLimit,
-    /// rateLimit }`), with `scan` `{ root, allowedOrigins }`, or why not (a
-    /// string).
-    #[wasm_bindgen(js_name = warnOnce)]
-    fn warn_once(key: &JsValue, message: &str);
-    #[wasm_bindgen(js_name = surfaceOptions)]
-    fn surface_options(options: &JsValue, scan: bool) -> JsValue;
+    #[wasm_bindgen(js_name = call)]
+    fn call_js(f: &Function, id: JsValue, input: JsValue) -> Promise;
+    fn warn(message: &str);
+    #[wasm_bindgen(js_name = plainOptions)]
+    fn plain_options(options: &Object) -> Array;
 }
 
-/// `[json, problem]` as a JSON value.
-fn parsed(out: &Array) -> Result<Value, String> {
-    if let Some(problem) = out.get(1).as_string() {
-        return Err(problem);
-    }
-    serde_json::from_str(&out.get(0).as_string().unwrap_or_default())
-        .map_err(|e| format!("not JSON: {e}"))
-}
-
-/// Calls a host callback, `f()` when `id` is empty, else `f(id, input)`
-/// (`input` is JSON text): awaited, its result is `[json, problem]` for
-/// [`called`]. (A plain `JsFuture` per await site is smaller than an async
-/// helper.)
-fn call(f: &Function, id: &str, input: &str) -> JsFuture {
-    JsFuture::from(call_plain(f, id, input))
-}
-
-/// A [`call`]'s outcome; `Err(message)` when the callback threw, rejected
-/// or returned no plain JSON.
-fn called(out: Result<JsValue, JsValue>) -> Result<Value, String> {
-    match out {
-        Ok(out) => parsed(out.unchecked_ref()),
-        Err(_) => Err("the callback could not be called".to_string()),
+/// `[json, problem, threw]` as the text, or why there is none.
+fn given(out: &Array) -> Result<String, CallbackError> {
+    let problem = out.get(1).as_string();
+    match (out.get(2).is_truthy(), problem) {
+        (true, problem) => Err(CallbackError::Threw(problem.unwrap_or_default())),
+        (false, Some(problem)) => Err(CallbackError::NotJson(problem)),
+        (false, None) => Ok(out.get(0).as_string().unwrap_or_default()),
     }
 }
 
-/// A value crossing back to JS: one string and a native JSON.parse.
-fn to_js(value: &Value) -> JsValue {
-    serde_json::to_string(value)
-        .ok()
+/// Awaits a host callback, `f()` or `f(capability, input)` with a fresh
+/// copy of `input` (so one hook changing it cannot change what the next one
+/// sees).
+async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, CallbackError> {
+    let promise = match args {
+        None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED),
+        Some((id, input)) => call_js(
+            f,
+            JsValue::from_str(id),
+            to_js(serde_json::to_string(input)),
+        ),
+    };
+    match JsFuture::from(promise).await {
+        Ok(out) => given(out.unchecked_ref()),
+        Err(_) => Err(CallbackError::Threw(
+            "the callback could not be called".into(),
+        )),
+    }
+}
+
+/// A value crossing back to JS: one JSON text and a native `JSON.parse`
+/// (docs/surface.md, "Transport", has the measurements).
+fn to_js(json: serde_json::Result<String>) -> JsValue {
+    json.ok()
         .and_then(|s| js_sys::JSON::parse(&s).ok())
         .unwrap_or(JsValue::NULL)
 }
@@ -145,135 +119,92 @@ pub(crate) struct Inner {
     session: Function,
     confirm: Option<Function>,
     page: DomPage,
+    builtin: DomExecutor,
     window: Window,
     /// The scan root (a WebMCP publication watches it).
     root: JsValue,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
-    /// This surface's key for `warnOnce`, so a bad declaration warns once.
-    warned: JsValue,
+    /// The last console warning, so a bad registry warns once, not per request.
+    warned: RefCell<Option<String>>,
     webmcp: RefCell<Option<Publication>>,
 }
 
-impl RegistrySource for Inner {
+impl surface::Host for Inner {
+    fn now_ms(&self) -> f64 {
+        Date::now()
+    }
+
+    async fn session(&self) -> Option<Session> {
+        session_from_callback(call(&self.session, None).await)
+    }
+
     /// Read afresh each time; anything unreadable is an empty registry
     /// (fail closed) with a console warning.
     fn registry(&self) -> Registry {
-        let json = match parsed(&read_registry(&self.registry)) {
-            Ok(json) => json,
+        let registry = match given(&read_registry(&self.registry)) {
+            Ok(text) => Registry::from_json_text(&text)
+                .map_err(|e| format!("the registry is not plain JSON: {e}")),
+            Err(CallbackError::Threw(m)) => Err(format!("registry() threw: {m}")),
+            Err(CallbackError::NotJson(m)) => Err(format!("the registry is not plain JSON: {m}")),
+        };
+        match registry {
+            Ok(registry) => {
+                if let Some(warning) = registry.warning() {
+                    self.warn(warning);
+                }
+                registry
+            }
             Err(why) => {
                 self.warn(why);
-                return Registry::default();
+                Registry::default()
             }
-        };
-        let registry = Registry::from_json(&json);
-        if !registry.skipped.is_empty() {
-            let mut message = "declarations skipped:".to_string();
-            for (i, s) in registry.skipped.iter().enumerate() {
-                let sep = if i == 0 { " " } else { "; " };
-                let _ = write!(message, "{sep}[{}] {}", s.index, s.reason);
-            }
-            self.warn(message);
         }
-        registry
+    }
+
+    fn can_confirm(&self) -> bool {
+        self.confirm.is_some()
+    }
+
+    async fn confirm(&self, capability: &str, input: &Value) -> bool {
+        match &self.confirm {
+            Some(confirm) => approves(call(confirm, Some((capability, input))).await),
+            None => false,
+        }
+    }
+
+    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        match &self.execute {
+            Some(execute) => {
+                exec_outcome_from_callback(call(execute, Some((capability, args))).await)
+            }
+            None => self.builtin.execute(capability, args).await,
+        }
     }
 }
 
 impl Inner {
+    /// `console.warn`, unless it repeats the last warning.
     fn warn(&self, message: String) {
-        warn_once(&self.warned, &message);
+        let mut last = self.warned.borrow_mut();
+        if last.as_deref() != Some(message.as_str()) {
+            warn(&message);
+            *last = Some(message);
+        }
     }
 
+    /// Answers one request (a bridge delivery, `Surface.handle`, a WebMCP
+    /// call). Never throws.
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
         let projected = project_request(&request);
-        let value: Value = serde_json::from_str(&projected.get(0).as_string().unwrap_or_default())
-            .unwrap_or(Value::Null);
-        if let Some(problem) = projected.get(1).as_string() {
-            let error = ProtocolError::new(ProtocolCode::InvalidRequest, problem);
-            return to_js(&surface::respond(&value, Err(error)));
-        }
-        // `Surface::handle`'s two halves around this shell's own awaits.
-        // `session()`, read per request.
-        let session = read_session(called(call(&self.session, "", "").await));
-        let observe = || self.page.observe();
-        let p = match self.core.begin(
-            &value,
-            session.as_ref(),
-            Date::now(),
-            self,
-            &observe,
-            self.confirm.is_some(),
-        ) {
-            Ok(p) => p,
-            Err(response) => return to_js(&response),
-        };
-        // Parsed afresh per callback (in JS): one hook mutating its input
-        // does not change what the next one sees.
-        let input = serde_json::to_string(p.input()).unwrap_or_default();
-        // At most two page callbacks, through one await: `confirm(capabilityId,
-        // input)` when a person must approve (only `true` approves), then
-        // `execute(capabilityId, input)` — or the built-in executor.
-        let mut approved = !p.ask();
-        let outcome = loop {
-            let hook = match (approved, &self.confirm, &self.execute) {
-                (false, Some(confirm), _) => confirm,
-                // `begin` asks only when there is a confirm hook.
-                (false, None, _) => break p.declined(),
-                (true, _, Some(execute)) => execute,
-                // The built-in executor: a click through playable's `run`.
-                (true, _, None) => {
-                    let scope = match control_scope(&self.root, p.capability(), p.input()) {
-                        Ok(scope) => scope,
-                        Err(e) => break Err(e),
-                    };
-                    // The same `SensePort`/`BotPort` types the playable
-                    // machine uses: one copy of `run` in the module.
-                    let sense = crate::ports::SensePort {
-                        dom: sense::dom::DomSense::new(scope, sense::IslandSlots::default()),
-                        js: None,
-                        capture: None,
-                    };
-                    let bot = crate::ports::BotPort {
-                        dom: bot::DomBot,
-                        js: None,
-                    };
-                    // The run's answer borrows its payload: keep the (empty) payload alive.
-                    let payload = Map::new();
-                    let run = playable::run_item(&sense, &bot, p.capability(), &payload).await;
-                    break clicked(p.capability(), run.map(|_| ()).map_err(|e| *e));
-                }
-            };
-            let out = called(call(hook, p.capability(), &input).await);
-            if !approved {
-                approved = matches!(out, Ok(Value::Bool(true)));
-                if !approved {
-                    break p.declined();
-                }
-                continue;
+        let text = projected.get(0).as_string().unwrap_or_default();
+        let response = match projected.get(1).as_string() {
+            Some(problem) => {
+                Response::unreadable(&text, &format!("the request must be plain JSON: {problem}"))
             }
-            break match out {
-                Err(why) => Err(failed(why)),
-                Ok(json) => exec_outcome_from_json(&json),
-            };
+            None => self.core.handle(&text, self, &self.page).await,
         };
-        // `wait_for_text`, driven here: checks now, then after each DOM
-        // change, until the expected text shows or `within` ms pass.
-        let mut shown = true;
-        if let (Ok(_), Some(e)) = (&outcome, p.expect()) {
-            let deadline = Date::now() + e.within_ms;
-            while !self.page.shows_text(&e.text) {
-                if !self
-                    .page
-                    .next_change(deadline)
-                    .await
-                    .is_ok_and(|c| c.is_truthy())
-                {
-                    shown = false;
-                    break;
-                }
-            }
-        }
-        to_js(&self.core.finish(&value, p, outcome, shown, self, &observe))
+        to_js(serde_json::to_string(&response))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), playable::bridge::OriginsError> {
@@ -292,17 +223,6 @@ impl Inner {
 /// `Surface.handle`'s.
 async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
     inner.handle(request).await
-}
-
-/// What `session()` settled to. A throw, a rejection or a malformed value
-/// is no session (`SESSION_EXPIRED`): fail closed.
-fn read_session(value: Result<Value, String>) -> Option<Session> {
-    Session::from_json(&value.ok()?).ok().flatten()
-}
-
-/// An `EXECUTION_FAILED` outcome for a page `execute` that misbehaved.
-fn failed(message: String) -> BusinessError {
-    BusinessError::coded(MALFORMED_RESULT_CODE, message)
 }
 
 /// A publication's owner: the capabilities, described and invoked through `handle`.
@@ -370,39 +290,84 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(&format!("createSurface: {message}")).into()
 }
 
-/// [`surface_options`], a problem thrown as a TypeError.
-fn read_options(options: &JsValue, scan: bool) -> Result<JsValue, JsValue> {
-    let read = surface_options(options, scan);
-    match read.as_string() {
-        Some(problem) => Err(type_error(&problem)),
-        None => Ok(read),
+/// `options[name]`; a throwing getter or proxy is [`ConfigError::Unreadable`].
+fn read(options: &JsValue, name: &'static str) -> Result<JsValue, ConfigError> {
+    Reflect::get(options, &JsValue::from_str(name)).map_err(|_| ConfigError::Unreadable(name))
+}
+
+fn kind(value: &JsValue) -> OptionKind {
+    if value.is_undefined() || value.is_null() {
+        OptionKind::Absent
+    } else if value.is_function() {
+        OptionKind::Function
+    } else if Array::is_array(value) {
+        OptionKind::Array
+    } else {
+        OptionKind::Other
     }
+}
+
+/// What `createSurface` reads: the callbacks (each read once and checked as
+/// soon as it is read, in order), then the data options as one bounded
+/// JSON text, then the scan options.
+struct Read {
+    callbacks: [JsValue; 4],
+    config: SurfaceConfig,
+    scan: JsValue,
+}
+
+fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
+    if !options.is_object() {
+        return Err(ConfigError::NotAnObject);
+    }
+    let mut callbacks: [JsValue; 4] = Default::default();
+    for (slot, option) in callbacks.iter_mut().zip(CallbackOption::ALL) {
+        let value = read(options, option.name())?;
+        option.check(kind(&value))?;
+        *slot = value;
+    }
+    let data = Object::new();
+    for name in ["app", "expose", "recordLimit", "rateLimit"] {
+        // (Setting a fresh object's own property cannot fail.)
+        let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
+    }
+    let data = given(&plain_options(&data)).map_err(|e| match e {
+        CallbackError::Threw(why) | CallbackError::NotJson(why) => ConfigError::NotJson(why),
+    })?;
+    let config = SurfaceConfig::from_json_text(&data)?;
+    let scan = Object::new();
+    for name in ["root", "allowedOrigins"] {
+        let _ = Reflect::set(&scan, &JsValue::from_str(name), &read(options, name)?);
+    }
+    Ok(Read {
+        callbacks,
+        config,
+        scan: scan.into(),
+    })
 }
 
 /// `createSurface(options)`. Throws a TypeError for invalid options.
 #[wasm_bindgen(js_name = createSurface)]
 pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
-    let read: Array = read_options(&options, false)?.unchecked_into();
-    // The data options, bounded and read once.
-    let data = parsed(&read).map_err(|e| type_error(&e))?;
-    let config = SurfaceConfig::from_json(&data).map_err(|e| type_error(&e.0))?;
+    let read = read_options(&options).map_err(|e| type_error(&e.to_string()))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan =
-        options::parse(&read_options(&options, true)?).map_err(|e| type_error(&e.to_string()))?;
+    let scan = options::parse(&read.scan).map_err(|e| type_error(&e.to_string()))?;
+    let [registry, session, execute, confirm] = read.callbacks;
     Ok(Surface {
         inner: Rc::new(Inner {
-            core: surface::Surface::new(config),
-            registry: read.get(2),
-            // Checked in JS: a function, or (execute, confirm) absent.
-            session: read.get(3).unchecked_into(),
-            execute: read.get(4).dyn_into().ok(),
-            confirm: read.get(5).dyn_into().ok(),
+            core: surface::Surface::new(read.config),
+            registry,
+            // Checked above: a function, or (execute, confirm) absent.
+            session: session.unchecked_into(),
+            execute: execute.dyn_into().ok(),
+            confirm: confirm.dyn_into().ok(),
             page: DomPage::new(scan.root.clone()),
+            builtin: DomExecutor::new(scan.root.clone()),
             root: scan.root,
             window: scan.window,
             allowed_origins: scan.allowed_origins,
             bridge: RefCell::new(None),
-            warned: read.into(),
+            warned: RefCell::new(None),
             webmcp: RefCell::new(None),
         }),
     })

@@ -7,8 +7,8 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
 use surface::{
-    ActionState, Confirm, ExecOutcome, Executor, Feedback, Host, Observation, Page, Record, Region,
-    Registry, RegistrySource, Session, Surface, SurfaceConfig,
+    ActionState, ExecOutcome, Feedback, Host, Observation, Page, PageError, Record, Region,
+    Registry, Session, Surface, SurfaceConfig,
 };
 
 fn noop_waker() -> Waker {
@@ -64,11 +64,11 @@ pub struct FakePage {
 }
 
 impl Page for FakePage {
-    fn observe(&self) -> Result<Box<Observation>, String> {
+    fn observe(&self) -> Result<Observation, PageError> {
         if self.broken.get() {
-            return Err("root element is gone".into());
+            return Err(PageError::Unreadable("root element is gone".into()));
         }
-        Ok(Box::new(self.obs.borrow().clone()))
+        Ok(self.obs.borrow().clone())
     }
 
     async fn wait_for_text(&self, text: &str, within_ms: f64) -> bool {
@@ -80,39 +80,13 @@ impl Page for FakePage {
 
 pub struct FakeRegistry(pub RefCell<Registry>);
 
-impl RegistrySource for FakeRegistry {
-    fn registry(&self) -> Registry {
-        self.0.borrow().clone()
-    }
-}
-
 pub struct FakeConfirm {
     pub configured: bool,
     pub answer: bool,
     pub asked: RefCell<Vec<(String, Value)>>,
 }
 
-impl Confirm for FakeConfirm {
-    fn can_ask(&self) -> bool {
-        self.configured
-    }
-
-    async fn approve(&self, capability: &str, input: &Value) -> bool {
-        self.asked
-            .borrow_mut()
-            .push((capability.to_string(), input.clone()));
-        yield_once().await;
-        self.answer
-    }
-}
-
 pub struct FakeClock(pub Cell<f64>);
-
-impl surface::Clock for FakeClock {
-    fn now_ms(&self) -> f64 {
-        self.0.get()
-    }
-}
 
 type Effect = Box<dyn Fn(&str, &Value, &mut Observation, &mut Registry) -> ExecOutcome>;
 
@@ -126,26 +100,66 @@ pub struct Fixture {
     pub clock: FakeClock,
     pub calls: RefCell<Vec<(String, Value)>>,
     pub effect: RefCell<Effect>,
+    /// How often `session()` was read.
+    pub session_reads: Cell<u32>,
     next_id: Cell<u32>,
 }
 
-struct FixtureExec<'a>(&'a Fixture);
+/// The page's callbacks, in memory: each async one is pending once before
+/// it answers, so tests exercise the awaits.
+impl Host for Fixture {
+    fn now_ms(&self) -> f64 {
+        self.clock.0.get()
+    }
 
-impl Executor for FixtureExec<'_> {
+    async fn session(&self) -> Option<Session> {
+        self.session_reads.set(self.session_reads.get() + 1);
+        yield_once().await;
+        self.session.borrow().clone()
+    }
+
+    fn registry(&self) -> Registry {
+        self.registry.0.borrow().clone()
+    }
+
+    fn can_confirm(&self) -> bool {
+        self.confirm.configured
+    }
+
+    async fn confirm(&self, capability: &str, input: &Value) -> bool {
+        self.confirm
+            .asked
+            .borrow_mut()
+            .push((capability.to_string(), input.clone()));
+        yield_once().await;
+        self.confirm.answer
+    }
+
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        let fx = self.0;
-        fx.calls
+        self.calls
             .borrow_mut()
             .push((capability.to_string(), args.clone()));
         yield_once().await;
-        let effect = fx.effect.borrow();
-        let mut obs = fx.page.obs.borrow_mut();
-        let mut registry = fx.registry.0.borrow_mut();
+        let effect = self.effect.borrow();
+        let mut obs = self.page.obs.borrow_mut();
+        let mut registry = self.registry.0.borrow_mut();
         effect(capability, args, &mut obs, &mut registry)
     }
 }
 
 pub const NOW: f64 = 1_700_000_000_000.0;
+
+/// `Registry::from_json`, remembered for the seed's registry (fuzzing
+/// builds a fixture per case).
+fn parsed_registry(registry: &Value) -> Registry {
+    thread_local! {
+        static SEED: Registry = Registry::from_json(&seed_registry());
+    }
+    if *registry == seed_registry() {
+        return SEED.with(Registry::clone);
+    }
+    Registry::from_json(registry)
+}
 
 pub fn seed_registry() -> Value {
     json!([
@@ -279,7 +293,7 @@ impl Fixture {
     pub fn with(config: SurfaceConfig, registry: Value, page: Observation) -> Self {
         Self {
             surface: Surface::new(config),
-            registry: FakeRegistry(RefCell::new(Registry::from_json(&registry))),
+            registry: FakeRegistry(RefCell::new(parsed_registry(&registry))),
             session: RefCell::new(Some(seed_session())),
             page: FakePage {
                 obs: RefCell::new(page),
@@ -294,6 +308,7 @@ impl Fixture {
             clock: FakeClock(Cell::new(NOW)),
             calls: RefCell::new(Vec::new()),
             effect: RefCell::new(default_effect()),
+            session_reads: Cell::new(0),
             next_id: Cell::new(0),
         }
     }
@@ -317,18 +332,17 @@ impl Fixture {
         )
     }
 
+    /// One request through the whole pipeline, as JSON text (the way the
+    /// shell hands it over); the response as JSON.
     pub fn send(&self, request: &Value) -> Value {
-        let session = self.session.borrow().clone();
-        let exec = FixtureExec(self);
-        let host = Host {
-            registry: &self.registry,
-            session: session.as_ref(),
-            page: &self.page,
-            executor: &exec,
-            confirm: &self.confirm,
-            clock: &self.clock,
-        };
-        let response = block_on(self.surface.handle(request, &host));
+        let text = serde_json::to_string(request).expect("JSON");
+        self.send_text(&text, request)
+    }
+
+    /// [`Fixture::send`] for text that `request` (if JSON) describes.
+    pub fn send_text(&self, text: &str, request: &Value) -> Value {
+        let response = block_on(self.surface.handle(text, self, &self.page));
+        let response = serde_json::to_value(&response).expect("a response serializes");
         assert_well_formed(request, &response);
         response
     }

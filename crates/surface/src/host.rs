@@ -1,0 +1,149 @@
+//! What the page provides to Surface besides its DOM ([`crate::Page`]):
+//! the declarations, the verified session, the execution path, the confirm
+//! hook and the clock ([`Host`]); and how those callbacks' results are read.
+
+use crate::bounds;
+use crate::codes::{BusinessCode, BusinessError};
+use crate::declaration::Registry;
+use crate::field::{from_object, Field, Object};
+use crate::session::Session;
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+
+/// What an executor reports: `{ ok: true, value? }` or
+/// `{ ok: false, error: { code, message } }`.
+pub type ExecOutcome = Result<Option<Value>, BusinessError>;
+
+/// The page's side of one request. `Surface::handle` calls these in the
+/// documented order and awaits the async ones; it never holds its own
+/// state across an await, so overlapping requests are safe.
+#[allow(async_fn_in_trait)]
+pub trait Host {
+    /// Milliseconds since the epoch (`Date.now()` in the browser).
+    fn now_ms(&self) -> f64;
+
+    /// The session the host verified (its `session()`), read once per
+    /// request; `None` for none, or one that could not be read.
+    async fn session(&self) -> Option<Session>;
+
+    /// The declarations, read per request (and again after an invoke, to
+    /// report capabilities that appeared).
+    fn registry(&self) -> Registry;
+
+    /// Whether a person can be asked: the page configured a confirm hook.
+    /// Without one, high-risk actions are denied.
+    fn can_confirm(&self) -> bool;
+
+    /// Asks a person about `capability` with `input`; `true` only on
+    /// explicit approval.
+    async fn confirm(&self, capability: &str, input: &Value) -> bool;
+
+    /// Runs `capability` with the validated input (including `record` for
+    /// row actions) through the page's own execution path.
+    async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome;
+}
+
+/// Why a host callback gave nothing to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallbackError {
+    /// It threw or its promise rejected (the message).
+    Threw(String),
+    /// It returned something that is not plain JSON (why).
+    NotJson(String),
+}
+
+/// `{ ok, value?, error? }` as given.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ResultWire {
+    ok: Field<bool>,
+    value: Field<Value>,
+    error: Field<Object<ErrorWire>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ErrorWire {
+    code: Field<String>,
+    message: Field<String>,
+}
+
+/// Reads an executor's JSON result. Anything that is not one of the two
+/// documented shapes becomes an `EXECUTION_FAILED` business error, so a
+/// buggy executor can never look like a success.
+pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
+    let wire = value.as_object().and_then(from_object::<ResultWire>);
+    match wire.unwrap_or_default() {
+        ResultWire {
+            ok: Field::Given(true),
+            value,
+            ..
+        } => Ok(match value {
+            Field::Absent => None,
+            Field::Null => Some(Value::Null),
+            Field::Given(v) => Some(v),
+            Field::Other => None,
+        }),
+        ResultWire {
+            ok: Field::Given(false),
+            error: Field::Given(Object(ErrorWire { code: Field::Given(code), message })),
+            ..
+        } if !code.is_empty() => Err(BusinessError::coded(&code, message.given().unwrap_or_default())),
+        // One message for every other shape: it spells out both valid ones.
+        _ => Err(execution_failed(
+            "the page's executor returned a malformed result: expected { ok: true, value? } or { ok: false, error: { code: non-empty string, message? } }",
+        )),
+    }
+}
+
+/// An `execute` callback's outcome: its JSON text read by
+/// [`exec_outcome_from_json`] within [`crate::bounds`], or an
+/// `EXECUTION_FAILED` error saying why there was none.
+pub fn exec_outcome_from_callback(given: Result<String, CallbackError>) -> ExecOutcome {
+    let text = match given {
+        Ok(text) => text,
+        Err(CallbackError::Threw(m)) => {
+            return Err(execution_failed(format!("the page's execute threw: {m}")))
+        }
+        Err(CallbackError::NotJson(m)) => {
+            return Err(execution_failed(format!(
+                "the page's execute returned no plain JSON: {m}"
+            )))
+        }
+    };
+    match bounds::decode::<Value>(&text) {
+        Ok(value) => exec_outcome_from_json(&value),
+        Err(e) => Err(execution_failed(format!(
+            "the page's execute returned no plain JSON: {e}"
+        ))),
+    }
+}
+
+/// A `confirm` callback's answer: only JSON `true` approves; anything
+/// else, a throw or a rejection included, is a refusal.
+pub fn approves(given: Result<String, CallbackError>) -> bool {
+    given.is_ok_and(|text| text.trim() == "true")
+}
+
+/// A `session()` callback's value: a session, or `None` for null, a
+/// malformed value, a throw or a rejection (fail closed).
+pub fn session_from_callback(given: Result<String, CallbackError>) -> Option<Session> {
+    Session::from_json_text(&given.ok()?).ok().flatten()
+}
+
+/// An `EXECUTION_FAILED` business error.
+pub fn execution_failed(message: impl Into<String>) -> BusinessError {
+    BusinessError::new(BusinessCode::ExecutionFailed, message)
+}
+
+impl fmt::Display for CallbackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Threw(m) => write!(f, "it threw: {m}"),
+            Self::NotJson(m) => write!(f, "it returned no plain JSON: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for CallbackError {}
