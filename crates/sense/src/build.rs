@@ -269,6 +269,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
             reference: format!("g{}", snap.generics.len()),
             role: node.role.unwrap_or_default().to_string(),
             name: cap_chars(node.name.unwrap_or(""), TITLE_MAX_CHARS),
+            visible: node.has(RawNode::FLAG_VISIBLE),
         });
     }
 

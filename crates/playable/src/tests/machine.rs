@@ -159,10 +159,10 @@ fn snapshot_carries_the_screenshot_only_when_asked() {
     );
     let pid = hello(&m);
     let shot = down(pid.clone(), "snapshot", json!({ "screenshot": true }));
-    let r = block_on(m.handle(&shot));
+    let r = block_on(m.handle(&shot.to_string()));
     assert_eq!(r.screenshot, Some("png!"));
     let plain = down(pid, "snapshot", json!({}));
-    let r = block_on(m.handle(&plain));
+    let r = block_on(m.handle(&plain.to_string()));
     assert_eq!(r.screenshot, None);
 }
 
@@ -267,7 +267,7 @@ fn escape_refusals() {
     );
     assert_untouched(&m);
     m.sense.snapshot.borrow_mut().no_reload = false;
-    m.bom.outcome.set(BomOutcome {
+    m.bom.outcome.set(Outcome {
         ok: false,
         retired: false,
     });
