@@ -62,7 +62,7 @@ pub fn check_origins(origins: &[String]) -> Result<(), String> {
     if let Some(bad) = origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
         return Err(format!(
             "allowedOrigins entry {} is not an origin: list exact origins such as \"https://example.com\"",
-            sense::json::quote(bad)
+            crate::envelope::quote(bad)
         ));
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! capability by clicking its declared control through playable's `run`.
 
 use js_sys::{Array, Date, Promise};
-use playable::ports::{Action, Bot, Refusal, Report, Sense};
+use playable::ports::{Action, Bot, DispatchError, PortError, Refusal, Report, Sense};
 use playable::{run_menu_item, ErrorCode};
 use sense::dom::DomSense;
 use sense::IslandSlots;
@@ -111,7 +111,7 @@ pub struct PlayableRun;
 impl MenuRun for PlayableRun {
     async fn run(&self, scope: JsValue, id: &str) -> Result<(), (ErrorCode, String)> {
         let menu = Menu(DomSense::new(scope, IslandSlots::default()));
-        run_menu_item(&menu, &Click, id).await
+        run_menu_item(&menu, &Click, id).await.map_err(Into::into)
     }
 }
 
@@ -205,15 +205,15 @@ impl Sense for Menu {
     type Target = JsValue;
     type Shot = ();
 
-    async fn snapshot(&self) -> Result<sense::Snapshot, String> {
-        self.0.snapshot()
+    async fn snapshot(&self) -> Result<sense::Snapshot, PortError> {
+        Ok(self.0.snapshot()?)
     }
 
-    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, String> {
+    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, PortError> {
         Ok(self.0.resolve(id))
     }
 
-    async fn capture(&self) -> Result<Option<()>, String> {
+    async fn capture(&self) -> Result<Option<()>, PortError> {
         Ok(None)
     }
 }
@@ -226,7 +226,11 @@ impl Bot<JsValue> for Click {
         bot::DomBot.check_action(target, action).await
     }
 
-    async fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+    async fn dispatch(
+        &self,
+        target: &JsValue,
+        action: &Action<JsValue>,
+    ) -> Result<Report, DispatchError> {
         bot::DomBot.dispatch(target, action)
     }
 }

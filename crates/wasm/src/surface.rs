@@ -239,7 +239,7 @@ impl Inner {
                     // The run's answer borrows its payload: keep the (empty) payload alive.
                     let payload = Map::new();
                     let run = playable::run_item(&sense, &bot, p.capability(), &payload).await;
-                    break clicked(p.capability(), run.map(|_| ()).map_err(|e| *e));
+                    break clicked(p.capability(), run.map(|_| ()).map_err(Into::into));
                 }
             };
             let out = called(call(hook, p.capability(), &input).await);
