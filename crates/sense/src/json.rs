@@ -65,3 +65,7 @@ impl Snapshot {
 
 #[cfg(test)]
 mod tests;
+
+// proptest pulls getrandom, which does not build for wasm32-unknown-unknown.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props;
