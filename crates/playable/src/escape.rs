@@ -86,6 +86,14 @@ impl EscapeInputs {
         })
     }
 
+    /// Reads them from JSON text (through a `serde_json::Value`, like
+    /// [`sense::Snapshot::from_json`]).
+    pub fn from_json(text: &str) -> Result<Self, EscapeInputsError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| EscapeInputsError(e.to_string()))?;
+        Self::decode(&value)
+    }
+
     pub fn escapes(&self) -> Vec<Escape> {
         let reason = reload_refusal(&self.dirty, self.no_reload);
         vec![Escape {

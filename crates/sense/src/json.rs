@@ -51,15 +51,15 @@ impl Snapshot {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Reads an `ISnapshot` from JSON text (see [`decode_snapshot`]).
+    /// Reads an `ISnapshot` from JSON text (see [`decode_snapshot`]): parsed
+    /// into a `serde_json::Value` first, so the module carries one copy of
+    /// the snapshot's decoder (over a `Value`) rather than one per reader.
     pub fn from_json(text: &str) -> Result<Snapshot, SnapshotError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let snapshot = decode_snapshot(&mut de)?;
-        de.end().map_err(|e| SnapshotError {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SnapshotError {
             path: ".".into(),
             message: e.to_string(),
         })?;
-        Ok(snapshot)
+        decode_snapshot(&value)
     }
 }
 

@@ -262,7 +262,7 @@ pub fn for_tests(reset: bool) {
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = crate::ports::stringify(snapshot).unwrap_or_default();
-    playable::EscapeInputs::decode(&mut serde_json::Deserializer::from_str(&json))
+    playable::EscapeInputs::from_json(&json)
         .map(|inputs| inputs.escapes())
         .map_err(|e| {
             JsError::new(&format!(
