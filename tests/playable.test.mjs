@@ -104,6 +104,37 @@ test("snapshot reads the seed markup: title, menu states, islands, generics, esc
     assert.deepEqual(escapes, [{ type: "reload", allowed: true }]);
   }));
 
+test("snapshot query and windows: only the rows asked for, with their accounts", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async (p, send) => {
+      const full = (await send("snapshot")).payload;
+      const q = (await send("snapshot", { query: "  SAVE current " })).payload;
+      const w = (await send("snapshot", { offset: 1, limit: 2 })).payload;
+      const none = (await send("snapshot", { query: "no-such-word" })).payload;
+      const bad = [];
+      for (const payload of [{ query: 5 }, { offset: -1 }, { limit: 1.5 }, { limit: "2" }]) {
+        bad.push((await send("snapshot", payload)).error.code);
+      }
+      const mismatch = (await send("snapshot", { query: 5 }, "other")).error.code;
+      return { full, q, w, none, bad, mismatch };
+    });
+    assert.equal("menuWindow" in r.full.snapshot, false, "no window fields without query/offset/limit");
+    assert.equal("genericsWindow" in r.full.snapshot, false);
+    assert.deepEqual(r.q.snapshot.menu.map((m) => m.id), ["btn-save"]);
+    assert.deepEqual(r.q.snapshot.menuWindow, { offset: 0, limit: 1, total: 1 });
+    assert.deepEqual(r.q.snapshot.generics, []);
+    assert.deepEqual(r.q.snapshot.islands, r.full.snapshot.islands, "islands come from the full read");
+    assert.deepEqual(r.q.escapes, r.full.escapes);
+    const visible = r.full.snapshot.generics.length - r.w.snapshot.genericsWindow.hidden;
+    assert.deepEqual(r.w.snapshot.menu, r.full.snapshot.menu.slice(1, 3));
+    assert.deepEqual(r.w.snapshot.menuWindow, { offset: 1, limit: 2, total: r.full.snapshot.menu.length });
+    assert.equal(r.w.snapshot.genericsWindow.total, visible);
+    assert.deepEqual(r.none.snapshot.menu, []);
+    assert.equal(r.none.snapshot.menuWindow.total, 0);
+    assert.deepEqual(r.bad, ["BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST"]);
+    assert.equal(r.mismatch, "PAGE_MISMATCH", "payload checks come after the latch");
+  }));
+
 test("run clicks exactly once, on the declared element and on an island slot", () =>
   withPage(async (page) => {
     const r = await inPage(page, async (p, send) => {

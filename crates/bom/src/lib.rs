@@ -2,8 +2,12 @@
 //! window to reload and reports `{ ok, retired }`, where `retired: true` means
 //! the document that made the request is going away (its instance must stop).
 
-/// The outcome of a browser-object action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use serde::{Deserialize, Serialize};
+
+/// The outcome of a browser-object action: `{ ok, retired }` on the wire (a
+/// JS bom port's answer; a missing flag is `false`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Outcome {
     pub ok: bool,
     pub retired: bool,
@@ -58,3 +62,27 @@ mod dom {
 
 #[cfg(target_arch = "wasm32")]
 pub use dom::DomBom;
+
+#[cfg(test)]
+mod tests {
+    use super::Outcome;
+    use serde_json::json;
+
+    #[test]
+    fn outcome_wire_shape() {
+        assert_eq!(
+            serde_json::to_value(Outcome::RELOADING).ok(),
+            Some(json!({ "ok": true, "retired": true }))
+        );
+        let read = |v| serde_json::from_value::<Outcome>(v).ok();
+        assert_eq!(
+            read(json!({ "ok": true })),
+            Some(Outcome {
+                ok: true,
+                retired: false
+            })
+        );
+        assert_eq!(read(json!({})), Some(Outcome::FAILED));
+        assert_eq!(read(json!({ "ok": "yes" })), None);
+    }
+}

@@ -1,11 +1,10 @@
 use js_sys::{Array, Promise};
-use playable::ports::{Action, Align, InputValue, Refusal, Report};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
-use crate::Actionability;
+use crate::{Action, Actionability, DispatchError, InputValue, Refusal, Report, Unactionable};
 
 #[wasm_bindgen(module = "/src/act.js")]
 extern "C" {
@@ -51,14 +50,16 @@ fn not_actionable(why: impl Into<String>) -> Refusal {
     Refusal::NotActionable(why.into())
 }
 
-fn thrown(e: JsValue) -> String {
-    let message = js_sys::Reflect::get(&e, &"message".into())
+/// A thrown value's message.
+fn message(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
         .ok()
-        .and_then(|m| m.as_string());
-    format!(
-        "the page threw while dispatching: {}",
-        message.unwrap_or_else(|| "unknown error".into())
-    )
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+fn thrown(e: JsValue) -> DispatchError {
+    DispatchError::Threw(message(&e))
 }
 
 fn strings(values: &[String]) -> Array {
@@ -67,9 +68,9 @@ fn strings(values: &[String]) -> Array {
 
 impl DomBot {
     /// Connected, visible and enabled by the snapshot's own rules.
-    pub fn check(&self, target: &JsValue) -> Result<(), String> {
+    pub fn check(&self, target: &JsValue) -> Result<(), Unactionable> {
         let Some(el) = target.dyn_ref::<Element>() else {
-            return Err("the target is not an element".into());
+            return Err(Unactionable::NotAnElement);
         };
         let connected = el.is_connected();
         Actionability {
@@ -78,7 +79,6 @@ impl DomBot {
             enabled: connected && sense::dom::is_enabled(target),
         }
         .verdict()
-        .map_err(str::to_string)
     }
 
     /// Does the input value fit the element? (`BAD_REQUEST` when not.) The
@@ -139,7 +139,7 @@ impl DomBot {
         }
         let why = JsFuture::from(stable_and_hit(target))
             .await
-            .map_err(|e| not_actionable(thrown(e)))?;
+            .map_err(|e| not_actionable(thrown(e).to_string()))?;
         if let Some(why) = why.as_string() {
             return Err(not_actionable(why));
         }
@@ -161,13 +161,17 @@ impl DomBot {
     }
 
     /// Exactly one dispatch of the action.
-    pub fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+    pub fn dispatch(
+        &self,
+        target: &JsValue,
+        action: &Action<JsValue>,
+    ) -> Result<Report, DispatchError> {
         match action {
             Action::Click => self.click(target).map(|()| Report::Done),
             Action::Input(value) => {
-                let kind = self.fits(target, value).map_err(|r| match r {
-                    Refusal::BadRequest(s) | Refusal::NotActionable(s) => s,
-                })?;
+                let kind = self
+                    .fits(target, value)
+                    .map_err(|r| DispatchError::Failed(r.reason().to_string()))?;
                 let js = match value {
                     InputValue::Text(t) => JsValue::from_str(t),
                     InputValue::Bool(b) => JsValue::from_bool(*b),
@@ -177,14 +181,7 @@ impl DomBot {
                 Ok(Report::Done)
             }
             Action::Scroll { to, by } => {
-                let to = to.map(|a| {
-                    match a {
-                        Align::Start => "start",
-                        Align::Center => "center",
-                        Align::End => "end",
-                    }
-                    .to_string()
-                });
+                let to = to.map(|a| a.as_str().to_string());
                 let (bx, by) = by.unwrap_or((0.0, 0.0));
                 let pos = scroll(target, to, bx, by).map_err(thrown)?;
                 let n = |i: u32| pos.get(i).as_f64().unwrap_or(0.0) as i64;
@@ -200,9 +197,9 @@ impl DomBot {
     /// Exactly one click: `HTMLElement.click()` (activation behaviour included),
     /// or a synthetic `click` MouseEvent for other elements (SVG…). In act.js:
     /// one import instead of eight web-sys calls.
-    pub fn click(&self, target: &JsValue) -> Result<(), String> {
+    pub fn click(&self, target: &JsValue) -> Result<(), DispatchError> {
         match click(target) {
-            Some(why) => Err(why),
+            Some(why) => Err(DispatchError::Failed(why)),
             None => Ok(()),
         }
     }

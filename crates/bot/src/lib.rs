@@ -1,5 +1,10 @@
 //! `bot` acts on a target the menu resolved: it checks actionability right
-//! before dispatch and dispatches exactly once.
+//! before dispatch and dispatches exactly once. Its types ([`Action`],
+//! [`Report`], [`Refusal`], …) are its own; `playable` builds on them.
+
+mod action;
+
+pub use action::{Action, Align, DispatchError, InputValue, Refusal, Report, Unactionable};
 
 /// What is known about a target at the moment of dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,15 +15,15 @@ pub struct Actionability {
 }
 
 impl Actionability {
-    /// `Err(reason)` names the first failing condition; the reason goes into
-    /// the `NOT_ACTIONABLE` message.
-    pub fn verdict(self) -> Result<(), &'static str> {
+    /// Names the first failing condition; its reason goes into the
+    /// `NOT_ACTIONABLE` message.
+    pub fn verdict(self) -> Result<(), Unactionable> {
         if !self.connected {
-            Err("the element is detached from the document")
+            Err(Unactionable::Detached)
         } else if !self.visible {
-            Err("the element is not visible")
+            Err(Unactionable::Hidden)
         } else if !self.enabled {
-            Err("the element is disabled")
+            Err(Unactionable::Disabled)
         } else {
             Ok(())
         }
@@ -48,6 +53,7 @@ mod tests {
         }
         .verdict()
         .unwrap_err()
+        .as_str()
         .contains("detached"));
         assert!(A {
             visible: false,
@@ -55,6 +61,7 @@ mod tests {
         }
         .verdict()
         .unwrap_err()
+        .as_str()
         .contains("visible"));
         assert!(A {
             enabled: false,
@@ -62,6 +69,7 @@ mod tests {
         }
         .verdict()
         .unwrap_err()
+        .as_str()
         .contains("disabled"));
         assert!(A {
             connected: false,
@@ -70,6 +78,7 @@ mod tests {
         }
         .verdict()
         .unwrap_err()
+        .as_str()
         .contains("detached"));
     }
 }

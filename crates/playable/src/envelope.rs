@@ -1,17 +1,24 @@
-//! Downlink parsing and uplink shapes (baseline §1). Parsing takes a
-//! `serde_json::Value` that the boundary has already bounded in size and depth.
-//! Uplinks are written as JSON by hand ([`Uplink::to_json`]): one pass into one
-//! String, and no serde derive code in the module.
+//! Downlink decoding and uplink shapes (baseline §1), through serde. A
+//! downlink is JSON text: [`parse_downlink`] applies the
+//! [`bounds`](crate::bounds) first, deserializes the four raw fields, then
+//! runs the shape and cmd checks in baseline order. An uplink is written with
+//! `serde_json` ([`Uplink::to_json`]): one JSON text that JS parses once.
 
-use sense::json::{push_bool, push_key, push_str};
+use std::fmt;
+
 use sense::{Escape, Snapshot};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
+
+use crate::bounds::{self, Exceeded, Kind, ENVELOPE};
+use crate::window::{GenericsWindow, MenuWindow};
 
 /// Longest usable requestId, in characters.
 pub const REQUEST_ID_MAX_CHARS: usize = 128;
 
 /// `TPlayableErrorCode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
     BadRequest,
     UnknownCmd,
@@ -47,6 +54,36 @@ impl ErrorCode {
     }
 }
 
+/// A refusal or failure on its way to the uplink: the code and the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<Failure> for (ErrorCode, String) {
+    fn from(f: Failure) -> Self {
+        (f.code, f.message)
+    }
+}
+
 /// The four commands, with their command-specific payload still raw: payload
 /// fields are checked after phase and latch (baseline order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,91 +106,220 @@ impl Command {
     }
 }
 
-/// A downlink that passed the shape and cmd checks. The payload is borrowed
-/// from the parsed envelope (no copy of it).
+/// The envelope's four fields as they came: any JSON type, `None` when
+/// absent (a `null` is `Some(Value::Null)`). Other fields are skipped.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawDownlink {
+    #[serde(default, deserialize_with = "present")]
+    page_id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    request_id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    cmd: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    payload: Option<Value>,
+}
+
+/// A field that is there, whatever it holds (`null` included).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+/// A downlink that passed the shape and cmd checks.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Downlink<'v> {
-    pub page_id: Option<&'v str>,
-    pub request_id: &'v str,
+pub struct Downlink {
+    /// `None` when missing or not a string (it never matches the latch).
+    pub page_id: Option<String>,
+    pub request_id: String,
     pub cmd: Command,
-    pub payload: &'v Map<String, Value>,
+    pub payload: Map<String, Value>,
 }
 
-/// Ok payloads per command (JSON field names in the comments).
-#[derive(Debug, Clone, PartialEq)]
-pub enum OkPayload<'a> {
-    /// `{ pageId }`
-    Hello { page_id: String },
-    /// `{ snapshot, escapes }` (the escapes derived from the snapshot as
-    /// it is written)
-    Snapshot { snapshot: Snapshot },
-    /// `{ id, scrollLeft, scrollTop }`
-    RunScroll {
-        id: &'a str,
-        scroll_left: i64,
-        scroll_top: i64,
-    },
-    /// `{ id, value }` (input) or `{ id, to }` (drag): the run payload's
-    /// field `key`, echoed
-    RunEcho {
-        id: &'a str,
-        key: &'static str,
-        value: &'a Value,
-    },
-    /// `{ id }`
-    Run { id: &'a str },
-    /// `{ type, retired }`
-    Escape { kind: &'static str, retired: bool },
+/// A downlink refused by the shape or cmd checks: the code, the message,
+/// and the requestId to echo (`""` when it was not usable).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub request_id: String,
+    pub code: ErrorCode,
+    pub message: String,
 }
 
-impl OkPayload<'_> {
-    pub fn write_json(&self, out: &mut String) {
-        out.push('{');
-        match self {
-            Self::Hello { page_id } => {
-                out.push_str("\"pageId\":");
-                push_str(out, page_id);
-            }
-            Self::Snapshot { snapshot } => {
-                out.push_str("\"snapshot\":");
-                snapshot.write_json(out);
-                push_key(out, "escapes");
-                Escape::list_json(&sense::derive_escapes(snapshot), out);
-            }
-            Self::RunScroll {
-                id,
-                scroll_left,
-                scroll_top,
-            } => {
-                out.push_str("\"id\":");
-                push_str(out, id);
-                push_key(out, "scrollLeft");
-                out.push_str(&scroll_left.to_string());
-                push_key(out, "scrollTop");
-                out.push_str(&scroll_top.to_string());
-            }
-            Self::RunEcho { id, key, value } => {
-                out.push_str("\"id\":");
-                push_str(out, id);
-                push_key(out, key);
-                out.push_str(&value.to_string());
-            }
-            Self::Run { id } => {
-                out.push_str("\"id\":");
-                push_str(out, id);
-            }
-            Self::Escape { kind, retired } => {
-                out.push_str("\"type\":");
-                push_str(out, kind);
-                push_key(out, "retired");
-                push_bool(out, *retired);
-            }
-        }
-        out.push('}');
+/// 1 to [`REQUEST_ID_MAX_CHARS`] characters.
+pub fn usable_request_id(s: &str) -> bool {
+    (1..=REQUEST_ID_MAX_CHARS).contains(&sense::char_count(s))
+}
+
+/// The usable requestId of a text's top-level object, else `""`, whatever
+/// the rest of the text holds (found without recursion).
+pub(crate) fn request_id_in(text: &str) -> String {
+    bounds::top_level_string(text, "requestId")
+        .and_then(|raw| serde_json::from_str::<String>(raw).ok())
+        .filter(|id| usable_request_id(id))
+        .unwrap_or_default()
+}
+
+/// `s` as a JSON string literal, for messages that name an id or a value.
+pub(crate) fn quote(s: &str) -> String {
+    Value::from(s).to_string()
+}
+
+pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
+    match v {
+        None => "missing",
+        Some(Value::Null) => "null",
+        Some(Value::Bool(_)) => "a boolean",
+        Some(Value::Number(_)) => "a number",
+        Some(Value::String(_)) => "a string",
+        Some(Value::Array(_)) => "an array",
+        Some(Value::Object(_)) => "an object",
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// Bounds, then shape and cmd checks, in baseline order. Never panics,
+/// whatever the text.
+pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
+    let bad = |request_id: String, message: String| Refusal {
+        request_id,
+        code: ErrorCode::BadRequest,
+        message,
+    };
+    let scan = bounds::check(text, &ENVELOPE).map_err(|e| {
+        let why = match e {
+            Exceeded::NotJson(_) => e.to_string(),
+            _ => format!(
+                "{e} (bounds: {} levels, {} values, {} string characters)",
+                ENVELOPE.depth, ENVELOPE.values, ENVELOPE.chars
+            ),
+        };
+        bad(
+            request_id_in(text),
+            format!("the envelope must be plain JSON: {why}"),
+        )
+    })?;
+    if scan.top != Kind::Object {
+        return Err(bad(
+            String::new(),
+            format!("the envelope must be an object, got {}", scan.top.article()),
+        ));
+    }
+    // Within bounds: the text is JSON at most 32 levels deep.
+    let raw: RawDownlink = serde_json::from_str(text).map_err(|e| {
+        bad(
+            request_id_in(text),
+            format!("the envelope could not be read: {e}"),
+        )
+    })?;
+    let request_id = match &raw.request_id {
+        Some(Value::String(s)) if usable_request_id(s) => s.clone(),
+        got => {
+            let why = match got {
+                Some(Value::String(s)) if s.is_empty() => "an empty string".to_string(),
+                Some(Value::String(s)) => format!("{} characters long", sense::char_count(s)),
+                other => type_name(other.as_ref()).to_string(),
+            };
+            return Err(bad(
+                String::new(),
+                format!(
+                    "requestId must be a string of 1..{REQUEST_ID_MAX_CHARS} characters, got {why}"
+                ),
+            ));
+        }
+    };
+    let cmd = match raw.cmd {
+        Some(Value::String(cmd)) => cmd,
+        other => {
+            return Err(bad(
+                request_id,
+                format!("cmd must be a string, got {}", type_name(other.as_ref())),
+            ))
+        }
+    };
+    let payload = match raw.payload {
+        Some(Value::Object(payload)) => payload,
+        other => {
+            return Err(bad(
+                request_id,
+                format!(
+                    "payload must be an object, got {}",
+                    type_name(other.as_ref())
+                ),
+            ))
+        }
+    };
+    let Some(command) = Command::parse(&cmd) else {
+        let shown = sense::prefix_chars(&cmd, 40);
+        return Err(Refusal {
+            request_id,
+            code: ErrorCode::UnknownCmd,
+            message: format!(
+                "unknown cmd {}: expected hello, snapshot, run or escape",
+                quote(shown)
+            ),
+        });
+    };
+    let page_id = match raw.page_id {
+        Some(Value::String(id)) => Some(id),
+        _ => None,
+    };
+    Ok(Downlink {
+        page_id,
+        request_id,
+        cmd: command,
+        payload,
+    })
+}
+
+/// The snapshot as the ok payload writes it: the read (windowed when the
+/// downlink asked for a window) plus the windows' accounts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotView {
+    #[serde(flatten)]
+    pub snapshot: Snapshot,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub menu_window: Option<MenuWindow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generics_window: Option<GenericsWindow>,
+}
+
+/// Ok payloads per command, with their wire fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum OkPayload {
+    /// `{ pageId }`
+    Hello {
+        #[serde(rename = "pageId")]
+        page_id: String,
+    },
+    /// `{ snapshot, escapes }`, the escapes derived from the full read.
+    Snapshot {
+        snapshot: SnapshotView,
+        escapes: Vec<Escape>,
+    },
+    /// `{ id, scrollLeft, scrollTop }`
+    RunScroll {
+        id: String,
+        #[serde(rename = "scrollLeft")]
+        scroll_left: i64,
+        #[serde(rename = "scrollTop")]
+        scroll_top: i64,
+    },
+    /// `{ id, value }`: an input run's value, echoed as it came.
+    RunInput { id: String, value: Value },
+    /// `{ id, to }`: a drag run's drop target, echoed.
+    RunDrag { id: String, to: Value },
+    /// `{ id }`
+    Run { id: String },
+    /// `{ type, retired }`
+    Escape {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        retired: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
@@ -161,17 +327,42 @@ pub struct ErrorBody {
 
 /// `IPlayableUplink`: `ok` is whether `body` holds a payload or an error.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Uplink<'a> {
+pub struct Uplink {
     pub page_id: Option<String>,
     pub request_id: String,
-    pub body: Result<OkPayload<'a>, ErrorBody>,
+    pub body: Result<OkPayload, ErrorBody>,
 }
 
-impl<'a> Uplink<'a> {
-    pub fn ok(page_id: Option<String>, request_id: &str, payload: OkPayload<'a>) -> Self {
+/// `{ pageId, requestId, ok, payload? , error? }`, in that order.
+impl Serialize for Uplink {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Wire<'a> {
+            page_id: &'a Option<String>,
+            request_id: &'a str,
+            ok: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            payload: Option<&'a OkPayload>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            error: Option<&'a ErrorBody>,
+        }
+        Wire {
+            page_id: &self.page_id,
+            request_id: &self.request_id,
+            ok: self.body.is_ok(),
+            payload: self.body.as_ref().ok(),
+            error: self.body.as_ref().err(),
+        }
+        .serialize(s)
+    }
+}
+
+impl Uplink {
+    pub fn ok(page_id: Option<String>, request_id: impl Into<String>, payload: OkPayload) -> Self {
         Self {
             page_id,
-            request_id: request_id.to_string(),
+            request_id: request_id.into(),
             body: Ok(payload),
         }
     }
@@ -196,134 +387,15 @@ impl<'a> Uplink<'a> {
         self.body.as_ref().err().map(|e| e.code)
     }
 
-    /// `{ pageId, requestId, ok, payload? , error? }` as JSON, in that order.
+    /// The uplink as one JSON text (`JSON.parse` reads it once).
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(128);
-        out.push_str("{\"pageId\":");
-        match &self.page_id {
-            Some(id) => push_str(&mut out, id),
-            None => out.push_str("null"),
-        }
-        push_key(&mut out, "requestId");
-        push_str(&mut out, &self.request_id);
-        match &self.body {
-            Ok(payload) => {
-                out.push_str(",\"ok\":true,\"payload\":");
-                payload.write_json(&mut out);
-            }
-            Err(error) => {
-                out.push_str(",\"ok\":false,\"error\":{\"code\":\"");
-                out.push_str(error.code.as_str());
-                out.push_str("\",\"message\":");
-                push_str(&mut out, &error.message);
-                out.push('}');
-            }
-        }
-        out.push('}');
-        out
+        // Cannot fail: string keys and plain values only.
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
-
-/// A refusal found while parsing: the code, the message, and the requestId
-/// to echo ("" when it was not usable).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Refusal<'v> {
-    pub request_id: &'v str,
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-fn usable_request_id(v: Option<&Value>) -> Option<&str> {
-    let s = v?.as_str()?;
-    let n = sense::char_count(s);
-    (1..=REQUEST_ID_MAX_CHARS).contains(&n).then_some(s)
-}
-
-pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
-    match v {
-        None => "missing",
-        Some(Value::Null) => "null",
-        Some(Value::Bool(_)) => "a boolean",
-        Some(Value::Number(_)) => "a number",
-        Some(Value::String(_)) => "a string",
-        Some(Value::Array(_)) => "an array",
-        Some(Value::Object(_)) => "an object",
-    }
-}
-
-/// Shape and cmd checks, in baseline order. Never panics.
-pub fn parse_downlink(value: &Value) -> Result<Downlink<'_>, Refusal<'_>> {
-    let bad = |request_id, message| Refusal {
-        request_id,
-        code: ErrorCode::BadRequest,
-        message,
-    };
-    let Some(obj) = value.as_object() else {
-        return Err(bad(
-            "",
-            format!(
-                "the envelope must be an object, got {}",
-                type_name(Some(value))
-            ),
-        ));
-    };
-    let request_id = match usable_request_id(obj.get("requestId")) {
-        Some(id) => id,
-        None => {
-            let got = obj.get("requestId");
-            let why = match got.and_then(Value::as_str) {
-                Some("") => "an empty string".to_string(),
-                Some(s) => format!("{} characters long", sense::char_count(s)),
-                None => type_name(got).to_string(),
-            };
-            return Err(bad(
-                "",
-                format!(
-                    "requestId must be a string of 1..{REQUEST_ID_MAX_CHARS} characters, got {why}"
-                ),
-            ));
-        }
-    };
-    let Some(cmd) = obj.get("cmd").and_then(Value::as_str) else {
-        return Err(bad(
-            request_id,
-            format!("cmd must be a string, got {}", type_name(obj.get("cmd"))),
-        ));
-    };
-    let Some(payload) = obj.get("payload").and_then(Value::as_object) else {
-        return Err(bad(
-            request_id,
-            format!(
-                "payload must be an object, got {}",
-                type_name(obj.get("payload"))
-            ),
-        ));
-    };
-    let Some(command) = Command::parse(cmd) else {
-        let shown = sense::prefix_chars(cmd, 40);
-        return Err(Refusal {
-            request_id,
-            code: ErrorCode::UnknownCmd,
-            message: format!(
-                "unknown cmd {}: expected hello, snapshot, run or escape",
-                sense::json::quote(shown)
-            ),
-        });
-    };
-    Ok(Downlink {
-        page_id: obj.get("pageId").and_then(Value::as_str),
-        request_id,
-        cmd: command,
-        payload,
-    })
-}
-
-/// A refusal on its way to the uplink: its code and message, boxed so the
-/// results carried through the checks and across awaits stay one pointer wide.
-pub(crate) type Failure = Box<(ErrorCode, String)>;
 
 pub(crate) fn fail(code: ErrorCode, message: String) -> Failure {
-    Box::new((code, message))
+    Failure { code, message }
 }
 
 /// `BAD_REQUEST`: payload field `key` is not `want`.
@@ -354,6 +426,42 @@ pub(crate) fn payload_bool(payload: &Map<String, Value>, key: &str) -> Result<bo
     }
 }
 
+/// A payload field that must be a string when present.
+pub(crate) fn payload_opt_str<'a>(
+    payload: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a str>, Failure> {
+    match payload.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        other => Err(wrong_field(key, "a string", other)),
+    }
+}
+
+/// A payload field that must be an integer >= 0 when present (one beyond
+/// `usize` saturates).
+pub(crate) fn payload_count(
+    payload: &Map<String, Value>,
+    key: &str,
+) -> Result<Option<usize>, Failure> {
+    let Some(got) = payload.get(key) else {
+        return Ok(None);
+    };
+    let n = match got {
+        Value::Number(n) => match (n.as_u64(), n.as_f64()) {
+            (Some(u), _) => Some(usize::try_from(u).unwrap_or(usize::MAX)),
+            // `as` saturates: 1e300 is usize::MAX.
+            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 => Some(f as usize),
+            _ => None,
+        },
+        _ => None,
+    };
+    match n {
+        Some(n) => Ok(Some(n)),
+        None => Err(wrong_field(key, "an integer >= 0", Some(got))),
+    }
+}
+
 #[cfg(test)]
 mod json_tests {
     use super::*;
@@ -371,6 +479,10 @@ mod json_tests {
             json!({ "pageId": null, "requestId": "r\"1", "ok": false,
                     "error": { "code": "NOT_IN_MENU", "message": "no \"x\"\n" } })
         );
+        assert_eq!(
+            err.to_json(),
+            r#"{"pageId":null,"requestId":"r\"1","ok":false,"error":{"code":"NOT_IN_MENU","message":"no \"x\"\n"}}"#
+        );
         let ok = |p| parsed(&Uplink::ok(Some("p".into()), "r", p))["payload"].clone();
         assert_eq!(
             ok(OkPayload::Hello {
@@ -378,30 +490,26 @@ mod json_tests {
             }),
             json!({ "pageId": "p" })
         );
-        assert_eq!(ok(OkPayload::Run { id: "a" }), json!({ "id": "a" }));
+        assert_eq!(ok(OkPayload::Run { id: "a".into() }), json!({ "id": "a" }));
         assert_eq!(
             ok(OkPayload::RunScroll {
-                id: "a",
+                id: "a".into(),
                 scroll_left: -3,
                 scroll_top: 40
             }),
             json!({ "id": "a", "scrollLeft": -3, "scrollTop": 40 })
         );
-        let list = json!(["x", 1.5, true]);
         assert_eq!(
-            ok(OkPayload::RunEcho {
-                id: "a",
-                key: "value",
-                value: &list
+            ok(OkPayload::RunInput {
+                id: "a".into(),
+                value: json!(["x", 1.5, true])
             }),
             json!({ "id": "a", "value": ["x", 1.5, true] })
         );
-        let b = json!("b");
         assert_eq!(
-            ok(OkPayload::RunEcho {
-                id: "a",
-                key: "to",
-                value: &b
+            ok(OkPayload::RunDrag {
+                id: "a".into(),
+                to: json!("b")
             }),
             json!({ "id": "a", "to": "b" })
         );
@@ -413,12 +521,23 @@ mod json_tests {
             json!({ "type": "reload", "retired": true })
         );
         let snap = ok(OkPayload::Snapshot {
-            snapshot: Snapshot::default(),
+            snapshot: SnapshotView {
+                snapshot: Snapshot::default(),
+                menu_window: None,
+                generics_window: None,
+            },
+            escapes: crate::derive_escapes(&Snapshot::default()),
         });
         assert_eq!(snap["snapshot"]["menu"], json!([]));
+        assert!(snap["snapshot"].get("menuWindow").is_none());
         assert_eq!(
             snap["escapes"],
             json!([{ "type": "reload", "allowed": true }])
+        );
+        let ok_text = Uplink::ok(None, "r", OkPayload::Run { id: "a".into() }).to_json();
+        assert_eq!(
+            ok_text,
+            r#"{"pageId":null,"requestId":"r","ok":true,"payload":{"id":"a"}}"#
         );
     }
 
@@ -445,5 +564,135 @@ mod json_tests {
             "BAD_REQUEST,UNKNOWN_CMD,NOT_LIVE,RETIRED,PAGE_MISMATCH,NOT_IN_MENU,AMBIGUOUS,\
              NOT_ACTIONABLE,UNSUPPORTED_EVENT,ESCAPE_NOT_ALLOWED,DISPATCH_FAILED,INTERNAL"
         );
+        // serde writes the same names.
+        for code in all {
+            assert_eq!(serde_json::to_value(code).ok(), Some(json!(code.as_str())));
+        }
+    }
+
+    #[test]
+    fn echoed_values_keep_their_keys_in_order() {
+        let value: Value =
+            serde_json::from_str(r#"{"zeta":1,"alpha":{"y":2,"b":3},"mid":[{"q":0,"a":1}]}"#)
+                .unwrap();
+        let up = Uplink::ok(
+            None,
+            "r",
+            OkPayload::RunInput {
+                id: "a".into(),
+                value,
+            },
+        );
+        assert_eq!(
+            up.to_json(),
+            r#"{"pageId":null,"requestId":"r","ok":true,"payload":{"id":"a","value":{"zeta":1,"alpha":{"y":2,"b":3},"mid":[{"q":0,"a":1}]}}}"#
+        );
+    }
+
+    #[test]
+    fn downlinks_decode_their_four_fields_in_check_order() {
+        let d = parse_downlink(
+            r#"{"extra":[1],"payload":{"id":"a"},"cmd":"run","requestId":"r","pageId":"p"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (d.page_id.as_deref(), d.request_id.as_str(), d.cmd),
+            (Some("p"), "r", Command::Run)
+        );
+        assert_eq!(d.payload.get("id"), Some(&json!("a")));
+        let d =
+            parse_downlink(r#"{"pageId":7,"requestId":"r","cmd":"hello","payload":{}}"#).unwrap();
+        assert_eq!(
+            d.page_id, None,
+            "a pageId that is not a string counts as null"
+        );
+        let refused = |text: &str| parse_downlink(text).unwrap_err();
+        let r = refused("[1]");
+        assert_eq!((r.code, r.request_id.as_str()), (ErrorCode::BadRequest, ""));
+        assert!(r.message.contains("got an array"), "{}", r.message);
+        let r = refused(r#"{"requestId":"r","cmd":"hello","payload":null}"#);
+        assert_eq!(r.request_id, "r");
+        assert!(r.message.contains("payload must be an object, got null"));
+        let r = refused(r#"{"requestId":"r","cmd":"hello"}"#);
+        assert!(r.message.contains("got missing"), "{}", r.message);
+        // cmd's type is a shape check; its value is UNKNOWN_CMD, after payload.
+        let r = refused(r#"{"requestId":"r","cmd":"fly"}"#);
+        assert_eq!(r.code, ErrorCode::BadRequest);
+        let r = refused(r#"{"requestId":"r","cmd":"fly","payload":{}}"#);
+        assert_eq!(r.code, ErrorCode::UnknownCmd);
+        assert!(r.message.contains("\"fly\""));
+        // Duplicate fields are a shape problem (JSON.stringify never writes them).
+        let r = refused(r#"{"requestId":"r","cmd":"hello","cmd":"run","payload":{}}"#);
+        assert_eq!(
+            (r.code, r.request_id.as_str()),
+            (ErrorCode::BadRequest, "r")
+        );
+    }
+
+    #[test]
+    fn bounds_come_first_and_the_request_id_is_found_past_them() {
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        let r = parse_downlink(&format!(
+            r#"{{"payload":{deep},"requestId":"deep","cmd":"hello"}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(
+            (r.code, r.request_id.as_str()),
+            (ErrorCode::BadRequest, "deep")
+        );
+        assert!(r.message.contains("deeper than 32"), "{}", r.message);
+        let big = "y".repeat(3 << 20);
+        let r = parse_downlink(&format!(
+            r#"{{"requestId":"s","cmd":"hello","payload":{{"big":"{big}"}}}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(r.request_id, "s");
+        assert!(r.message.contains("characters"), "{}", r.message);
+        // An unusable requestId (2 Mi characters) is not echoed.
+        let long = "x".repeat(2 << 20);
+        let r = parse_downlink(&format!(
+            r#"{{"requestId":"{long}","cmd":"hello","payload":{{}}}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(r.request_id, "");
+        let many = format!("[{}]", vec!["1"; 10_001].join(","));
+        let r = parse_downlink(&format!(
+            r#"{{"requestId":"m","cmd":"hello","payload":{{"l":{many}}}}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(r.request_id, "m");
+        assert!(r.message.contains("10000 values"), "{}", r.message);
+        let r = parse_downlink(r#"{"requestId":"q","cmd":"hello","payload":{}"#).unwrap_err();
+        assert!(r.message.contains("not JSON"), "{}", r.message);
+        // A lone surrogate is JSON to the scanner, not to serde: still refused.
+        let r = parse_downlink(r#"{"requestId":"q","cmd":"hello","payload":{"s":"\ud800"}}"#)
+            .unwrap_err();
+        assert_eq!(
+            (r.code, r.request_id.as_str()),
+            (ErrorCode::BadRequest, "q")
+        );
+    }
+
+    #[test]
+    fn counts_are_non_negative_integers() {
+        let p = |v: Value| v.as_object().cloned().unwrap_or_default();
+        assert_eq!(payload_count(&p(json!({})), "limit"), Ok(None));
+        assert_eq!(
+            payload_count(&p(json!({ "limit": 0 })), "limit"),
+            Ok(Some(0))
+        );
+        assert_eq!(
+            payload_count(&p(json!({ "limit": 50.0 })), "limit"),
+            Ok(Some(50))
+        );
+        assert_eq!(
+            payload_count(&p(json!({ "limit": 1e300 })), "limit"),
+            Ok(Some(usize::MAX))
+        );
+        for bad in [json!(-1), json!(1.5), json!("3"), json!(null), json!(true)] {
+            let e = payload_count(&p(json!({ "limit": bad })), "limit").unwrap_err();
+            assert_eq!(e.code, ErrorCode::BadRequest);
+            assert!(e.message.contains("payload.limit"), "{}", e.message);
+        }
     }
 }

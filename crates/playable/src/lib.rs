@@ -1,23 +1,34 @@
 //! The playable core: envelopes (baseline §1), the state machine
 //! `installed → live → retired` with its pageId latch, escapes, and the window
-//! bridge (baseline §3: its filter pure, its listener on wasm).
+//! bridge (baseline §3: its filter pure, its listener on wasm). It composes
+//! the atoms: `sense`'s snapshot, `bot`'s actions and `bom`'s outcome.
 //!
-//! Everything here except the bridge's web side is pure Rust over the small traits in
-//! [`ports`], so it is tested natively with in-memory fakes.
+//! Everything here except the bridge's web side is pure Rust over the small
+//! traits in [`ports`], so it is tested natively with in-memory fakes. Modules
+//! depend one way: `machine` → `run` → `plan`; both `machine` and `run` read
+//! the menu through `menu`; everything writes its answers with `envelope`.
 
+pub mod boundary;
+pub mod bounds;
 pub mod envelope;
+pub mod escape;
 mod fifo;
 mod machine;
+mod menu;
+mod plan;
 pub mod ports;
 mod run;
+pub mod window;
 
 pub mod bridge;
 
-pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, OkPayload, Uplink};
+pub use boundary::{NonJson, NotPlain, Projection};
+pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, Failure, OkPayload, Uplink};
+pub use escape::{derive_escapes, is_escape_allowed, EscapeInputs};
 pub use fifo::Fifo;
 pub use machine::{Machine, Phase, Response};
+pub use plan::{plan, Plan};
 pub use run::{run_item, run_menu_item};
-pub use sense::{derive_escapes, is_escape_allowed};
 
 #[cfg(test)]
 mod tests;

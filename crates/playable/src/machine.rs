@@ -4,15 +4,17 @@
 
 use std::cell::RefCell;
 
-use serde_json::Value;
-
+use crate::boundary::Projection;
 use crate::envelope::{
-    fail, parse_downlink, payload_bool, payload_str, Command, Downlink, ErrorCode, Failure,
-    OkPayload, Uplink,
+    fail, parse_downlink, payload_bool, payload_count, payload_opt_str, payload_str, quote,
+    Command, Downlink, ErrorCode, Failure, OkPayload, SnapshotView, Uplink,
 };
+use crate::escape::{derive_escapes, reload_refusal};
 use crate::fifo::Fifo;
+use crate::menu::read_menu;
 use crate::ports::{Bom, Bot, Random, Sense};
 use crate::run::run_item;
+use crate::window::Query;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
@@ -33,8 +35,8 @@ impl Phase {
 
 /// An uplink plus the screenshot a snapshot carried (kept out of the JSON
 /// so the boundary can hand back exactly what the capturer returned).
-pub struct Response<'a, Shot> {
-    pub uplink: Uplink<'a>,
+pub struct Response<Shot> {
+    pub uplink: Uplink,
     pub screenshot: Option<Shot>,
 }
 
@@ -52,7 +54,7 @@ pub struct Machine<S, B, M, R> {
     fifo: Fifo,
 }
 
-type Outcome<'a> = Result<OkPayload<'a>, Failure>;
+type Outcome = Result<OkPayload, Failure>;
 
 impl<S, B, M, R> Machine<S, B, M, R>
 where
@@ -83,10 +85,34 @@ where
         self.state.borrow().page_id.clone()
     }
 
-    /// Handles one downlink; requests queue in arrival order. Never panics.
-    pub async fn handle<'v>(&self, value: &'v Value) -> Response<'v, S::Shot> {
+    /// Handles one downlink given as JSON text; requests queue in arrival
+    /// order. Never panics, whatever the text.
+    pub async fn handle(&self, text: &str) -> Response<S::Shot> {
         let _turn = self.fifo.lock().await;
-        let down = match parse_downlink(value) {
+        self.serve(text).await
+    }
+
+    /// Handles one downlink as the JS boundary projected it: what only JS
+    /// could see is decided first ([`Projection::admit`]), then the text
+    /// goes the way of [`Machine::handle`].
+    pub async fn handle_projected(&self, projection: &Projection) -> Response<S::Shot> {
+        let _turn = self.fifo.lock().await;
+        match projection.admit() {
+            Ok(text) => self.serve(text).await,
+            Err(refused) => Response {
+                uplink: Uplink::err(
+                    self.page_id(),
+                    refused.request_id,
+                    ErrorCode::BadRequest,
+                    refused.message,
+                ),
+                screenshot: None,
+            },
+        }
+    }
+
+    async fn serve(&self, text: &str) -> Response<S::Shot> {
+        let down = match parse_downlink(text) {
             Ok(down) => down,
             Err(refusal) => {
                 return Response {
@@ -112,16 +138,13 @@ where
         let page_id = self.page_id();
         let uplink = match outcome {
             Ok(payload) => Uplink::ok(page_id, down.request_id, payload),
-            Err(failure) => {
-                let (code, message) = *failure;
-                Uplink::err(page_id, down.request_id, code, message)
-            }
+            Err(Failure { code, message }) => Uplink::err(page_id, down.request_id, code, message),
         };
         Response { uplink, screenshot }
     }
 
     /// Phase, then latch.
-    fn gate(&self, down: &Downlink<'_>) -> Result<(), Failure> {
+    fn gate(&self, down: &Downlink) -> Result<(), Failure> {
         let state = self.state.borrow();
         match state.phase {
             Phase::Retired => {
@@ -138,19 +161,19 @@ where
             }
             _ => {}
         }
-        if down.cmd != Command::Hello && down.page_id != state.page_id.as_deref() {
+        if down.cmd != Command::Hello && down.page_id != state.page_id {
             return Err(fail(
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
-                    sense::json::quote(down.page_id.unwrap_or("null"))
+                    quote(down.page_id.as_deref().unwrap_or("null"))
                 ),
             ));
         }
         Ok(())
     }
 
-    fn hello(&self) -> Outcome<'static> {
+    fn hello(&self) -> Outcome {
         if let Some(id) = self.page_id() {
             return Ok(OkPayload::Hello { page_id: id });
         }
@@ -174,34 +197,42 @@ where
         Ok(OkPayload::Hello { page_id: id })
     }
 
-    async fn run<'v>(&self, down: &Downlink<'v>) -> Outcome<'v> {
-        let id = payload_str(down.payload, "id")?;
-        run_item(&self.sense, &self.bot, id, down.payload).await
+    async fn run(&self, down: &Downlink) -> Outcome {
+        let id = payload_str(&down.payload, "id")?;
+        run_item(&self.sense, &self.bot, id, &down.payload).await
     }
 
     /// `snapshot` and `escape`: their payload checks, then one fresh read of
     /// the menu (one await of the reader for both commands).
-    async fn read_then(&self, down: &Downlink<'_>, shot: &mut Option<S::Shot>) -> Outcome<'static> {
+    async fn read_then(&self, down: &Downlink, shot: &mut Option<S::Shot>) -> Outcome {
+        let payload = &down.payload;
         let escape = down.cmd == Command::Escape;
-        let want_shot = if escape {
-            let kind = payload_str(down.payload, "type")?;
+        let (want_shot, query) = if escape {
+            let kind = payload_str(payload, "type")?;
             if kind != "reload" {
                 let shown = sense::prefix_chars(kind, 40);
                 return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!(
                         "escape type {} is not offered; only \"reload\" exists",
-                        sense::json::quote(shown)
+                        quote(shown)
                     ),
                 ));
             }
-            false
+            (false, None)
         } else {
-            payload_bool(down.payload, "screenshot")?
+            let want_shot = payload_bool(payload, "screenshot")?;
+            let query = payload_opt_str(payload, "query")?;
+            let offset = payload_count(payload, "offset")?;
+            let limit = payload_count(payload, "limit")?;
+            let windowed = query.is_some() || offset.is_some() || limit.is_some();
+            let query =
+                windowed.then(|| Query::new(query.unwrap_or(""), offset.unwrap_or(0), limit));
+            (want_shot, query)
         };
-        let snapshot = read_menu(&self.sense).await?;
+        let mut snapshot = read_menu(&self.sense).await?;
         if escape {
-            if let Some(reason) = sense::reload_refusal(&snapshot) {
+            if let Some(reason) = reload_refusal(&snapshot.dirty, snapshot.no_reload) {
                 return Err(fail(
                     ErrorCode::EscapeNotAllowed,
                     format!("reload is not allowed now: {reason}"),
@@ -218,11 +249,27 @@ where
                 )
             })?;
         }
-        Ok(OkPayload::Snapshot { snapshot })
+        // The escapes come from the full read; the window only trims rows.
+        let escapes = derive_escapes(&snapshot);
+        let (menu_window, generics_window) = match query {
+            Some(query) => {
+                let (menu, generics) = query.apply(&mut snapshot);
+                (Some(menu), Some(generics))
+            }
+            None => (None, None),
+        };
+        Ok(OkPayload::Snapshot {
+            snapshot: SnapshotView {
+                snapshot,
+                menu_window,
+                generics_window,
+            },
+            escapes,
+        })
     }
 
     /// The reload escape, once the fresh menu allows it.
-    async fn reload(&self) -> Outcome<'static> {
+    async fn reload(&self) -> Outcome {
         let outcome = self
             .bom
             .reload()
@@ -243,11 +290,4 @@ where
             retired: true,
         })
     }
-}
-
-pub(crate) async fn read_menu<S: Sense>(sense: &S) -> Result<sense::Snapshot, Failure> {
-    sense
-        .snapshot()
-        .await
-        .map_err(|e| fail(ErrorCode::Internal, format!("reading the menu failed: {e}")))
 }

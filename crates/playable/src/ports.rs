@@ -1,9 +1,47 @@
 //! The small traits the state machine runs over. The wasm shell implements
 //! them with the DOM (or with JS objects injected as `ports`); tests use
-//! in-memory fakes.
+//! in-memory fakes. What a run asks the bot to do, and what the bom answers,
+//! are the atoms' own types ([`bot::Action`], [`bom::Outcome`], …).
 #![allow(async_fn_in_trait)]
 
+use std::fmt;
+
+pub use bom::Outcome;
+pub use bot::{Action, Align, DispatchError, InputValue, Refusal, Report};
 use sense::Snapshot;
+
+/// Why a port could not answer. The message goes into the uplink
+/// (`INTERNAL` for sense, `DISPATCH_FAILED` for bom).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortError {
+    /// The port threw or rejected, or the platform call failed (its message).
+    Failed(String),
+    /// The port answered something it must not (why).
+    Invalid(String),
+}
+
+impl fmt::Display for PortError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PortError::Failed(why) | PortError::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for PortError {}
+
+/// A port's failure message.
+impl From<String> for PortError {
+    fn from(why: String) -> Self {
+        PortError::Failed(why)
+    }
+}
+
+impl From<&str> for PortError {
+    fn from(why: &str) -> Self {
+        PortError::Failed(why.to_string())
+    }
+}
 
 /// Reads the menu. `resolve` answers from the latest `snapshot` read.
 pub trait Sense {
@@ -11,85 +49,25 @@ pub trait Sense {
     type Target;
     /// What `captureScreenshot` returned (passed through untouched).
     type Shot;
-    async fn snapshot(&self) -> Result<Snapshot, String>;
-    async fn resolve(&self, id: &str) -> Result<Option<Self::Target>, String>;
+    async fn snapshot(&self) -> Result<Snapshot, PortError>;
+    async fn resolve(&self, id: &str) -> Result<Option<Self::Target>, PortError>;
     /// `Ok(None)` when no capturer was injected.
-    async fn capture(&self) -> Result<Option<Self::Shot>, String>;
-}
-
-/// The value an `input` run sets.
-#[derive(Debug, Clone, PartialEq)]
-pub enum InputValue {
-    /// Text fields, textareas, contenteditable, single selects (by option value).
-    Text(String),
-    /// Checkboxes and radios.
-    Bool(bool),
-    /// Multiple selects (by option values).
-    List(Vec<String>),
-}
-
-/// Where a `scroll` run puts the element.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
-    Start,
-    Center,
-    End,
-}
-
-/// What a run asks the bot to do; `T` is the target type (a drag's drop target).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action<T> {
-    Click,
-    Input(InputValue),
-    Scroll {
-        to: Option<Align>,
-        by: Option<(f64, f64)>,
-    },
-    Drag {
-        to: T,
-    },
-}
-
-/// Why the bot refuses before dispatching anything.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
-    /// The payload does not fit the element (a boolean for a text field…).
-    BadRequest(String),
-    /// Detached, hidden, moving, covered, disabled, read-only…
-    NotActionable(String),
-}
-
-/// What a dispatch observed, for the ok payload.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Report {
-    Done,
-    /// The scroll container's position after a scroll run.
-    Scrolled {
-        left: i64,
-        top: i64,
-    },
+    async fn capture(&self) -> Result<Option<Self::Shot>, PortError>;
 }
 
 /// Dispatches on a resolved target: exactly one dispatch per run.
 pub trait Bot<T> {
     /// Actionability right before dispatch; a refusal has no side effect.
     async fn check(&self, target: &T, action: &Action<T>) -> Result<(), Refusal>;
-    async fn dispatch(&self, target: &T, action: &Action<T>) -> Result<Report, String>;
-}
-
-/// What the browser-object port reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BomOutcome {
-    pub ok: bool,
-    pub retired: bool,
+    async fn dispatch(&self, target: &T, action: &Action<T>) -> Result<Report, DispatchError>;
 }
 
 /// Browser-object actions (reload).
 pub trait Bom {
-    async fn reload(&self) -> Result<BomOutcome, String>;
+    async fn reload(&self) -> Result<Outcome, PortError>;
 }
 
 /// Cryptographic randomness for pageIds.
 pub trait Random {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), String>;
+    fn fill(&self, buf: &mut [u8]) -> Result<(), PortError>;
 }

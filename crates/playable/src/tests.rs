@@ -8,7 +8,9 @@ use std::task::{Context, Poll, Waker};
 use sense::{MenuItem, Snapshot};
 use serde_json::{json, Value};
 
-use crate::ports::{Action, Bom, BomOutcome, Bot, InputValue, Random, Refusal, Report, Sense};
+use crate::ports::{
+    Action, Bom, Bot, DispatchError, InputValue, Outcome, PortError, Random, Refusal, Report, Sense,
+};
 use crate::{Machine, Phase};
 
 /// Drives a future whose fakes never wait.
@@ -33,14 +35,14 @@ pub struct FakeSense {
 impl Sense for FakeSense {
     type Target = String;
     type Shot = &'static str;
-    async fn snapshot(&self) -> Result<Snapshot, String> {
+    async fn snapshot(&self) -> Result<Snapshot, PortError> {
         self.reads.set(self.reads.get() + 1);
         if self.fail.get() {
             return Err("boom".into());
         }
         Ok(self.snapshot.borrow().clone())
     }
-    async fn resolve(&self, id: &str) -> Result<Option<String>, String> {
+    async fn resolve(&self, id: &str) -> Result<Option<String>, PortError> {
         let snap = self.snapshot.borrow();
         Ok(snap
             .menu
@@ -48,7 +50,7 @@ impl Sense for FakeSense {
             .find(|m| m.id == id && !m.ambiguous)
             .map(|m| m.id.clone()))
     }
-    async fn capture(&self) -> Result<Option<&'static str>, String> {
+    async fn capture(&self) -> Result<Option<&'static str>, PortError> {
         Ok(self.shot)
     }
 }
@@ -68,7 +70,7 @@ impl Bot<String> for FakeBot {
             None => Ok(()),
         }
     }
-    async fn dispatch(&self, t: &String, a: &Action<String>) -> Result<Report, String> {
+    async fn dispatch(&self, t: &String, a: &Action<String>) -> Result<Report, DispatchError> {
         if self.fail.get() {
             return Err("the handler threw".into());
         }
@@ -87,14 +89,14 @@ impl Bot<String> for FakeBot {
 }
 
 pub struct FakeBom {
-    pub outcome: Cell<BomOutcome>,
+    pub outcome: Cell<Outcome>,
     pub reloads: Cell<u32>,
 }
 
 impl Default for FakeBom {
     fn default() -> Self {
         Self {
-            outcome: Cell::new(BomOutcome {
+            outcome: Cell::new(Outcome {
                 ok: true,
                 retired: true,
             }),
@@ -104,7 +106,7 @@ impl Default for FakeBom {
 }
 
 impl Bom for FakeBom {
-    async fn reload(&self) -> Result<BomOutcome, String> {
+    async fn reload(&self) -> Result<Outcome, PortError> {
         self.reloads.set(self.reloads.get() + 1);
         Ok(self.outcome.get())
     }
@@ -114,7 +116,7 @@ impl Bom for FakeBom {
 pub struct FakeRandom(pub Cell<u8>);
 
 impl Random for FakeRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), String> {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), PortError> {
         let n = self.0.get();
         self.0.set(n.wrapping_add(1));
         buf.iter_mut()
@@ -149,7 +151,12 @@ pub fn machine(menu: Vec<MenuItem>) -> Fake {
 }
 
 pub fn send(m: &Fake, v: Value) -> Value {
-    serde_json::from_str(&block_on(m.handle(&v)).uplink.to_json()).unwrap()
+    send_text(m, &v.to_string())
+}
+
+/// Sends a downlink as the JSON text the boundary hands over.
+pub fn send_text(m: &Fake, text: &str) -> Value {
+    serde_json::from_str(&block_on(m.handle(text)).uplink.to_json()).unwrap()
 }
 
 pub fn down(page_id: Value, cmd: &str, payload: Value) -> Value {

@@ -1,3 +1,5 @@
+use serde::{Deserialize, Deserializer, Serialize};
+
 /// What one gathered element told us, in document order: the DOM gatherer's
 /// facts, borrowed from the one text it sent (see `wire.rs` and `gather.js`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -40,62 +42,113 @@ impl RawNode<'_> {
     }
 }
 
-/// `ISnapshot` (baseline §2). JSON in and out by hand (`json.rs`): serde's
-/// derives cost more wasm than the whole snapshot builder.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// `ISnapshot` (baseline §2), with its wire names. Read back (what a JS
+/// sense port returns) with the defaults of [`crate::decode_snapshot`]:
+/// `islands`/`generics`/`dirty` `[]`, `noReload` false, unknown fields ignored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Snapshot {
+    /// `null` when no element gives one (always written).
+    #[serde(default)]
     pub page_title: Option<String>,
     pub menu: Vec<MenuItem>,
+    #[serde(default)]
     pub islands: Vec<Island>,
+    #[serde(default)]
     pub generics: Vec<Generic>,
+    #[serde(default)]
     pub dirty: Vec<String>,
+    #[serde(default)]
     pub no_reload: bool,
 }
 
 /// `IMenuItem`.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MenuItem {
     pub id: String,
+    /// Absent or `null` reads as `"click"`.
+    #[serde(default = "click", deserialize_with = "or_click")]
     pub event: String,
+    /// Absent or `null` reads as `""`.
+    #[serde(default, deserialize_with = "or_default")]
     pub title: String,
+    #[serde(default, deserialize_with = "or_default")]
     pub desc: String,
     pub enabled: bool,
     pub visible: bool,
-    /// Slots only.
+    /// Slots only (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub island: Option<String>,
-    /// Listed once when several elements claim the id; `true` only in JSON.
+    /// Listed once when several elements claim the id; written only when true.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub ambiguous: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Island {
     pub id: String,
     pub slots: Vec<IslandSlot>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct IslandSlot {
     pub name: String,
     pub id: String,
     pub resolved: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+/// An unmarked interactive element, `{ ref, role, name }` on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Generic {
-    /// `ref` in JSON.
+    #[serde(rename = "ref")]
     pub reference: String,
     pub role: String,
     pub name: String,
-    /// Visible by the rule menu items use (not in JSON: issue 13's window
-    /// leaves hidden generics out instead).
+    /// Whether the element is visible (the menu's rule). Never on the wire:
+    /// a windowed snapshot leaves hidden generics out and counts them.
+    /// Read back as `true`.
+    #[serde(skip, default = "yes")]
     pub visible: bool,
 }
 
+impl Default for Generic {
+    fn default() -> Self {
+        Self {
+            reference: String::new(),
+            role: String::new(),
+            name: String::new(),
+            visible: true,
+        }
+    }
+}
+
 /// `IEscape`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Escape {
-    /// `type` in JSON.
+    #[serde(rename = "type")]
     pub kind: &'static str,
     pub allowed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn click() -> String {
+    "click".to_string()
+}
+
+/// A string field where `null` means "use the default".
+fn or_default<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
+fn or_click<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_else(click))
 }

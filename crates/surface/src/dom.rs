@@ -6,7 +6,7 @@
 //! `run`.
 
 use js_sys::{Array, Date, Promise};
-use playable::ports::{Action, Bot, Refusal, Report, Sense};
+use playable::ports::{Action, Bot, DispatchError, PortError, Refusal, Report, Sense};
 use playable::{run_menu_item, ErrorCode};
 use sense::dom::DomSense;
 use sense::IslandSlots;
@@ -96,7 +96,12 @@ impl DomExecutor {
     pub async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
         let scope = control_scope(&self.root, capability, args)?;
         let menu = Menu(DomSense::new(scope, IslandSlots::default()));
-        clicked(capability, run_menu_item(&menu, &Click, capability).await)
+        clicked(
+            capability,
+            run_menu_item(&menu, &Click, capability)
+                .await
+                .map_err(Into::into),
+        )
     }
 }
 
@@ -159,15 +164,15 @@ impl Sense for Menu {
     type Target = JsValue;
     type Shot = ();
 
-    async fn snapshot(&self) -> Result<sense::Snapshot, String> {
-        self.0.snapshot()
+    async fn snapshot(&self) -> Result<sense::Snapshot, PortError> {
+        Ok(self.0.snapshot()?)
     }
 
-    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, String> {
+    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, PortError> {
         Ok(self.0.resolve(id))
     }
 
-    async fn capture(&self) -> Result<Option<()>, String> {
+    async fn capture(&self) -> Result<Option<()>, PortError> {
         Ok(None)
     }
 }
@@ -180,7 +185,11 @@ impl Bot<JsValue> for Click {
         bot::DomBot.check_action(target, action).await
     }
 
-    async fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+    async fn dispatch(
+        &self,
+        target: &JsValue,
+        action: &Action<JsValue>,
+    ) -> Result<Report, DispatchError> {
         bot::DomBot.dispatch(target, action)
     }
 }

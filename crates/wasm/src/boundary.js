@@ -1,8 +1,10 @@
-// Bounds a downlink before it crosses into wasm: only the four envelope
-// fields are read; payload is copied as plain JSON with limits on depth,
-// size and string length. Anything that is not JSON (BigInt, functions,
-// symbols, cycles, throwing getters, proxies that throw) is reported as a
-// problem instead of being passed on. Never throws.
+// The JS side of a crossing. `project` (the playable downlink) reads the
+// four envelope fields and runs one JSON.stringify: it reports as facts what
+// JSON cannot hold and what threw, and decides nothing; the bounds (depth,
+// values, characters) and every check are Rust's (playable::boundary and
+// playable::bounds). `projectWith` and `plain` still copy Surface's
+// requests and callback results with the bounds in JS, until Surface reads
+// them through the Rust scanner too. Nothing here throws.
 
 const MAX_DEPTH = 32;
 const MAX_NODES = 10000;
@@ -65,11 +67,52 @@ function copier(budget) {
 
 /** A thrown value's message, bounded, for an error text. */
 export function thrown(e) {
-  return e && e.message ? String(e.message).slice(0, 200) : "unknown error";
+  try {
+    return e && e.message ? String(e.message).slice(0, 200) : "unknown error";
+  } catch {
+    return "unknown error"; // a message getter that throws too
+  }
 }
 
+const ENVELOPE_FIELDS = ["pageId", "requestId", "cmd", "payload"];
+
+/**
+ * A downlink as JSON text, with facts: [text, fact, thrown]. `text` is the
+ * JSON of { pageId, requestId, cmd, payload } (of the value itself when it
+ * is not a plain object), or null; `fact` is null or [typeof, key, shown]
+ * for the first value JSON cannot hold (BigInt, function, symbol,
+ * non-finite number: written as null); `thrown` is what stringify or a
+ * getter threw (a cycle, a proxy), and then `text` holds the first three
+ * fields alone when they can be read.
+ */
 export function project(down) {
-  return projectWith(down, ["pageId", "requestId", "cmd"], "payload");
+  let fact = null;
+  const replacer = function (key, v) {
+    const t = typeof v;
+    if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !Number.isFinite(v))) {
+      if (fact === null) fact = [t, key, t === "number" ? String(v) : ""];
+      return null;
+    }
+    return v;
+  };
+  const fields = (names) => {
+    if (down === null || typeof down !== "object" || Array.isArray(down)) return down;
+    const env = {};
+    for (const k of names) env[k] = down[k];
+    return env;
+  };
+  try {
+    const text = JSON.stringify(fields(ENVELOPE_FIELDS), replacer);
+    return [text === undefined ? null : text, fact, null];
+  } catch (e) {
+    let head = null;
+    try {
+      head = JSON.stringify(fields(ENVELOPE_FIELDS.slice(0, 3)), replacer) ?? null;
+    } catch {
+      // Not even the first three fields can be read.
+    }
+    return [head, fact, thrown(e)];
+  }
 }
 
 /** Puts a screenshot into its uplink's snapshot; false when there is none to hold it. */

@@ -57,36 +57,15 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 
 impl Instance {
     async fn handle(self: Rc<Self>, down: JsValue) -> JsValue {
-        let projected = project(&down);
-        let json = projected.get(0).as_string().unwrap_or_default();
-        let value: serde_json::Value =
-            serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
-        let up = match projected.get(1).as_string() {
-            Some(problem) => self.not_plain(&value, &problem),
-            None => {
-                let response = self.machine.handle(&value).await;
-                self.with_screenshot(response.uplink, response.screenshot)
-            }
-        };
+        let projection = playable::Projection::from_js(&project(&down));
+        let response = self.machine.handle_projected(&projection).await;
+        let up = self.with_screenshot(response.uplink, response.screenshot);
         if self.machine.phase() == playable::Phase::Retired {
             // Retired tools must not linger in the agent's tool list (a
             // dropped publication withdraws them).
             take(&self.webmcp);
         }
         up
-    }
-
-    fn not_plain(&self, value: &serde_json::Value, problem: &str) -> JsValue {
-        let request_id = match playable::parse_downlink(value) {
-            Ok(d) => d.request_id,
-            Err(r) => r.request_id,
-        };
-        to_js(&Uplink::err(
-            self.machine.page_id(),
-            request_id,
-            ErrorCode::BadRequest,
-            format!("the envelope must be plain JSON: {problem}"),
-        ))
     }
 
     fn with_screenshot(&self, uplink: Uplink, shot: Option<JsValue>) -> JsValue {
@@ -301,10 +280,8 @@ pub fn for_tests(reset: bool) {
 /// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
     let json = crate::ports::stringify(snapshot).unwrap_or_default();
-    serde_json::from_str(&json)
-        .map_err(|e| e.to_string())
-        .and_then(|v| sense::json::escape_inputs(&v))
-        .map(|inputs| sense::derive_escapes(&inputs))
+    playable::EscapeInputs::from_json(&json)
+        .map(|inputs| inputs.escapes())
         .map_err(|e| {
             JsError::new(&format!(
                 "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
@@ -316,7 +293,6 @@ fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
 /// (`isEscapeAllowed(snapshot, type)` is www/entry.js's lookup in it.)
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
-    let mut json = String::new();
-    sense::Escape::list_json(&escapes(&snapshot)?, &mut json);
+    let json = serde_json::to_string(&escapes(&snapshot)?).unwrap_or_default();
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
 }

@@ -297,7 +297,7 @@ fn island_slots(facts: DataFacts<SlotsInput>) -> Result<IslandSlots, OptionsErro
         for (slot, spec) in slots {
             let spec =
                 IslandSlots::parse_spec(&island, &slot, spec.aria_label, spec.role, spec.name)
-                    .map_err(OptionsError::BadSlot)?;
+                    .map_err(|e| OptionsError::BadSlot(e.0))?;
             list.push((slot, spec));
         }
         out.push((island, list));

@@ -4,7 +4,9 @@
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use playable::ports::{Action, Bom, BomOutcome, Bot, Random, Refusal, Report, Sense};
+use playable::ports::{
+    Action, Bom, Bot, DispatchError, Outcome, PortError, Random, Refusal, Report, Sense,
+};
 use sense::dom::DomSense;
 use sense::Snapshot;
 
@@ -48,21 +50,22 @@ impl Sense for SensePort {
     type Target = JsValue;
     type Shot = JsValue;
 
-    async fn snapshot(&self) -> Result<Snapshot, String> {
+    async fn snapshot(&self) -> Result<Snapshot, PortError> {
         let Some(js) = &self.js else {
-            return self.dom.snapshot();
+            return Ok(self.dom.snapshot()?);
         };
         let value = call(js, "snapshot", &JsValue::UNDEFINED).await?;
         let json = stringify(&value).ok_or_else(|| {
-            "ports.sense.snapshot() returned something that is not JSON".to_string()
+            PortError::Invalid("ports.sense.snapshot() returned something that is not JSON".into())
         })?;
-        serde_json::from_str(&json)
-            .map_err(|e| e.to_string())
-            .and_then(|v| Snapshot::from_value(&v))
-            .map_err(|e| format!("ports.sense.snapshot() returned no valid ISnapshot: {e}"))
+        Snapshot::from_json(&json).map_err(|e| {
+            PortError::Invalid(format!(
+                "ports.sense.snapshot() returned no valid ISnapshot: {e}"
+            ))
+        })
     }
 
-    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, String> {
+    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, PortError> {
         let Some(js) = &self.js else {
             return Ok(self.dom.resolve(id));
         };
@@ -73,13 +76,13 @@ impl Sense for SensePort {
         Ok((!target.is_null() && !target.is_undefined()).then_some(target))
     }
 
-    async fn capture(&self) -> Result<Option<JsValue>, String> {
+    async fn capture(&self) -> Result<Option<JsValue>, PortError> {
         let Some(capture) = &self.capture else {
             return Ok(None);
         };
         let holder = Object::new();
         let _ = Reflect::set(&holder, &"capture".into(), capture);
-        call(&holder, "capture", self.dom.root()).await.map(Some)
+        Ok(Some(call(&holder, "capture", self.dom.root()).await?))
     }
 }
 
@@ -97,7 +100,11 @@ impl Bot<JsValue> for BotPort {
         self.dom.check_action(target, action).await
     }
 
-    async fn dispatch(&self, target: &JsValue, action: &Action<JsValue>) -> Result<Report, String> {
+    async fn dispatch(
+        &self,
+        target: &JsValue,
+        action: &Action<JsValue>,
+    ) -> Result<Report, DispatchError> {
         // An injected bot takes clicks; other events stay with the DOM bot.
         let (Some(js), Action::Click) = (&self.js, action) else {
             return self.dom.dispatch(target, action);
@@ -120,20 +127,16 @@ pub struct BomPort {
 }
 
 impl Bom for BomPort {
-    async fn reload(&self) -> Result<BomOutcome, String> {
+    async fn reload(&self) -> Result<Outcome, PortError> {
         let Some(js) = &self.js else {
-            let o = self.dom.reload();
-            return Ok(BomOutcome {
-                ok: o.ok,
-                retired: o.retired,
-            });
+            return Ok(self.dom.reload());
         };
         let action = Object::new();
         let _ = Reflect::set(&action, &"type".into(), &"reload".into());
         let out = call(js, "run", &action).await?;
         // Anything but `{ ok: true, … }` is not ok (a failed reload).
         let answer = decode::<BomAnswer>(&out).unwrap_or_default();
-        Ok(BomOutcome {
+        Ok(Outcome {
             ok: answer.ok(),
             retired: answer.retired(),
         })
@@ -152,7 +155,7 @@ pub struct WebRandom {
 }
 
 impl Random for WebRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), String> {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), PortError> {
         let crypto = self
             .crypto
             .as_ref()
@@ -160,6 +163,6 @@ impl Random for WebRandom {
         crypto
             .get_random_values_with_u8_array(buf)
             .map(|_| ())
-            .map_err(|e| thrown(&e))
+            .map_err(|e| thrown(&e).into())
     }
 }

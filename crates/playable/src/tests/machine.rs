@@ -159,10 +159,10 @@ fn snapshot_carries_the_screenshot_only_when_asked() {
     );
     let pid = hello(&m);
     let shot = down(pid.clone(), "snapshot", json!({ "screenshot": true }));
-    let r = block_on(m.handle(&shot));
+    let r = block_on(m.handle(&shot.to_string()));
     assert_eq!(r.screenshot, Some("png!"));
     let plain = down(pid, "snapshot", json!({}));
-    let r = block_on(m.handle(&plain));
+    let r = block_on(m.handle(&plain.to_string()));
     assert_eq!(r.screenshot, None);
 }
 
@@ -267,7 +267,7 @@ fn escape_refusals() {
     );
     assert_untouched(&m);
     m.sense.snapshot.borrow_mut().no_reload = false;
-    m.bom.outcome.set(BomOutcome {
+    m.bom.outcome.set(Outcome {
         ok: false,
         retired: false,
     });
@@ -405,4 +405,171 @@ fn run_payload_and_drop_target_refusals_touch_nothing() {
         .unwrap()
         .contains("checkbox"));
     assert_untouched(&m);
+}
+
+fn generic(n: usize, role: &str, name: &str, visible: bool) -> sense::Generic {
+    sense::Generic {
+        reference: format!("g{n}"),
+        role: role.into(),
+        name: name.into(),
+        visible,
+    }
+}
+
+#[test]
+fn snapshot_without_window_fields_is_the_full_read() {
+    let m = machine(vec![item("a"), item("b")]);
+    m.sense.snapshot.borrow_mut().generics = vec![
+        generic(0, "link", "Help", true),
+        generic(1, "button", "Hidden", false),
+    ];
+    let pid = hello(&m);
+    let up = send(&m, down(pid, "snapshot", json!({ "screenshot": false })));
+    let snap = &up["payload"]["snapshot"];
+    assert_eq!(snap["menu"].as_array().map(Vec::len), Some(2));
+    // Hidden generics stay in, and no window is reported.
+    assert_eq!(
+        snap["generics"],
+        json!([{ "ref": "g0", "role": "link", "name": "Help" }, { "ref": "g1", "role": "button", "name": "Hidden" }])
+    );
+    assert!(snap.get("menuWindow").is_none() && snap.get("genericsWindow").is_none());
+    let keys: Vec<_> = snap.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        keys,
+        [
+            "pageTitle",
+            "menu",
+            "islands",
+            "generics",
+            "dirty",
+            "noReload"
+        ]
+    );
+}
+
+#[test]
+fn snapshot_query_and_window_trim_rows_not_the_rest() {
+    let mut menu: Vec<MenuItem> = (0..100)
+        .map(|i| MenuItem {
+            title: format!("Approve item {i}"),
+            ..item(&format!("row.{i}.approve"))
+        })
+        .collect();
+    menu.push(item("save"));
+    let m = machine(menu);
+    {
+        let mut s = m.sense.snapshot.borrow_mut();
+        s.generics = vec![
+            generic(0, "button", "Approve all", false),
+            generic(1, "link", "Help", true),
+            generic(2, "button", "approve some", true),
+        ];
+        s.dirty = vec!["note".into()];
+    }
+    let pid = hello(&m);
+    let up = send(
+        &m,
+        down(
+            pid.clone(),
+            "snapshot",
+            json!({ "query": "approve ITEM 73" }),
+        ),
+    );
+    let snap = &up["payload"]["snapshot"];
+    assert_eq!(
+        snap["menu"],
+        json!([{ "id": "row.73.approve", "event": "click", "title": "Approve item 73", "desc": "", "enabled": true, "visible": true }])
+    );
+    assert_eq!(
+        snap["menuWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 1 })
+    );
+    assert_eq!(snap["generics"], json!([]));
+    assert_eq!(
+        snap["genericsWindow"],
+        json!({ "offset": 0, "limit": 0, "total": 0, "hidden": 0 })
+    );
+    // Escapes and dirty come from the full read.
+    assert_eq!(snap["dirty"], json!(["note"]));
+    assert_eq!(up["payload"]["escapes"][0]["allowed"], json!(false));
+
+    let up = send(
+        &m,
+        down(
+            pid.clone(),
+            "snapshot",
+            json!({ "query": "approve", "offset": 98, "limit": 5 }),
+        ),
+    );
+    let snap = &up["payload"]["snapshot"];
+    let ids: Vec<_> = snap["menu"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["row.98.approve", "row.99.approve"]);
+    assert_eq!(
+        snap["menuWindow"],
+        json!({ "offset": 98, "limit": 5, "total": 100 })
+    );
+    assert_eq!(
+        snap["genericsWindow"],
+        json!({ "offset": 98, "limit": 5, "total": 1, "hidden": 1 })
+    );
+
+    let up = send(&m, down(pid.clone(), "snapshot", json!({ "limit": 1 })));
+    let snap = &up["payload"]["snapshot"];
+    assert_eq!(snap["menu"][0]["id"], json!("row.0.approve"));
+    assert_eq!(snap["menu"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        snap["menuWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 101 })
+    );
+    assert_eq!(
+        snap["generics"],
+        json!([{ "ref": "g1", "role": "link", "name": "Help" }])
+    );
+    assert_eq!(
+        snap["genericsWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 2, "hidden": 1 })
+    );
+
+    // Wrong types are BAD_REQUEST, after phase and latch.
+    for payload in [
+        json!({ "query": 5 }),
+        json!({ "offset": -1 }),
+        json!({ "offset": 1.5 }),
+        json!({ "limit": "10" }),
+        json!({ "limit": null }),
+    ] {
+        let up = send(&m, down(pid.clone(), "snapshot", payload.clone()));
+        assert_eq!(code(&up), "BAD_REQUEST", "{payload}");
+        let up = send(&m, down(json!("zzz"), "snapshot", payload.clone()));
+        assert_eq!(code(&up), "PAGE_MISMATCH", "{payload}");
+    }
+    assert_untouched(&m);
+}
+
+#[test]
+fn not_plain_projections_are_bad_requests_in_turn() {
+    use crate::{NonJson, Projection};
+    let m = machine(vec![item("a")]);
+    let mut p = Projection::text(r#"{"requestId":"b","cmd":"hello","payload":{"n":null}}"#);
+    p.non_json = Some(NonJson {
+        kind: "bigint".into(),
+        key: "n".into(),
+        shown: String::new(),
+    });
+    let up: Value =
+        serde_json::from_str(&block_on(m.handle_projected(&p)).uplink.to_json()).unwrap();
+    assert_eq!(code(&up), "BAD_REQUEST");
+    assert_eq!(up["requestId"], json!("b"));
+    assert_eq!(m.phase(), Phase::Installed, "nothing was said hello to");
+    let ok = Projection::text(down(Value::Null, "hello", json!({})).to_string());
+    let up: Value =
+        serde_json::from_str(&block_on(m.handle_projected(&ok)).uplink.to_json()).unwrap();
+    assert_eq!(up["ok"], json!(true));
+    // Raw text that is not JSON at all is a refusal too.
+    assert_eq!(code(&send_text(&m, "{\"requestId\":")), "BAD_REQUEST");
 }

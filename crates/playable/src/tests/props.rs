@@ -1,8 +1,32 @@
-//! Property tests: arbitrary JSON never panics, every answer is well formed,
-//! and every refusal leaves the fake ports untouched.
+//! Property tests: arbitrary JSON and arbitrary text never panic, every
+//! answer is well formed, and every refusal leaves the fake ports untouched.
+//! Each decoder runs `PROPTEST_CASES` cases (10,000 by default; `npm run
+//! fuzz` sets 1,000,000): the downlink parser, the bounds scanner, the run
+//! payload plan, the snapshot window, and the machine over them.
 
 use super::*;
 use proptest::prelude::*;
+
+use crate::bounds::{self, Exceeded, Kind, Limits, ENVELOPE};
+use crate::envelope::{parse_downlink, ErrorCode, REQUEST_ID_MAX_CHARS};
+use crate::window::Query;
+
+/// Cases per property: `PROPTEST_CASES`, else 10,000.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// The machine runs whole request sequences: 512 cases by default, a tenth
+/// of `PROPTEST_CASES` when it is set.
+fn machine_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .map_or(512, |n| (n / 10).max(1))
+}
 
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -62,7 +86,7 @@ fn well_formed(up: &Value) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(machine_cases()))]
 
     #[test]
     fn arbitrary_json_gets_a_well_formed_uplink(v in arb_json()) {
@@ -91,5 +115,329 @@ proptest! {
                 prop_assert!(!retired_now);
             }
         }
+    }
+}
+
+/// Short strings of any characters, escapes, control and non-BMP ones
+/// among them (built from chars: cheaper than a regex strategy).
+fn chars(max: usize) -> impl Strategy<Value = String> + Clone {
+    let c = prop_oneof![
+        4 => proptest::char::range('a', 'e'),
+        1 => proptest::sample::select(vec!['"', '\\', '/', '\u{0}', '\u{1f}', '\u{7f}', 'é', '\u{2028}', '😀', ' ']),
+        1 => any::<char>(),
+    ];
+    proptest::collection::vec(c, 0..max).prop_map(|v| v.into_iter().collect())
+}
+
+/// JSON of any shape, deeper and wider than [`arb_json`], with keys and
+/// strings of any characters.
+fn arb_any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        chars(6).prop_map(Value::String),
+    ];
+    leaf.prop_recursive(10, 48, 5, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::vec((chars(4), inner), 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A reference count of what the scanner counts, by recursion over a small value.
+fn reference(v: &Value, depth: usize, acc: &mut (usize, usize, usize)) {
+    acc.1 += 1;
+    match v {
+        Value::String(s) => acc.2 += s.encode_utf16().count(),
+        Value::Array(items) => {
+            acc.0 = acc.0.max(depth + 1);
+            for i in items {
+                reference(i, depth + 1, acc);
+            }
+        }
+        Value::Object(m) => {
+            acc.0 = acc.0.max(depth + 1);
+            for (k, i) in m {
+                acc.2 += k.encode_utf16().count();
+                reference(i, depth + 1, acc);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// JSON text, sometimes broken: cut, spliced with arbitrary characters, or
+/// wrapped in deep brackets.
+fn arb_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        arb_any_json().prop_map(|v| v.to_string()),
+        (arb_any_json(), any::<usize>(), chars(3)).prop_map(|(v, at, junk)| {
+            let t = v.to_string();
+            let at = (0..=t.len())
+                .filter(|i| t.is_char_boundary(*i))
+                .nth(at % (t.len() + 1))
+                .unwrap_or(0);
+            format!("{}{junk}{}", &t[..at], &t[at..])
+        }),
+        (arb_any_json(), any::<usize>()).prop_map(|(v, cut)| {
+            let t = v.to_string();
+            let cut = (0..=t.len())
+                .filter(|i| t.is_char_boundary(*i))
+                .nth(cut % (t.len() + 1))
+                .unwrap_or(0);
+            t[..cut].to_string()
+        }),
+        (
+            0usize..200,
+            0usize..200,
+            proptest::collection::vec(
+                proptest::sample::select(vec!['[', ']', '{', '}', '"', ':', ',', '0', ' ']),
+                0..8
+            )
+        )
+            .prop_map(|(open, close, mid)| "[".repeat(open)
+                + &mid.into_iter().collect::<String>()
+                + &"]".repeat(close)),
+        chars(64),
+    ]
+}
+
+/// A downlink of arbitrary shape: the four fields each well-typed, missing
+/// or of any type, plus other fields.
+fn arb_envelope() -> impl Strategy<Value = Value> {
+    let field = |good: BoxedStrategy<Value>| {
+        prop_oneof![
+            3 => good.prop_map(Some),
+            1 => Just(None),
+            1 => arb_any_json().prop_map(Some),
+        ]
+    };
+    (
+        field(prop_oneof![Just(json!("p")), Just(Value::Null)].boxed()),
+        field(
+            prop_oneof![
+                Just(json!("r")),
+                ".{0,130}".prop_map(Value::String),
+                Just(json!(""))
+            ]
+            .boxed(),
+        ),
+        field(
+            "(hello|snapshot|run|escape|fly|)"
+                .prop_map(Value::String)
+                .boxed(),
+        ),
+        field(
+            arb_any_json()
+                .prop_map(|v| json!({ "id": v, "query": "a", "limit": 3 }))
+                .boxed(),
+        ),
+        proptest::collection::vec((chars(8), arb_any_json()), 0..3),
+    )
+        .prop_map(|(p, r, c, pl, extra)| {
+            let mut o = serde_json::Map::new();
+            for (k, v) in extra {
+                o.insert(k, v);
+            }
+            for (k, v) in [("pageId", p), ("requestId", r), ("cmd", c), ("payload", pl)] {
+                if let Some(v) = v {
+                    o.insert(k.into(), v);
+                }
+            }
+            Value::Object(o)
+        })
+}
+
+/// Short texts over a few letters of both cases and spaces (so queries hit).
+fn words(max: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        proptest::sample::select(vec!['a', 'b', 'c', 'A', 'B', 'C', ' ']),
+        0..max,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+fn usable(id: &str) -> bool {
+    (1..=REQUEST_ID_MAX_CHARS).contains(&id.chars().count())
+}
+
+fn small(n: usize) -> Limits {
+    Limits {
+        depth: n % 8 + 1,
+        values: n % 50 + 1,
+        chars: n % 100,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The scanner agrees with serde_json on what JSON is, and with a
+    /// reference recursion on what it counts.
+    #[test]
+    fn props_bounds_scanner_counts_like_a_recursive_reference(v in arb_any_json(), n in any::<usize>()) {
+        let text = v.to_string();
+        let mut want = (0, 0, 0);
+        reference(&v, 0, &mut want);
+        let scan = bounds::check(&text, &Limits { depth: usize::MAX, values: usize::MAX, chars: usize::MAX });
+        let scan = scan.map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+        prop_assert_eq!((scan.depth, scan.values, scan.chars), want);
+        let top = match &v {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        };
+        prop_assert_eq!(scan.top, top);
+        // Under tight limits: refused exactly when a count is over, in scan order.
+        let limits = small(n);
+        let r = bounds::check(&text, &limits);
+        let over = want.0 > limits.depth || want.1 > limits.values || want.2 > limits.chars;
+        prop_assert_eq!(r.is_err(), over, "{:?} {:?} {}", r, limits, text);
+        if let Err(e) = r {
+            prop_assert!(!matches!(e, Exceeded::NotJson(_)));
+        }
+    }
+
+    /// Any text: no panic; what the scanner accepts, serde_json parses
+    /// (lone surrogate escapes aside), and what serde_json parses within
+    /// the limits, the scanner accepts.
+    #[test]
+    fn props_bounds_scanner_never_panics_and_agrees_with_serde(text in arb_text()) {
+        let scanned = bounds::check(&text, &ENVELOPE);
+        let parsed = serde_json::from_str::<Value>(&text);
+        match (&scanned, &parsed) {
+            // Two things serde_json refuses that JSON's grammar allows (and
+            // JSON.stringify never writes): lone surrogate escapes, and
+            // numbers beyond f64.
+            (Ok(_), Err(e)) => prop_assert!(
+                e.to_string().contains("surrogate") || e.to_string().contains("number out of range"),
+                "{} {}", e, text
+            ),
+            (Err(Exceeded::NotJson(at)), Ok(_)) => prop_assert!(false, "refused valid JSON at {}: {}", at, text),
+            _ => {}
+        }
+        if let Ok(v) = &parsed {
+            let mut want = (0, 0, 0);
+            reference(v, 0, &mut want);
+            let within = want.0 <= ENVELOPE.depth && want.1 <= ENVELOPE.values && want.2 <= ENVELOPE.chars;
+            prop_assert_eq!(scanned.is_ok(), within);
+        }
+        // The requestId finder is total too.
+        if let Some(raw) = bounds::top_level_string(&text, "requestId") {
+            prop_assert!(raw.starts_with('"') && raw.ends_with('"'));
+        }
+    }
+
+    /// Any downlink shape: a well-formed decision, in baseline order.
+    #[test]
+    fn props_downlink_parse_is_total_and_follows_the_check_order(v in arb_envelope()) {
+        let text = v.to_string();
+        let r = parse_downlink(&text);
+        let o = v.as_object().cloned().unwrap_or_default();
+        let rid = o.get("requestId").and_then(Value::as_str).filter(|s| usable(s));
+        match r {
+            Ok(d) => {
+                prop_assert_eq!(Some(d.request_id.as_str()), rid);
+                prop_assert!(o.get("payload").is_some_and(Value::is_object));
+                prop_assert!(matches!(o.get("cmd").and_then(Value::as_str), Some("hello" | "snapshot" | "run" | "escape")));
+                prop_assert_eq!(d.page_id.as_deref(), o.get("pageId").and_then(Value::as_str));
+            }
+            Err(refusal) => {
+                prop_assert!(!refusal.message.is_empty());
+                prop_assert!(refusal.request_id.is_empty() || usable(&refusal.request_id));
+                let within = bounds::check(&text, &ENVELOPE).is_ok();
+                if within {
+                    // Shape refusals echo the requestId once it was read.
+                    match rid {
+                        None => prop_assert_eq!(refusal.request_id.as_str(), ""),
+                        Some(id) => prop_assert_eq!(refusal.request_id.as_str(), id),
+                    }
+                    let shape_ok = o.get("cmd").is_some_and(Value::is_string) && o.get("payload").is_some_and(Value::is_object) && rid.is_some();
+                    let code = if shape_ok { ErrorCode::UnknownCmd } else { ErrorCode::BadRequest };
+                    prop_assert_eq!(refusal.code, code);
+                } else {
+                    prop_assert_eq!(refusal.code, ErrorCode::BadRequest);
+                }
+            }
+        }
+    }
+
+    /// Arbitrary text as a downlink: never a panic, always a refusal or a downlink.
+    #[test]
+    fn props_downlink_parse_takes_any_text(text in arb_text()) {
+        match parse_downlink(&text) {
+            Ok(d) => prop_assert!(usable(&d.request_id)),
+            Err(r) => prop_assert!(r.request_id.is_empty() || usable(&r.request_id)),
+        }
+    }
+
+    /// Any payload for any event: a plan or a BAD_REQUEST/UNSUPPORTED_EVENT,
+    /// and an input plan carries exactly the payload's value.
+    #[test]
+    fn props_run_payload_plan_is_total(
+        event in proptest::sample::select(vec!["click", "input", "scroll", "drag", "hover", ""]).prop_map(String::from),
+        payload in proptest::collection::vec((proptest::sample::select(vec!["value", "to", "by", "id", "x"]).prop_map(String::from), arb_any_json()), 0..4),
+    ) {
+        let payload: serde_json::Map<String, Value> = payload.into_iter().collect();
+        match crate::plan::<()>("a", "\"a\"", &event, &payload) {
+            Ok(crate::Plan::Ready(Action::Input(v))) => {
+                let back = match v {
+                    InputValue::Text(t) => json!(t),
+                    InputValue::Bool(b) => json!(b),
+                    InputValue::List(l) => json!(l),
+                };
+                prop_assert_eq!(Some(&back), payload.get("value"));
+            }
+            Ok(crate::Plan::Drag { to }) => {
+                prop_assert_eq!(event.as_str(), "drag");
+                prop_assert!(to != "a");
+            }
+            Ok(_) => prop_assert!(matches!(event.as_str(), "click" | "scroll")),
+            Err(f) => {
+                let unsupported = !matches!(event.as_str(), "click" | "input" | "scroll" | "drag");
+                let want = if unsupported { ErrorCode::UnsupportedEvent } else { ErrorCode::BadRequest };
+                prop_assert_eq!(f.code, want);
+            }
+        }
+    }
+
+    /// The window is the contiguous slice of the matches, and its account adds up.
+    #[test]
+    fn props_window_is_a_slice_of_the_matches(
+        ids in proptest::collection::vec(words(4), 0..40),
+        visible in proptest::collection::vec(any::<bool>(), 0..40),
+        query in words(5),
+        offset in 0usize..50,
+        limit in proptest::option::of(0usize..50),
+    ) {
+        let mut s = sense::Snapshot::default();
+        for (i, id) in ids.iter().enumerate() {
+            s.menu.push(MenuItem { id: format!("{i}{id}"), title: id.clone(), ..item("x") });
+        }
+        for (i, v) in visible.iter().enumerate() {
+            s.generics.push(sense::Generic { reference: format!("g{i}"), role: "button".into(), name: ids.get(i).cloned().unwrap_or_default(), visible: *v });
+        }
+        let q = Query::new(&query, offset, limit);
+        let matching: Vec<_> = s.menu.iter().filter(|m| q.item_matches(m)).cloned().collect();
+        let full = s.clone();
+        let (menu, generics) = q.apply(&mut s);
+        prop_assert_eq!(menu.total, matching.len());
+        let end = limit.map_or(matching.len(), |l| (offset + l).min(matching.len()));
+        let want: Vec<_> = matching.get(offset.min(matching.len())..end.max(offset.min(matching.len()))).unwrap_or(&[]).to_vec();
+        prop_assert_eq!(&s.menu, &want);
+        prop_assert_eq!(menu.limit, limit.unwrap_or(matching.len().saturating_sub(offset)));
+        let shown = full.generics.iter().filter(|g| q.generic_matches(g)).count();
+        prop_assert_eq!(generics.total + generics.hidden, shown);
+        prop_assert!(s.generics.iter().all(|g| g.visible));
+        prop_assert_eq!((&s.islands, &s.dirty, s.no_reload), (&full.islands, &full.dirty, full.no_reload));
     }
 }

@@ -1,0 +1,186 @@
+//! What the bot is asked to do and what it answers: bot's own types, pure
+//! and natively compiled. `playable` decodes a run payload into an
+//! [`Action`] and hands it to a bot.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+/// The value an `input` run sets. On the wire (a run payload's `value`):
+/// a string, a boolean, or a list of strings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum InputValue {
+    /// Text fields, textareas, contenteditable, single selects (by option value).
+    Text(String),
+    /// Checkboxes and radios.
+    Bool(bool),
+    /// Multiple selects (by option values).
+    List(Vec<String>),
+}
+
+/// Where a `scroll` run puts the element. On the wire (a run payload's
+/// `to`): `"start"`, `"center"` or `"end"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Align {
+    Start,
+    Center,
+    End,
+}
+
+impl Align {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Align::Start => "start",
+            Align::Center => "center",
+            Align::End => "end",
+        }
+    }
+}
+
+/// What a run asks the bot to do; `T` is the target type (a drag's drop target).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action<T> {
+    Click,
+    Input(InputValue),
+    Scroll {
+        to: Option<Align>,
+        by: Option<(f64, f64)>,
+    },
+    Drag {
+        to: T,
+    },
+}
+
+/// Why the bot refuses before dispatching anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The payload does not fit the element (a boolean for a text field…).
+    BadRequest(String),
+    /// Detached, hidden, moving, covered, disabled, read-only…
+    NotActionable(String),
+}
+
+impl Refusal {
+    /// The reason, for a message.
+    pub fn reason(&self) -> &str {
+        match self {
+            Refusal::BadRequest(why) | Refusal::NotActionable(why) => why,
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
+/// What a dispatch observed, for the ok payload.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Report {
+    Done,
+    /// The scroll container's position after a scroll run.
+    Scrolled {
+        left: i64,
+        top: i64,
+    },
+}
+
+/// Why a dispatch failed once the checks had passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DispatchError {
+    /// The page threw while the event was dispatched (its message).
+    Threw(String),
+    /// The dispatcher could not act or reported failure (why).
+    Failed(String),
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DispatchError::Threw(why) => write!(f, "the page threw while dispatching: {why}"),
+            DispatchError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for DispatchError {}
+
+/// A port's failure message (an injected bot that rejected, or said no).
+impl From<String> for DispatchError {
+    fn from(why: String) -> Self {
+        DispatchError::Failed(why)
+    }
+}
+
+impl From<&str> for DispatchError {
+    fn from(why: &str) -> Self {
+        DispatchError::Failed(why.to_string())
+    }
+}
+
+/// Why an element cannot be acted on now (the snapshot's own rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unactionable {
+    NotAnElement,
+    Detached,
+    Hidden,
+    Disabled,
+}
+
+impl Unactionable {
+    /// The reason that goes into a `NOT_ACTIONABLE` message.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unactionable::NotAnElement => "the target is not an element",
+            Unactionable::Detached => "the element is detached from the document",
+            Unactionable::Hidden => "the element is not visible",
+            Unactionable::Disabled => "the element is disabled",
+        }
+    }
+}
+
+impl fmt::Display for Unactionable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::error::Error for Unactionable {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wire_values_decode_to_their_variants() {
+        let value = |v| serde_json::from_value::<InputValue>(v).ok();
+        assert_eq!(value(json!("hi")), Some(InputValue::Text("hi".into())));
+        assert_eq!(value(json!(false)), Some(InputValue::Bool(false)));
+        assert_eq!(
+            value(json!(["a", "b"])),
+            Some(InputValue::List(vec!["a".into(), "b".into()]))
+        );
+        for bad in [json!(3), json!(null), json!(["a", 1]), json!({})] {
+            assert_eq!(value(bad.clone()), None, "{bad}");
+        }
+        let align = |v| serde_json::from_value::<Align>(v).ok();
+        assert_eq!(align(json!("center")), Some(Align::Center));
+        assert_eq!(align(json!("middle")), None);
+        assert_eq!(align(json!("End")), None);
+        assert_eq!(Align::End.as_str(), "end");
+    }
+
+    #[test]
+    fn errors_read_as_their_reasons() {
+        assert_eq!(
+            DispatchError::Threw("boom".into()).to_string(),
+            "the page threw while dispatching: boom"
+        );
+        assert_eq!(DispatchError::from("no").to_string(), "no");
+        assert_eq!(Refusal::BadRequest("x".into()).to_string(), "x");
+    }
+}
