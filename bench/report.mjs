@@ -2,7 +2,9 @@
 // Hand-written findings live in bench/notes.md and are included verbatim.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
-const BUDGET_GZIP = 60_000;
+// Issue 12's budgets (the 60 KB one of issue 5 is withdrawn).
+const BUDGET_GZIP = 100_000;
+const IMPORT_MS = 60;
 const ms = (x, d = 3) => (x == null ? "–" : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(d));
 const kib = (b) => (b / 1024).toFixed(1) + " KiB";
 const k = (n) => (n >= 1000 ? (n / 1000).toFixed(n % 1000 ? 1 : 0) + "k" : String(n));
@@ -57,7 +59,7 @@ const verdict = (ok) => (ok ? "met" : "**not met**");
 export function markdown(r, svgName) {
   const big = r.pages.filter((p) => p.size >= 10000);
   const floorOk = big.length > 0 && big.every((p) => p.ratios.snapshotOverFloor <= 1.2);
-  const ariaOk = r.pages.every((p) => p.ratios.ariaOverSnapshot >= 100);
+  const importOk = r.install.importAndInstantiateMs.median <= IMPORT_MS;
   const sizeOk = r.moduleSize.gzip <= BUDGET_GZIP;
   const m = r.memory;
   // The first round includes warm-up (JIT code, inline caches); growth is
@@ -111,14 +113,25 @@ export function markdown(r, svgName) {
   lines.push(
     `| snapshot ≤ 1.2× the DOM floor at 10k and 100k | ${big.map((p) => `${k(p.size)}: ${p.ratios.snapshotOverFloor.toFixed(2)}×`).join(", ")} | ${verdict(floorOk)} |`,
   );
-  lines.push(
-    `| ≥ 100× faster than ariaSnapshot | ${r.pages.map((p) => `${k(p.size)}: ${p.ratios.ariaOverSnapshot.toFixed(0)}×`).join(", ")} | ${verdict(ariaOk)} |`,
-  );
-  lines.push(`| module ≤ 60 KB gzip (enforced by tests/size.test.mjs) | ${r.moduleSize.gzip} B | ${verdict(sizeOk)} |`);
+  lines.push(`| import plus instantiate ≤ ${IMPORT_MS} ms median | ${ms(r.install.importAndInstantiateMs.median, 2)} ms | ${verdict(importOk)} |`);
+  lines.push(`| module ≤ 100 KB gzip, wasm plus glue (tests/size.test.mjs: a todo until met, under an interim ceiling) | ${r.moduleSize.gzip} B | ${verdict(sizeOk)} |`);
   lines.push(
     `| no memory growth over ${m.cycles.toLocaleString("en")} cycles | second ${m.cycles.toLocaleString("en")}: wasm +${m.growth.wasmMemoryBytesSecondRound} B, JS heap ${m.growth.jsHeapBytesSecondRound >= 0 ? "+" : ""}${m.growth.jsHeapBytesSecondRound} B (first, with warm-up: wasm +${m.growth.wasmMemoryBytes} B, JS heap +${m.growth.jsHeapBytes} B) | ${verdict(memOk)} |`,
   );
   lines.push("");
+  if (r.crates) {
+    lines.push("## What each crate costs");
+    lines.push("");
+    lines.push(
+      `Function bytes by crate (bench/crates.mjs: twiggy over the release .wasm after wasm-bindgen, before wasm-opt, ${r.crates.code.toLocaleString("en")} B of code in all; ` +
+        "raw bytes, so read the shares; generic code counts for the crate its name starts with, e.g. serde's derive output for our types counts for the type's crate).",
+    );
+    lines.push("");
+    lines.push("| crate | bytes | share |");
+    lines.push("|---|---:|---:|");
+    for (const c of r.crates.rows.filter((c) => c.share >= 0.001)) lines.push(`| ${c.crate} | ${c.bytes.toLocaleString("en")} | ${(c.share * 100).toFixed(1)} % |`);
+    lines.push("");
+  }
   const profiled = r.pages.filter((p) => p.profile);
   if (profiled.length) {
     lines.push("## CPU profile (self time, top functions)");

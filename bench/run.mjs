@@ -16,6 +16,7 @@ import { launch } from "../tests/support/browser.mjs";
 import { startServer } from "../tests/support/server.mjs";
 import { measure as measureSize, moduleFiles } from "../scripts/size.mjs";
 import { generatePage } from "./generate.mjs";
+import { crateCosts } from "./crates.mjs";
 import { IN_PAGE } from "./inpage.mjs";
 import { writeReport } from "./report.mjs";
 
@@ -243,6 +244,7 @@ async function main() {
       install,
       bridgeHelloMs: bridgeHello,
       memory,
+      crates: crateCosts(),
     };
     if (!QUICK) writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
     writeReport(results, QUICK ? "bench/tmp/benchmarks.md" : "docs/benchmarks.md");
