@@ -79,13 +79,12 @@ export class MenuTools {
 
   async #syncOnce() {
     const items = [];
-    let runnableSeen = 0;
     for (let offset = 0, reads = 0; reads < READS; reads++) {
       const up = await this.read({ offset, limit: READ_LIMIT });
       if (up?.ok !== true) return; // no usable answer: keep what is registered
       const { menu, menuWindow } = up.payload.snapshot;
       items.push(...menu);
-      runnableSeen = menuTools(items, this.reserved).length;
+      const runnableSeen = menuTools(items, this.reserved).length;
       offset += menu.length;
       if (runnableSeen > MAX_MENU_TOOLS || menu.length === 0 || offset >= menuWindow.total) break;
     }

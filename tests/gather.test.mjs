@@ -4,6 +4,8 @@
 // the details Rust asks for, and the visibility and enabled checks that bot
 // and Surface apply too. The rules that read these facts are Rust's
 // (crates/sense/src/rules.rs, read.rs), tested natively.
+// Names that exist in the page the callbacks run in (the fixture script):
+/* global G, decode, watch, facts, readDetails */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "./support/harness.mjs";

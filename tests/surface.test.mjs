@@ -2,6 +2,8 @@
 // examples, every row of its failure table, every protocol error, bounded
 // describe on 10,000 records, expectations via MutationObserver, `after`
 // evidence, the built-in DOM executor, and the "pling.surface" bridge channel.
+// pageExecute is the fixture page's own executor (tests/fixtures/surface.html).
+/* global pageExecute */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "./support/harness.mjs";
