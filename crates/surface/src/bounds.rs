@@ -1,24 +1,27 @@
 //! Bounds on every JSON text the page hands over (the request, the
-//! registry, `session()`'s and `execute`'s results), checked in one
-//! non-recursive pass *before* serde_json's recursive parser sees the text:
-//! at most [`MAX_DEPTH`] nested arrays/objects, [`MAX_VALUES`] values and
-//! [`MAX_CHARS`] characters of strings (keys included, counted in UTF-16
-//! units as JavaScript's `length` counts them).
+//! registry, `session()`'s and `execute`'s results), checked *before*
+//! serde_json's recursive parser sees the text, by the one non-recursive
+//! scanner the module has: [`playable::bounds::check`] with
+//! [`playable::bounds::ENVELOPE`]'s limits — at most [`MAX_DEPTH`] nested
+//! arrays/objects, [`MAX_VALUES`] values and [`MAX_CHARS`] characters of
+//! strings (keys included, counted in UTF-16 units as JavaScript's `length`
+//! counts them).
 //!
-//! The pass only counts; it does not validate. Text it lets through may
-//! still be malformed, and serde_json then says so. What it guarantees is
-//! that well-formed text within the bounds is all serde_json ever parses,
-//! so a 10,000-deep value is refused here, not by a stack overflow.
+//! The scan also checks the grammar, in text order: whichever comes first,
+//! a bound exceeded or a character that is not JSON, is the refusal. So
+//! well-formed text within the bounds is all serde_json ever parses, and a
+//! 10,000-deep value is refused here, not by a stack overflow.
 
-use serde::de::DeserializeOwned;
+use playable::bounds::{self as scan, Exceeded, Limits, ENVELOPE};
+use serde::de::{DeserializeOwned, IgnoredAny};
 use std::fmt;
 
 /// Deepest nesting of arrays and objects.
-pub const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = ENVELOPE.depth;
 /// Most values (scalars, arrays and objects; keys are not values).
-pub const MAX_VALUES: usize = 10_000;
+pub const MAX_VALUES: usize = ENVELOPE.values;
 /// Most string characters, keys included, in UTF-16 units.
-pub const MAX_CHARS: usize = 1 << 20;
+pub const MAX_CHARS: usize = ENVELOPE.chars;
 
 /// Why a JSON text was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +32,8 @@ pub enum DecodeError {
     TooManyValues,
     /// More than [`MAX_CHARS`] string characters.
     TooLong,
-    /// Within the bounds, but not JSON of the expected shape (serde_json's
-    /// message).
+    /// Within the bounds, but not JSON, or not JSON of the expected shape
+    /// (serde_json's message).
     Malformed(String),
 }
 
@@ -53,126 +56,29 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
     serde_json::from_str(text).map_err(|e| DecodeError::Malformed(e.to_string()))
 }
 
-/// What the scanner is inside of.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lexeme {
-    /// Between tokens.
-    Between,
-    /// A string's characters.
-    Text,
-    /// Just after a backslash in a string.
-    Escape,
-    /// The four hex digits of a `\u` escape (how many are left).
-    Hex(u8),
-    /// A number or literal (`true`, `false`, `null`).
-    Word,
-}
-
-/// The bounds pass alone: `Ok` when `text` stays within them.
+/// The bounds pass alone: `Ok` when `text` is JSON within them.
 pub fn check(text: &str) -> Result<(), DecodeError> {
-    check_within(text, MAX_DEPTH, MAX_VALUES, MAX_CHARS)
+    check_within(text, &ENVELOPE)
 }
 
-/// [`check`] with other limits (`max_depth` below 64).
-fn check_within(
-    text: &str,
-    max_depth: usize,
-    max_values: usize,
-    max_chars: usize,
-) -> Result<(), DecodeError> {
-    // One bit per open container (1: object).
-    const _: () = assert!(MAX_DEPTH < 64);
-    let max_depth = max_depth.min(63);
-    let mut objects: u64 = 0;
-    let mut depth = 0usize;
-    // Inside an object, whether the next string is a key.
-    let mut key_next = false;
-    let mut values = 0usize;
-    let mut chars = 0usize;
-    let mut at = Lexeme::Between;
-    let mut count_value = || {
-        values += 1;
-        if values > max_values {
-            Err(DecodeError::TooManyValues)
-        } else {
-            Ok(())
-        }
-    };
-    for &b in text.as_bytes() {
-        match at {
-            Lexeme::Text => match b {
-                b'"' => at = Lexeme::Between,
-                b'\\' => at = Lexeme::Escape,
-                // A UTF-8 continuation byte adds nothing; a 4-byte
-                // sequence is a surrogate pair in UTF-16.
-                0x80..=0xBF => {}
-                0xF0..=0xFF => chars += 2,
-                _ => chars += 1,
+/// [`check`] with other limits.
+fn check_within(text: &str, limits: &Limits) -> Result<(), DecodeError> {
+    match scan::check(text, limits) {
+        Ok(_) => Ok(()),
+        Err(Exceeded::Depth(_)) => Err(DecodeError::TooDeep),
+        Err(Exceeded::Values(_)) => Err(DecodeError::TooManyValues),
+        Err(Exceeded::Chars(_)) => Err(DecodeError::TooLong),
+        // serde_json says why, as it always has: the scan stopped before
+        // any bound was passed, so serde_json meets the same fault within
+        // them (and its own recursion limit guards it regardless).
+        Err(Exceeded::NotJson(at)) => Err(DecodeError::Malformed(
+            match serde_json::from_str::<IgnoredAny>(text) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("at byte {at}"),
             },
-            Lexeme::Escape => {
-                chars += 1;
-                at = if b == b'u' {
-                    Lexeme::Hex(4)
-                } else {
-                    Lexeme::Text
-                };
-            }
-            Lexeme::Hex(left) => {
-                at = if left > 1 {
-                    Lexeme::Hex(left - 1)
-                } else {
-                    Lexeme::Text
-                };
-            }
-            Lexeme::Between | Lexeme::Word => match b {
-                b'"' => {
-                    let is_key = key_next && objects >> depth & 1 == 1;
-                    if !is_key {
-                        count_value()?;
-                    }
-                    key_next = false;
-                    at = Lexeme::Text;
-                }
-                b'{' | b'[' => {
-                    count_value()?;
-                    depth += 1;
-                    if depth > max_depth {
-                        return Err(DecodeError::TooDeep);
-                    }
-                    let object = b == b'{';
-                    objects = objects & !(1 << depth) | u64::from(object) << depth;
-                    key_next = object;
-                    at = Lexeme::Between;
-                }
-                b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
-                    key_next = false;
-                    at = Lexeme::Between;
-                }
-                b',' => {
-                    key_next = true;
-                    at = Lexeme::Between;
-                }
-                b':' => {
-                    key_next = false;
-                    at = Lexeme::Between;
-                }
-                b' ' | b'\t' | b'\n' | b'\r' => at = Lexeme::Between,
-                _ => {
-                    if at == Lexeme::Between {
-                        count_value()?;
-                    }
-                    at = Lexeme::Word;
-                }
-            },
-        }
-        if chars > max_chars {
-            return Err(DecodeError::TooLong);
-        }
+        )),
     }
-    Ok(())
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,7 +120,7 @@ mod tests {
     }
 
     #[test]
-    fn malformed_text_within_bounds_is_the_parsers_to_refuse() {
+    fn malformed_text_is_refused_with_serde_jsons_message() {
         for bad in [
             "",
             "{",
@@ -224,16 +130,42 @@ mod tests {
             "{\"a\" 1}",
             "tru",
             "\\u12",
+            "[1] 2",
         ] {
-            assert_eq!(check(bad), Ok(()), "{bad}");
-            assert!(matches!(
-                decode::<Value>(bad),
-                Err(DecodeError::Malformed(_))
-            ));
+            let Err(serde) = serde_json::from_str::<Value>(bad) else {
+                panic!("{bad:?} parsed");
+            };
+            let why = DecodeError::Malformed(serde.to_string());
+            assert_eq!(check(bad), Err(why.clone()), "{bad:?}");
+            assert_eq!(decode::<Value>(bad), Err(why.clone()), "{bad:?}");
+            assert_eq!(why.to_string(), format!("it is not JSON: {serde}"));
         }
+        // JSON of the wrong shape is serde_json's to refuse, after the pass.
+        assert_eq!(check("[true]"), Ok(()));
+        assert!(matches!(
+            decode::<String>("[true]"),
+            Err(DecodeError::Malformed(m)) if m.contains("expected a string")
+        ));
+        // Whichever comes first in the text: a fault or a bound.
+        let deep = nested(40);
+        assert_eq!(
+            check(&format!("[x{deep}]")),
+            Err(DecodeError::Malformed(
+                "expected value at line 1 column 2".into()
+            ))
+        );
+        assert_eq!(check(&format!("[{deep}x]")), Err(DecodeError::TooDeep));
         assert_eq!(
             DecodeError::TooDeep.to_string(),
             "it nests deeper than 32 levels"
+        );
+        assert_eq!(
+            DecodeError::TooManyValues.to_string(),
+            "it has more than 10000 values"
+        );
+        assert_eq!(
+            DecodeError::TooLong.to_string(),
+            "its strings are longer than 1048576 characters"
         );
     }
 
@@ -262,6 +194,14 @@ mod tests {
                     }
                 }
                 _ => {}
+            }
+        }
+
+        fn limits(depth: usize, values: usize, chars: usize) -> Limits {
+            Limits {
+                depth,
+                values,
+                chars,
             }
         }
 
@@ -312,13 +252,13 @@ mod tests {
                 let mut m = (0, 0, 0);
                 measure(&v, 0, &mut m);
                 let (d, n, c) = m;
-                proptest::prop_assert_eq!(check_within(&text, d, n, c), Ok(()));
+                proptest::prop_assert_eq!(check_within(&text, &limits(d, n, c)), Ok(()));
                 if d > 0 {
-                    proptest::prop_assert_eq!(check_within(&text, d - 1, n, c), Err(DecodeError::TooDeep));
+                    proptest::prop_assert_eq!(check_within(&text, &limits(d - 1, n, c)), Err(DecodeError::TooDeep));
                 }
-                proptest::prop_assert_eq!(check_within(&text, d, n - 1, c), Err(DecodeError::TooManyValues));
+                proptest::prop_assert_eq!(check_within(&text, &limits(d, n - 1, c)), Err(DecodeError::TooManyValues));
                 if c > 0 {
-                    proptest::prop_assert_eq!(check_within(&text, d, n, c - 1), Err(DecodeError::TooLong));
+                    proptest::prop_assert_eq!(check_within(&text, &limits(d, n, c - 1)), Err(DecodeError::TooLong));
                 }
             }
 
