@@ -35,6 +35,18 @@ export interface IHelloPayload {}
 export interface ISnapshotPayload {
   /** Ask the injected `captureScreenshot` for an image. */
   screenshot?: boolean;
+  /**
+   * Keep only the menu items whose id, title or desc contain every
+   * whitespace-separated word (ignoring case), and the generics whose role or
+   * name do. With `query`, `offset` or `limit` the snapshot is windowed and
+   * carries `menuWindow` and `genericsWindow`; without them it is the full
+   * snapshot the seed defines.
+   */
+  query?: string;
+  /** First row of each window (menu and visible generics), default 0. */
+  offset?: number;
+  /** Rows per window; none: to the end. */
+  limit?: number;
 }
 /** run on a click item. */
 export interface IRunClickPayload {
@@ -147,6 +159,17 @@ export interface ISnapshot {
   noReload: boolean;
   /** Exactly what the injected captureScreenshot returned, when asked. */
   screenshot?: unknown;
+  /** Only in a windowed snapshot (`query`, `offset` or `limit` asked): total = matching menu items. */
+  menuWindow?: IWindow;
+  /** Only in a windowed snapshot: total = matching visible generics; hidden = matching generics left out as not visible. */
+  genericsWindow?: IWindow & { hidden: number };
+}
+
+/** A window over a list: the rows [offset, offset + limit) of `total`. */
+export interface IWindow {
+  offset: number;
+  limit: number;
+  total: number;
 }
 
 export interface IEscape {

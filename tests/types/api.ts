@@ -15,6 +15,7 @@ import {
   type IMenuItem,
   type IEscape,
   type IWebMcpPublication,
+  type ISnapshotPayload,
 } from "in-page-playable-page";
 
 const slots: IIslandSlotTable = {
@@ -48,6 +49,17 @@ async function flow(): Promise<void> {
       const escapes: IEscape[] = deriveEscapes(s);
       const allowed: boolean = isEscapeAllowed(s, "reload");
       void first, escapes, allowed;
+      const windowed: ISnapshotPayload = { query: "approve 739", offset: 0, limit: 20 };
+      // @ts-expect-error a query is text
+      const badQuery: ISnapshotPayload = { query: 739 };
+      const w = await playable.handle({ pageId, requestId: "req-3", cmd: "snapshot", payload: { ...windowed } });
+      if (w.ok) {
+        const ws = w.payload.snapshot as ISnapshot;
+        const total: number | undefined = ws.menuWindow?.total;
+        const hidden: number | undefined = ws.genericsWindow?.hidden;
+        void total, hidden;
+      }
+      void badQuery;
     }
   } else {
     const code: TPlayableErrorCode = up.error.code;
