@@ -37,6 +37,13 @@ impl From<String> for PortError {
     }
 }
 
+/// A DOM read of the menu that failed (sense's own adapter).
+impl From<sense::GatherError> for PortError {
+    fn from(why: sense::GatherError) -> Self {
+        PortError::Failed(why.to_string())
+    }
+}
+
 impl From<&str> for PortError {
     fn from(why: &str) -> Self {
         PortError::Failed(why.to_string())

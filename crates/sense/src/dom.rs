@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::{build, read, rules, wire, IslandSlots, Snapshot};
+use crate::{build, read, rules, wire, GatherError, IslandSlots, Snapshot};
 
 #[wasm_bindgen(module = "/src/gather.js")]
 extern "C" {
@@ -42,12 +42,12 @@ pub fn visibility_checks() -> Array {
     checks(rules::DISABLING)
 }
 
-fn malformed() -> String {
-    "sense: malformed gather data".to_string()
+fn malformed() -> GatherError {
+    GatherError::Malformed
 }
 
 /// The `[text, ints, …]` answer of gather.js as a string and integers.
-fn unpack(out: &Array) -> Result<(String, Vec<u32>), String> {
+fn unpack(out: &Array) -> Result<(String, Vec<u32>), GatherError> {
     let bytes = out.get(0).unchecked_into::<Uint8Array>().to_vec();
     let text = String::from_utf8(bytes).map_err(|_| malformed())?;
     // The integers come as the bytes of a Uint32Array (little-endian, as
@@ -61,7 +61,7 @@ fn unpack(out: &Array) -> Result<(String, Vec<u32>), String> {
 }
 
 /// The details `asks` asks of `els` (none asked: nothing read).
-fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), String> {
+fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), GatherError> {
     if asks.is_empty() {
         return Ok((String::new(), Vec::new()));
     }
@@ -99,11 +99,10 @@ impl DomSense {
     }
 
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
-    pub fn snapshot(&self) -> Result<Snapshot, String> {
+    pub fn snapshot(&self) -> Result<Snapshot, GatherError> {
         // What the gatherer throws on is a root that is no node it can query.
-        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING).map_err(|_| {
-            "sense: reading the scan root failed: not a Document, ShadowRoot or Element".to_string()
-        })?;
+        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING)
+            .map_err(|_| GatherError::NotARoot)?;
         let (text, ints) = unpack(&out)?;
         // An Array, or the query's NodeList: both index the same way.
         let els = out.get(2);

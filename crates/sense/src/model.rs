@@ -152,3 +152,25 @@ fn or_default<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 fn or_click<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(Option::<String>::deserialize(d)?.unwrap_or_else(click))
 }
+
+/// Why a DOM read of the menu failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GatherError {
+    /// The scan root is not a Document, ShadowRoot or Element.
+    NotARoot,
+    /// The gather's answer was not what sense's wire format says.
+    Malformed,
+}
+
+impl std::fmt::Display for GatherError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::NotARoot => {
+                "sense: reading the scan root failed: not a Document, ShadowRoot or Element"
+            }
+            Self::Malformed => "sense: malformed gather data",
+        })
+    }
+}
+
+impl std::error::Error for GatherError {}
