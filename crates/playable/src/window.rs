@@ -24,6 +24,20 @@ pub struct GenericsWindow {
     pub hidden: usize,
 }
 
+/// Unicode lowercase (the default case mapping, final sigma included). In
+/// the module it is the platform's `String.prototype.toLowerCase`, which
+/// keeps std's Unicode case tables (about 11 KB gzip) out of the wasm;
+/// natively, std's `str::to_lowercase`, the same mapping.
+#[cfg(target_arch = "wasm32")]
+fn lowercase(s: &str) -> String {
+    js_sys::JsString::from(s).to_lower_case().into()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn lowercase(s: &str) -> String {
+    s.to_lowercase()
+}
+
 /// What a snapshot downlink asked to see.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Query {
@@ -36,7 +50,7 @@ pub struct Query {
 impl Query {
     pub fn new(query: &str, offset: usize, limit: Option<usize>) -> Self {
         Self {
-            words: query.split_whitespace().map(str::to_lowercase).collect(),
+            words: query.split_whitespace().map(lowercase).collect(),
             offset,
             limit,
         }
@@ -47,7 +61,7 @@ impl Query {
         if self.words.is_empty() {
             return true;
         }
-        let lowered: Vec<String> = fields.iter().map(|f| f.to_lowercase()).collect();
+        let lowered: Vec<String> = fields.iter().map(|f| lowercase(f)).collect();
         self.words
             .iter()
             .all(|w| lowered.iter().any(|f| f.contains(w.as_str())))

@@ -17,7 +17,7 @@
 //!   sanitised form, or a hash clash), `-2`, `-3`, … is appended in document
 //!   order.
 
-use std::collections::{HashMap, HashSet};
+use fnv::{FnvHashMap, FnvHashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -99,7 +99,7 @@ pub fn sanitised_name(id: &str) -> String {
 /// Unique tool names for `ids`, in order: valid ids keep theirs first,
 /// the others get their sanitised name, with `-2`, `-3`, … while taken.
 pub fn names(ids: &[&str]) -> Vec<String> {
-    let mut taken: HashSet<String> = HashSet::new();
+    let mut taken: FnvHashSet<String> = FnvHashSet::default();
     let mut out: Vec<Option<String>> = ids
         .iter()
         .map(|id| (is_tool_name(id) && taken.insert(id.to_string())).then(|| id.to_string()))
@@ -340,13 +340,13 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
 /// changed), so a replaced tool can take its name again. Names are unique
 /// on each side, so each tool is looked up by name once.
 pub fn changes<'p>(registered: &[Tool], planned: &'p [Tool]) -> (Vec<String>, Vec<&'p Tool>) {
-    let wanted: HashMap<&str, &Tool> = planned.iter().map(|t| (t.name.as_str(), t)).collect();
+    let wanted: FnvHashMap<&str, &Tool> = planned.iter().map(|t| (t.name.as_str(), t)).collect();
     let withdraw: Vec<String> = registered
         .iter()
         .filter(|r| wanted.get(r.name.as_str()) != Some(r))
         .map(|r| r.name.clone())
         .collect();
-    let kept: HashMap<&str, &Tool> = registered.iter().map(|t| (t.name.as_str(), t)).collect();
+    let kept: FnvHashMap<&str, &Tool> = registered.iter().map(|t| (t.name.as_str(), t)).collect();
     let register = planned
         .iter()
         .filter(|p| kept.get(p.name.as_str()) != Some(p))

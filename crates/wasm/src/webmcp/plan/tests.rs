@@ -3,6 +3,7 @@
 
 use super::*;
 use proptest::prelude::*;
+use std::collections::HashSet;
 
 fn item(id: &str, more: Value) -> Value {
     let mut v = json!({ "id": id, "event": "click", "title": "", "desc": "", "enabled": true, "visible": true });
