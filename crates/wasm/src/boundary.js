@@ -161,14 +161,3 @@ export function plain(v, label) {
     return ["null", "reading " + label + " threw: " + thrown(e)];
   }
 }
-
-/** Calls a port method; returns [ok, value] and never throws. */
-export function callPort(obj, name, arg) {
-  try {
-    const f = obj && obj[name];
-    if (typeof f !== "function") return [false, "ports." + name + " is not a function"];
-    return [true, f.call(obj, arg)];
-  } catch (e) {
-    return [false, e && e.message ? String(e.message) : String(e)];
-  }
-}
