@@ -79,7 +79,7 @@ export function markdown(r, svgName) {
   lines.push(
     `**Method:** one Chromium run; generated pages (bench/generate.mjs, fixed seed: nested sections, ~5 % playables, ~1 % islands with two slots, ~5 % unmarked links and buttons). ` +
       `Each sample repeats its operation until ≥ ${r.method.minSampleMs} ms elapsed (Chromium clamps performance.now() to 0.1 ms) and reports the mean per operation; ` +
-      `the table shows the median of ${r.method.samples} samples (${r.method.ariaSamples} for ariaSnapshot), snapshot, floor, run and bridge interleaved within each sample. Ratios come from the same run.`,
+      `the table shows the median of ${r.method.samples} samples (${r.method.ariaSamples} for ariaSnapshot${r.method.ariaSamples100k ? `, ${r.method.ariaSamples100k} at 100k` : ""}), snapshot, floor, run and bridge interleaved within each sample. Ratios come from the same run.`,
   );
   lines.push("");
   lines.push(`![menu read latency](${svgName})`);
