@@ -1,0 +1,105 @@
+// What stays in JavaScript of bot (crates/bot/src/act.js) and Surface's
+// page reader (crates/surface/src/observe.js), on their own in Chromium:
+// each function reads raw facts or performs one act; the decisions that use
+// them are Rust's (bot::Actionability, playable's run plan, surface::markers).
+// The reload act (crates/bom/src/reload.js) is exercised by the real reload
+// escape in tests/playable.test.mjs.
+/* global A, O */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+
+const ctx = useBrowser();
+
+async function withSnippets(html, fn) {
+  const page = await ctx.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  try {
+    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html");
+    await page.evaluate(async (html) => {
+      window.A = await import("/crates/bot/src/act.js");
+      window.O = await import("/crates/surface/src/observe.js");
+      const root = document.createElement("div");
+      root.id = "root";
+      root.innerHTML = html;
+      document.body.append(root);
+    }, html);
+    return await fn(page);
+  } finally {
+    await page.close();
+    assert.deepEqual(errors, []);
+  }
+}
+
+test("act.js inputKind: the kind of editable thing, as dom.rs numbers them", () =>
+  withSnippets(
+    `<textarea id="t"></textarea><input id="x"><input id="c" type="checkbox"><input id="r" type="RADIO">
+     <input id="b" type="submit"><select id="s"><option>a</option></select><select id="m" multiple></select>
+     <div id="e" contenteditable="true"></div><div id="d"></div>`,
+    async (page) => {
+      const kinds = await page.evaluate(() => ["t", "x", "c", "r", "b", "s", "m", "e", "d"].map((id) => A.inputKind(document.getElementById(id))));
+      assert.deepEqual(kinds, [1, 1, 3, 4, 0, 5, 6, 2, 0]);
+    },
+  ));
+
+test("act.js click: exactly one click event, also on a non-HTML element; a non-element is refused", () =>
+  withSnippets(`<button id="b">B</button><svg><circle id="c" r="4"></circle></svg>`, async (page) => {
+    const r = await page.evaluate(() => {
+      const counts = { b: 0, c: 0 };
+      for (const id of ["b", "c"]) document.getElementById(id).addEventListener("click", () => counts[id]++);
+      const outs = [A.click(document.getElementById("b")), A.click(document.getElementById("c")), A.click(document.createTextNode("x"))];
+      return { counts, outs };
+    });
+    assert.deepEqual(r.counts, { b: 1, c: 1 });
+    assert.deepEqual(r.outs, [null, null, "the target is not an element"]);
+  }));
+
+test("act.js setValue: the native setter, then input and change; missingOptions names what a select lacks", () =>
+  withSnippets(`<input id="x"><select id="s"><option value="a">A</option><option value="b">B</option></select>`, async (page) => {
+    const r = await page.evaluate(() => {
+      const x = document.getElementById("x");
+      const seen = [];
+      for (const t of ["input", "change"]) x.addEventListener(t, () => seen.push(t));
+      A.setValue(x, A.inputKind(x), "Ada");
+      const s = document.getElementById("s");
+      return { value: x.value, seen, missing: A.missingOptions(s, ["a", "z", "y"]), none: A.missingOptions(s, ["b"]) };
+    });
+    assert.equal(r.value, "Ada");
+    assert.deepEqual(r.seen, ["input", "change"]);
+    assert.equal(r.missing, "z, y");
+    assert.equal(r.none, "");
+  }));
+
+test("observe.js nextChange: true on a change under the root, false at the deadline", () =>
+  withSnippets(`<p id="p">a</p>`, async (page) => {
+    const r = await page.evaluate(async () => {
+      const root = document.getElementById("root");
+      const quiet = await O.nextChange(root, Date.now() + 30);
+      const pending = O.nextChange(root, Date.now() + 5000);
+      document.getElementById("p").textContent = "b";
+      const changed = await pending;
+      const past = await O.nextChange(root, Date.now() - 1);
+      return { quiet, changed, past };
+    });
+    assert.deepEqual(r, { quiet: false, changed: true, past: false });
+  }));
+
+test("observe.js findRecords: the record elements of a kind and id, the root included", () =>
+  withSnippets(
+    `<div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="SO-1" id="a"></div>
+     <div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="SO-2"></div>
+     <div data-e2e-kind="record" data-e2e-record="line" data-e2e-id="SO-1"></div>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const root = document.getElementById("root");
+        const a = document.getElementById("a");
+        return {
+          one: O.findRecords(root, "order", "SO-1").map((el) => el.id),
+          none: O.findRecords(root, "order", "SO-9").length,
+          self: O.findRecords(a, "order", "SO-1").map((el) => el.id),
+        };
+      });
+      assert.deepEqual(r, { one: ["a"], none: 0, self: ["a"] });
+    },
+  ));
