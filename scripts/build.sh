@@ -3,7 +3,7 @@
 # → www/entry.js, the JS glue and the crates' snippets bundled into one
 # minified file. Output: www/pkg/ (not committed).
 #
-# Stable Rust, nothing patched: no RUSTC_BOOTSTRAP, no -Z flag, no rebuilt
+# Stable Rust, nothing patched: no unstable-feature override, no -Z flag, no rebuilt
 # std. The workspace's release profile (Cargo.toml) does the size work:
 # opt-level "z", LTO, one codegen unit, panic = "abort". wasm-bindgen's glue
 # is used as it generates it; only the bundler (rolldown, a devDependency)
