@@ -119,6 +119,30 @@ export function markdown(r, svgName) {
     `| no memory growth over ${m.cycles.toLocaleString("en")} cycles | second ${m.cycles.toLocaleString("en")}: wasm +${m.growth.wasmMemoryBytesSecondRound} B, JS heap ${m.growth.jsHeapBytesSecondRound >= 0 ? "+" : ""}${m.growth.jsHeapBytesSecondRound} B (first, with warm-up: wasm +${m.growth.wasmMemoryBytes} B, JS heap +${m.growth.jsHeapBytes} B) | ${verdict(memOk)} |`,
   );
   lines.push("");
+  if (r.entryFee) {
+    const { bare, card } = r.entryFee;
+    const row = (what, sz) => `| ${what} | ${sz.raw.toLocaleString("en")} B | ${sz.gzip.toLocaleString("en")} B | ${(sz.gzip / BUDGET_GZIP * 100).toFixed(0)} % |`;
+    lines.push("## The design card's entry fee");
+    lines.push("");
+    lines.push(
+      "bench/floor is the smallest module that uses each crate of the card for its job: a serde-derived request read with serde_json (`preserve_order`), " +
+        "an answer written back, a list through serde-wasm-bindgen both ways, a gloo-events listener, a promise awaited through wasm-bindgen-futures, an exported class. " +
+        "Its logic is trivial. It is built exactly as the shipped module (release profile, wasm-bindgen, `wasm-opt -Oz`, glue minified by rolldown) and counted as scripts/size.mjs counts it " +
+        "(`node bench/floor.mjs`). Without its `card` feature it is wasm-bindgen and js-sys alone.",
+    );
+    lines.push("");
+    lines.push("| build | raw | gzip | of the 100 KB budget |");
+    lines.push("|---|---:|---:|---:|");
+    lines.push(row("wasm-bindgen alone (bench/floor without `card`)", bare));
+    lines.push(row("the card's crates, trivial logic (bench/floor)", card));
+    lines.push(row("the shipped module", r.moduleSize));
+    lines.push("");
+    lines.push(
+      `The card's crates alone cost ${(card.gzip - bare.gzip).toLocaleString("en")} B gzip over a bare wasm-bindgen module, which leaves ${(BUDGET_GZIP - card.gzip).toLocaleString("en")} B of the budget ` +
+        "for every line of the project's own code, its JavaScript snippets and the serde code generated for each of its wire types. bench/notes.md (\"Session 6\") measures that code.",
+    );
+    lines.push("");
+  }
   if (r.crates) {
     lines.push("## What each crate costs");
     lines.push("");

@@ -19,6 +19,7 @@ import { startServer } from "../tests/support/server.mjs";
 import { measure as measureSize, moduleFiles } from "../scripts/size.mjs";
 import { generatePage } from "./generate.mjs";
 import { crateCosts } from "./crates.mjs";
+import { floor } from "./floor.mjs";
 import { IN_PAGE } from "./inpage.mjs";
 import { writeReport } from "./report.mjs";
 
@@ -250,6 +251,7 @@ async function main() {
       bridgeHelloMs: bridgeHello,
       memory,
       crates: crateCosts(),
+      entryFee: await entryFee(),
     };
     if (!QUICK) writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
     writeReport(results, QUICK ? "bench/tmp/benchmarks.md" : "docs/benchmarks.md");
@@ -260,10 +262,19 @@ async function main() {
   }
 }
 
+/** bench/floor built twice: wasm-bindgen alone, then the card's crates (sizes as scripts/size.mjs counts them). */
+async function entryFee() {
+  const bare = await floor(false);
+  const card = await floor(true);
+  log(`  the card's entry fee: wasm-bindgen alone ${bare.gzip} B gzip, with the card's crates ${card.gzip} B`);
+  return { bare, card };
+}
+
 if (args.has("--size")) {
   const results = JSON.parse(readFileSync("bench/results.json", "utf8"));
   results.moduleSize = measureSize(moduleFiles());
   results.crates = crateCosts();
+  results.entryFee = await entryFee();
   results.sizeMeasured = new Date().toISOString();
   writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
   writeReport(results, "docs/benchmarks.md");
