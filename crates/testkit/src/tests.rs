@@ -21,7 +21,9 @@ fn measure(v: &Value) -> (u32, usize) {
         Value::Array(items) => items
             .iter()
             .map(measure)
-            .fold((1, items.len()), |(d, w), (cd, cw)| (d.max(cd + 1), w.max(cw))),
+            .fold((1, items.len()), |(d, w), (cd, cw)| {
+                (d.max(cd + 1), w.max(cw))
+            }),
         Value::Object(m) => m
             .values()
             .map(measure)
@@ -38,9 +40,9 @@ fn chars_are_shorter_than_max_and_reach_the_awkward_ones() {
     for c in AWKWARD {
         assert!(all.iter().any(|s| s.contains(*c)), "{c:?} never drawn");
     }
-    assert!(all
-        .iter()
-        .any(|s| s.chars().any(|c| !AWKWARD.contains(&c) && !('a'..='e').contains(&c))));
+    assert!(all.iter().any(|s| s
+        .chars()
+        .any(|c| !AWKWARD.contains(&c) && !('a'..='e').contains(&c))));
 }
 
 #[test]
@@ -73,10 +75,17 @@ fn trees_keep_to_their_shape() {
     };
     let all = draw(tree(scalar(chars(3)), chars(3), shape), 3000);
     let measured: Vec<_> = all.iter().map(measure).collect();
-    assert!(measured.iter().all(|&(d, w)| d <= 3 && w < 4), "{measured:?}");
+    assert!(
+        measured.iter().all(|&(d, w)| d <= 3 && w < 4),
+        "{measured:?}"
+    );
     assert!(measured.iter().any(|&(d, _)| d == 3), "never 3 levels deep");
-    assert!(all.iter().any(|v| v.as_object().is_some_and(|o| o.len() > 1)));
-    assert!(all.iter().any(|v| v.as_array().is_some_and(|a| a.len() > 1)));
+    assert!(all
+        .iter()
+        .any(|v| v.as_object().is_some_and(|o| o.len() > 1)));
+    assert!(all
+        .iter()
+        .any(|v| v.as_array().is_some_and(|a| a.len() > 1)));
     assert!(all.iter().any(|v| !v.is_array() && !v.is_object()));
 }
 
