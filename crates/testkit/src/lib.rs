@@ -98,5 +98,35 @@ where
     })
 }
 
+/// What a JSON bounds check counts in `v`, by recursion over the tree: the
+/// levels of arrays and objects, the values (containers included), and the
+/// UTF-16 units of its strings and keys. The reference the scanners'
+/// counts are checked against.
+pub fn measure(v: &Value) -> (usize, usize, usize) {
+    fn walk(v: &Value, depth: usize, acc: &mut (usize, usize, usize)) {
+        acc.1 += 1;
+        match v {
+            Value::String(s) => acc.2 += s.encode_utf16().count(),
+            Value::Array(items) => {
+                acc.0 = acc.0.max(depth + 1);
+                for i in items {
+                    walk(i, depth + 1, acc);
+                }
+            }
+            Value::Object(m) => {
+                acc.0 = acc.0.max(depth + 1);
+                for (k, i) in m {
+                    acc.2 += k.encode_utf16().count();
+                    walk(i, depth + 1, acc);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut acc = (0, 0, 0);
+    walk(v, 0, &mut acc);
+    acc
+}
+
 #[cfg(test)]
 mod tests;

@@ -16,17 +16,17 @@ fn draw<S: Strategy>(s: S, n: usize) -> Vec<S::Value> {
 }
 
 /// Levels of arrays and objects, and the widest of them.
-fn measure(v: &Value) -> (u32, usize) {
+fn levels_and_width(v: &Value) -> (u32, usize) {
     match v {
         Value::Array(items) => items
             .iter()
-            .map(measure)
+            .map(levels_and_width)
             .fold((1, items.len()), |(d, w), (cd, cw)| {
                 (d.max(cd + 1), w.max(cw))
             }),
         Value::Object(m) => m
             .values()
-            .map(measure)
+            .map(levels_and_width)
             .fold((1, m.len()), |(d, w), (cd, cw)| (d.max(cd + 1), w.max(cw))),
         _ => (0, 0),
     }
@@ -74,7 +74,7 @@ fn trees_keep_to_their_shape() {
         width: 4,
     };
     let all = draw(tree(scalar(chars(3)), chars(3), shape), 3000);
-    let measured: Vec<_> = all.iter().map(measure).collect();
+    let measured: Vec<_> = all.iter().map(levels_and_width).collect();
     assert!(
         measured.iter().all(|&(d, w)| d <= 3 && w < 4),
         "{measured:?}"
@@ -106,4 +106,16 @@ fn object_keys_come_from_the_key_strategy() {
     }
     assert!(all.iter().all(keys_ok));
     assert!(all.iter().any(|v| v.get("k").is_some()));
+}
+
+#[test]
+fn measure_counts_levels_values_and_utf16_units() {
+    use serde_json::json;
+    assert_eq!(measure(&json!(1)), (0, 1, 0));
+    assert_eq!(measure(&json!("😀é")), (0, 1, 3));
+    assert_eq!(measure(&json!([])), (1, 1, 0));
+    assert_eq!(
+        measure(&json!({ "ab": [null, [true]], "c": "d" })),
+        (3, 6, 4)
+    );
 }

@@ -11,7 +11,7 @@ use crate::bounds::{self, Exceeded, Kind, Limits, ENVELOPE};
 use crate::envelope::{parse_downlink, ErrorCode, REQUEST_ID_MAX_CHARS};
 use crate::window::Query;
 
-use testkit::{cases, chars, scalar, share_of_cases, tree, Shape};
+use testkit::{cases, chars, measure, scalar, share_of_cases, tree, Shape};
 
 /// The machine runs whole request sequences over the decoders: 512 cases by
 /// default, a hundredth of `PROPTEST_CASES` when it is set (10,000 in
@@ -125,28 +125,6 @@ fn arb_any_json() -> impl Strategy<Value = Value> {
     )
 }
 
-/// A reference count of what the scanner counts, by recursion over a small value.
-fn reference(v: &Value, depth: usize, acc: &mut (usize, usize, usize)) {
-    acc.1 += 1;
-    match v {
-        Value::String(s) => acc.2 += s.encode_utf16().count(),
-        Value::Array(items) => {
-            acc.0 = acc.0.max(depth + 1);
-            for i in items {
-                reference(i, depth + 1, acc);
-            }
-        }
-        Value::Object(m) => {
-            acc.0 = acc.0.max(depth + 1);
-            for (k, i) in m {
-                acc.2 += k.encode_utf16().count();
-                reference(i, depth + 1, acc);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// JSON text, sometimes broken: cut, spliced with arbitrary characters, or
 /// wrapped in deep brackets.
 fn arb_text() -> impl Strategy<Value = String> {
@@ -258,8 +236,7 @@ proptest! {
     #[test]
     fn props_bounds_scanner_counts_like_a_recursive_reference(v in arb_any_json(), n in any::<usize>()) {
         let text = v.to_string();
-        let mut want = (0, 0, 0);
-        reference(&v, 0, &mut want);
+        let want = measure(&v);
         let scan = bounds::check(&text, &Limits { depth: usize::MAX, values: usize::MAX, chars: usize::MAX });
         let scan = scan.map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
         prop_assert_eq!((scan.depth, scan.values, scan.chars), want);
@@ -305,8 +282,7 @@ proptest! {
             _ => {}
         }
         if let Ok(v) = &parsed {
-            let mut want = (0, 0, 0);
-            reference(v, 0, &mut want);
+            let want = measure(v);
             let within = want.0 <= ENVELOPE.depth && want.1 <= ENVELOPE.values && want.2 <= ENVELOPE.chars;
             prop_assert_eq!(scanned.is_ok(), within);
         }
