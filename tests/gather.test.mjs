@@ -12,81 +12,67 @@ import { useBrowser } from "./support/harness.mjs";
 
 const ctx = useBrowser();
 
-/** Opens a blank page, mounts `html` in a div#root, imports gather.js as window.G. */
-async function withFixture(html, fn) {
-  const page = await ctx.browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e));
-  try {
-    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html");
-    await page.evaluate(async (html) => {
-      window.G = await import("/crates/sense/src/gather.js");
-      const root = document.createElement("div");
-      root.id = "root";
-      root.innerHTML = html;
-      document.body.append(root);
-      // Decodes gather.js's answers as wire.rs documents them.
-      window.decode = (bytes, intBytes) => {
-        const text = new TextDecoder().decode(bytes);
-        const ints = new Uint32Array(intBytes.buffer, intBytes.byteOffset, intBytes.byteLength / 4);
-        let t = 0;
-        const take = (n) => text.slice(t, (t += n));
-        return { text, ints: [...ints], take, done: () => t === text.length };
-      };
-      const FACTS = ["tag", "kind", "id", "event", "title", "desc", "pageTitle", "dirty", "role", "ariaLabel", "type", "tabindex", "ariaDisabled", "size"];
-      window.facts = (root, selector, ancestors) => {
-        const [bytes, intBytes, els, above] = G.gather(root, selector, ancestors);
-        const { ints, take, done } = decode(bytes, intBytes);
-        const out = [];
-        for (let k = 0; k < ints.length; ) {
-          const head = ints[k++];
-          const rec = { flags: head & 0xff, end: ints[k++] };
-          FACTS.forEach((name, i) => {
-            if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
-          });
-          out.push(rec);
-        }
-        if (!done()) throw new Error("text left over");
-        return { out, els, above, count: els.length };
-      };
-      const DETAILS = ["value", "label", "placeholder", "title", "alt", "text", "imgAlt"];
-      window.readDetails = (els, asks, textMax) => {
-        const [bytes, intBytes] = G.details(els, new Uint32Array(asks), textMax);
-        const { ints, take, done } = decode(bytes, intBytes);
-        const out = [];
-        for (let k = 0; k < ints.length; ) {
-          const head = ints[k++];
-          const rec = { visible: !!(head & 1), disabled: !!(head & 2) };
-          if (head & 4) {
-            const n = ints[k++];
-            rec.refs = [];
-            for (let i = 0; i < n; i++) rec.refs.push(take(ints[k++]));
-          }
-          DETAILS.forEach((name, i) => {
-            if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
-          });
-          out.push(rec);
-        }
-        if (!done()) throw new Error("text left over");
-        return out;
-      };
-      // Counts the mutations made until the returned function is called.
-      window.watch = () => {
-        const o = new MutationObserver(() => {});
-        o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        return () => {
-          const n = o.takeRecords().length;
-          o.disconnect();
-          return n;
-        };
-      };
-    }, html);
-    await fn(page);
-    assert.deepEqual(errors, [], "no uncaught page errors");
-  } finally {
-    await page.close();
-  }
+/** In-page helpers over gather.js (window.G), defined once a page is open. */
+function helpers() {
+  // Decodes gather.js's answers as wire.rs documents them.
+  window.decode = (bytes, intBytes) => {
+    const text = new TextDecoder().decode(bytes);
+    const ints = new Uint32Array(intBytes.buffer, intBytes.byteOffset, intBytes.byteLength / 4);
+    let t = 0;
+    const take = (n) => text.slice(t, (t += n));
+    return { text, ints: [...ints], take, done: () => t === text.length };
+  };
+  const FACTS = ["tag", "kind", "id", "event", "title", "desc", "pageTitle", "dirty", "role", "ariaLabel", "type", "tabindex", "ariaDisabled", "size"];
+  window.facts = (root, selector, ancestors) => {
+    const [bytes, intBytes, els, above] = G.gather(root, selector, ancestors);
+    const { ints, take, done } = decode(bytes, intBytes);
+    const out = [];
+    for (let k = 0; k < ints.length; ) {
+      const head = ints[k++];
+      const rec = { flags: head & 0xff, end: ints[k++] };
+      FACTS.forEach((name, i) => {
+        if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
+      });
+      out.push(rec);
+    }
+    if (!done()) throw new Error("text left over");
+    return { out, els, above, count: els.length };
+  };
+  const DETAILS = ["value", "label", "placeholder", "title", "alt", "text", "imgAlt"];
+  window.readDetails = (els, asks, textMax) => {
+    const [bytes, intBytes] = G.details(els, new Uint32Array(asks), textMax);
+    const { ints, take, done } = decode(bytes, intBytes);
+    const out = [];
+    for (let k = 0; k < ints.length; ) {
+      const head = ints[k++];
+      const rec = { visible: !!(head & 1), disabled: !!(head & 2) };
+      if (head & 4) {
+        const n = ints[k++];
+        rec.refs = [];
+        for (let i = 0; i < n; i++) rec.refs.push(take(ints[k++]));
+      }
+      DETAILS.forEach((name, i) => {
+        if (head & (1 << (8 + i))) rec[name] = take(ints[k++]);
+      });
+      out.push(rec);
+    }
+    if (!done()) throw new Error("text left over");
+    return out;
+  };
+  // Counts the mutations made until the returned function is called.
+  window.watch = () => {
+    const o = new MutationObserver(() => {});
+    o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    return () => {
+      const n = o.takeRecords().length;
+      o.disconnect();
+      return n;
+    };
+  };
 }
+
+/** Opens a blank page, mounts `html` in a div#root, imports gather.js as window.G. */
+const withFixture = (html, fn) => ctx.withSnippet({ modules: { G: "/crates/sense/src/gather.js" }, html, setup: helpers }, fn);
 
 const SELECTOR = ":where(button,a[href],input,select,[role],[aria-label],[tabindex],[contenteditable],[data-e2e-kind],[inert],[aria-disabled=\"true\"])";
 const ANCESTORS = '[aria-disabled="true"],[inert]';

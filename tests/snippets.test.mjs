@@ -11,26 +11,9 @@ import { useBrowser } from "./support/harness.mjs";
 
 const ctx = useBrowser();
 
-async function withSnippets(html, fn) {
-  const page = await ctx.browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e));
-  try {
-    await page.goto(ctx.server.origin + "/tests/fixtures/blank.html");
-    await page.evaluate(async (html) => {
-      window.A = await import("/crates/bot/src/act.js");
-      window.O = await import("/crates/surface/src/observe.js");
-      const root = document.createElement("div");
-      root.id = "root";
-      root.innerHTML = html;
-      document.body.append(root);
-    }, html);
-    return await fn(page);
-  } finally {
-    await page.close();
-    assert.deepEqual(errors, []);
-  }
-}
+/** Opens a blank page, mounts `html` in a div#root, imports act.js as window.A and observe.js as window.O. */
+const withSnippets = (html, fn) =>
+  ctx.withSnippet({ modules: { A: "/crates/bot/src/act.js", O: "/crates/surface/src/observe.js" }, html }, fn);
 
 test("act.js inputKind: the kind of editable thing, as dom.rs numbers them", () =>
   withSnippets(

@@ -13,49 +13,82 @@ use surface::{
     MAX_RECORD_LIMIT,
 };
 
+/// Strings the decoders read: the protocol, methods, scopes, risks, types,
+/// capability and record ids, a note.
+const WORDS: &[&str] = &[
+    "pling.surface/0.1",
+    "describe",
+    "invoke",
+    "all",
+    "changed",
+    "low",
+    "high",
+    "object",
+    "string",
+    "orders.*",
+    "*",
+    "orders.search",
+    "orders.update_note@order",
+    "orders.cancel@order",
+    "orders.export",
+    "orders.refund",
+    "SO-1001",
+    "SO-1002",
+    "SO-1009",
+    "备注已保存",
+];
+
+/// Keys some decoder reads.
+const KEYS: &[&str] = &[
+    "protocol",
+    "id",
+    "method",
+    "input",
+    "capability",
+    "record",
+    "limit",
+    "offset",
+    "capabilities",
+    "note",
+    "query",
+    "title",
+    "description",
+    "risk",
+    "expect",
+    "text",
+    "within",
+    "type",
+    "properties",
+    "required",
+    "ok",
+    "value",
+    "error",
+    "code",
+    "message",
+    "scope",
+    "expiresAt",
+    "revoked",
+    "app",
+    "expose",
+    "recordLimit",
+    "rateLimit",
+    "invokes",
+    "perMs",
+];
+
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(10_000),
-        ..ProptestConfig::default()
-    }
+    ProptestConfig::with_cases(testkit::cases())
 }
 
+/// A leaf: a scalar (null, a boolean, an `i64`, a finite `f64` or short
+/// text), or, each as likely as one of those, a `u64`, a small count, or a
+/// word the decoders read.
 fn arb_leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        (0u32..200).prop_map(Value::from),
-        short_text().prop_map(Value::from),
-        prop_oneof![
-            Just("pling.surface/0.1"),
-            Just("describe"),
-            Just("invoke"),
-            Just("all"),
-            Just("changed"),
-            Just("low"),
-            Just("high"),
-            Just("object"),
-            Just("string"),
-            Just("orders.*"),
-            Just("*"),
-            Just("orders.search"),
-            Just("orders.update_note@order"),
-            Just("orders.cancel@order"),
-            Just("orders.export"),
-            Just("orders.refund"),
-            Just("SO-1001"),
-            Just("SO-1002"),
-            Just("SO-1009"),
-            Just("备注已保存"),
-        ]
-        .prop_map(Value::from),
+        5 => testkit::scalar(short_text()),
+        1 => any::<u64>().prop_map(Value::from),
+        1 => (0u32..200).prop_map(Value::from),
+        1 => prop::sample::select(WORDS).prop_map(Value::from),
     ]
 }
 
@@ -66,53 +99,19 @@ fn short_text() -> impl Strategy<Value = String> {
 
 /// Arbitrary JSON whose keys are mostly ones some decoder reads.
 fn arb_json() -> impl Strategy<Value = Value> {
-    arb_leaf().prop_recursive(4, 24, 5, |inner| {
-        let key = prop_oneof![
-            prop_oneof![
-                Just("protocol"),
-                Just("id"),
-                Just("method"),
-                Just("input"),
-                Just("capability"),
-                Just("record"),
-                Just("limit"),
-                Just("offset"),
-                Just("capabilities"),
-                Just("note"),
-                Just("query"),
-                Just("title"),
-                Just("description"),
-                Just("risk"),
-                Just("expect"),
-                Just("text"),
-                Just("within"),
-                Just("type"),
-                Just("properties"),
-                Just("required"),
-                Just("ok"),
-                Just("value"),
-                Just("error"),
-                Just("code"),
-                Just("message"),
-                Just("scope"),
-                Just("expiresAt"),
-                Just("revoked"),
-                Just("app"),
-                Just("expose"),
-                Just("recordLimit"),
-                Just("rateLimit"),
-                Just("invokes"),
-                Just("perMs"),
-            ]
-            .prop_map(str::to_string),
-            short_text(),
-        ];
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((key, inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
+    let key = prop_oneof![
+        prop::sample::select(KEYS).prop_map(str::to_string),
+        short_text(),
+    ];
+    testkit::tree(
+        arb_leaf(),
+        key,
+        testkit::Shape {
+            depth: 4,
+            size: 24,
+            width: 6,
+        },
+    )
 }
 
 /// Requests that are mostly valid, so fuzzing reaches the session, replay,
@@ -192,7 +191,7 @@ proptest! {
 proptest! {
     // Not a decoder but every layer in turn, up to 6 requests a case: a
     // tenth of the cases (1,000 by default, 100,000 in `npm run fuzz`).
-    #![proptest_config(ProptestConfig { cases: (config().cases / 10).max(1), ..config() })]
+    #![proptest_config(ProptestConfig::with_cases(testkit::share_of_cases(10, 1_000)))]
 
     #[test]
     fn request_sequences_stay_well_formed(requests in prop::collection::vec(arb_near_valid(), 1..6)) {

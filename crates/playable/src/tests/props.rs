@@ -11,24 +11,17 @@ use crate::bounds::{self, Exceeded, Kind, Limits, ENVELOPE};
 use crate::envelope::{parse_downlink, ErrorCode, REQUEST_ID_MAX_CHARS};
 use crate::window::Query;
 
-/// Cases per property: `PROPTEST_CASES`, else 10,000.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
-}
+use testkit::{cases, chars, measure, scalar, share_of_cases, tree, Shape};
 
 /// The machine runs whole request sequences over the decoders: 512 cases by
 /// default, a hundredth of `PROPTEST_CASES` when it is set (10,000 in
 /// `npm run fuzz`).
 fn machine_cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-        .map_or(512, |n| (n / 100).max(1))
+    share_of_cases(100, 512)
 }
 
+/// JSON of the downlink's own words: its field names and commands as keys
+/// and strings, and long strings (over the requestId's limit).
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -37,17 +30,16 @@ fn arb_json() -> impl Strategy<Value = Value> {
         "(hello|snapshot|run|escape|reload|a|g0|)".prop_map(Value::String),
         ".{0,140}".prop_map(Value::String),
     ];
-    leaf.prop_recursive(4, 32, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            proptest::collection::btree_map(
-                "(pageId|requestId|cmd|payload|id|type|screenshot|__proto__|constructor|x)",
-                inner,
-                0..6
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    let key = "(pageId|requestId|cmd|payload|id|type|screenshot|__proto__|constructor|x)";
+    tree(
+        leaf,
+        key,
+        Shape {
+            depth: 4,
+            size: 32,
+            width: 6,
+        },
+    )
 }
 
 fn arb_down(pid: String) -> impl Strategy<Value = Value> {
@@ -119,58 +111,18 @@ proptest! {
     }
 }
 
-/// Short strings of any characters, escapes, control and non-BMP ones
-/// among them (built from chars: cheaper than a regex strategy).
-fn chars(max: usize) -> impl Strategy<Value = String> + Clone {
-    let c = prop_oneof![
-        4 => proptest::char::range('a', 'e'),
-        1 => proptest::sample::select(vec!['"', '\\', '/', '\u{0}', '\u{1f}', '\u{7f}', 'é', '\u{2028}', '😀', ' ']),
-        1 => any::<char>(),
-    ];
-    proptest::collection::vec(c, 0..max).prop_map(|v| v.into_iter().collect())
-}
-
-/// JSON of any shape, deeper and wider than [`arb_json`], with keys and
+/// JSON of any shape, deeper and larger than [`arb_json`], with keys and
 /// strings of any characters.
 fn arb_any_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        chars(6).prop_map(Value::String),
-    ];
-    leaf.prop_recursive(10, 48, 5, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            proptest::collection::vec((chars(4), inner), 0..5)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
-/// A reference count of what the scanner counts, by recursion over a small value.
-fn reference(v: &Value, depth: usize, acc: &mut (usize, usize, usize)) {
-    acc.1 += 1;
-    match v {
-        Value::String(s) => acc.2 += s.encode_utf16().count(),
-        Value::Array(items) => {
-            acc.0 = acc.0.max(depth + 1);
-            for i in items {
-                reference(i, depth + 1, acc);
-            }
-        }
-        Value::Object(m) => {
-            acc.0 = acc.0.max(depth + 1);
-            for (k, i) in m {
-                acc.2 += k.encode_utf16().count();
-                reference(i, depth + 1, acc);
-            }
-        }
-        _ => {}
-    }
+    tree(
+        scalar(chars(6)),
+        chars(4),
+        Shape {
+            depth: 10,
+            size: 48,
+            width: 5,
+        },
+    )
 }
 
 /// JSON text, sometimes broken: cut, spliced with arbitrary characters, or
@@ -284,8 +236,7 @@ proptest! {
     #[test]
     fn props_bounds_scanner_counts_like_a_recursive_reference(v in arb_any_json(), n in any::<usize>()) {
         let text = v.to_string();
-        let mut want = (0, 0, 0);
-        reference(&v, 0, &mut want);
+        let want = measure(&v);
         let scan = bounds::check(&text, &Limits { depth: usize::MAX, values: usize::MAX, chars: usize::MAX });
         let scan = scan.map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
         prop_assert_eq!((scan.depth, scan.values, scan.chars), want);
@@ -331,8 +282,7 @@ proptest! {
             _ => {}
         }
         if let Ok(v) = &parsed {
-            let mut want = (0, 0, 0);
-            reference(v, 0, &mut want);
+            let want = measure(v);
             let within = want.0 <= ENVELOPE.depth && want.1 <= ENVELOPE.values && want.2 <= ENVELOPE.chars;
             prop_assert_eq!(scanned.is_ok(), within);
         }

@@ -6,44 +6,21 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use testkit::{cases, chars, scalar, tree, Shape};
 
 use crate::{decode_snapshot, IslandSlots, SlotSpec, Snapshot};
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
-}
-
-/// Short strings, escapes and non-BMP characters among them (built from
-/// chars: cheaper than a regex strategy).
-fn chars(max: usize) -> impl Strategy<Value = String> + Clone {
-    let c = prop_oneof![
-        4 => proptest::char::range('a', 'e'),
-        1 => proptest::sample::select(vec!['"', '\\', '\u{0}', 'é', '😀', ' ']),
-        1 => any::<char>(),
-    ];
-    proptest::collection::vec(c, 0..max).prop_map(|v| v.into_iter().collect())
-}
-
+/// Arbitrary JSON with strings and keys of any characters.
 fn arb_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| json!(f)),
-        chars(12).prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::vec((chars(8), inner), 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    tree(
+        scalar(chars(12)),
+        chars(8),
+        Shape {
+            depth: 6,
+            size: 64,
+            width: 6,
+        },
+    )
 }
 
 /// A field: usually of the right type, sometimes missing, null or anything.
