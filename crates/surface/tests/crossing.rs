@@ -123,13 +123,40 @@ fn scalars_that_are_not_strings_fail_the_shape_check_with_their_own_message() {
 
 #[test]
 fn a_value_crossing_answers_as_its_text_does() {
-    let f = Fixture::orders();
-    let request = json!({
-        "protocol": "pling.surface/0.1", "id": "v1", "method": "describe",
-        "input": { "limit": 2 }, "ignored": [1, 2]
-    });
-    let crossed = send(&f, &CrossedRequest::from_value(&request));
-    let g = Fixture::orders();
-    let text = g.send(&request);
-    assert_eq!(crossed, text);
+    let base =
+        |method: &str| json!({ "protocol": "pling.surface/0.1", "id": "v", "method": method });
+    let with = |mut v: Value, key: &str, value: Value| {
+        v[key] = value;
+        v
+    };
+    let deep = (0..31).fold(json!(1), |v, _| json!([v]));
+    for request in [
+        with(base("describe"), "input", json!({ "limit": 2 })),
+        with(base("describe"), "ignored", json!([1, 2])),
+        with(base("describe"), "input", json!([])),
+        with(base("describe"), "input", json!(null)),
+        with(base("describe"), "protocol", json!(1)),
+        with(base("describe"), "id", json!("x".repeat(257))),
+        with(base("describe"), "id", json!(7)),
+        with(base("click"), "input", json!({})),
+        with(
+            with(base("invoke"), "capability", json!("orders.search")),
+            "input",
+            json!({ "q": "a" }),
+        ),
+        with(
+            with(base("invoke"), "capability", json!("orders.search")),
+            "input",
+            json!({ "q": deep }),
+        ),
+        base("invoke"),
+        json!({}),
+        json!([1]),
+        json!("describe"),
+        json!(null),
+    ] {
+        let crossed = send(&Fixture::orders(), &CrossedRequest::from_value(&request));
+        let text = Fixture::orders().send(&request);
+        assert_eq!(crossed, text, "{request}");
+    }
 }
