@@ -346,8 +346,10 @@ mod tests {
         };
         assert_eq!(r.admit().map_err(|u| u.read), Err("{}".into()));
 
-        let mut cyclic = Projection::default();
-        cyclic.thrown = Some("Converting circular structure to JSON".into());
+        let cyclic = Projection {
+            thrown: Some("Converting circular structure to JSON".into()),
+            ..Projection::default()
+        };
         let r = request(vec![s("p"), s("x8")], Some(cyclic));
         let u = r.admit().expect_err("refused");
         assert_eq!(u.read, r#"{"protocol":"p","id":"x8"}"#);
