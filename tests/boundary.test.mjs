@@ -1,11 +1,13 @@
 // What stays in JavaScript of a crossing (crates/wasm/src/boundary.js), on
-// its own in Node: `project` only reports facts about a downlink (Rust
-// decides on them: playable::boundary, playable::bounds), and `plain` /
-// `projectWith` copy Surface's values with the limits still written in JS.
+// its own in Node: `stringify` (the one JSON.stringify with facts), `read`
+// (named fields, in order) and `project` (a downlink) only report facts;
+// Rust decides on them (playable::boundary and playable::bounds for a
+// downlink, surface::crossing and surface::bounds for Surface). No limit is
+// written in JS: a value deeper or longer than any bound crosses whole.
 // Pure functions: no browser needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attach, plain, project, projectWith, thrown } from "../crates/wasm/src/boundary.js";
+import { attach, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
 
 test("project: the four envelope fields as one JSON text, nothing else read, no fact", () => {
   const down = { pageId: null, requestId: "r1", cmd: "run", payload: { id: "a", value: { b: 1, a: 2 } }, extra: "x" };
@@ -38,21 +40,70 @@ test("project: a cycle or a throwing getter is a throw; the first three fields s
   assert.equal(t2, "no");
 });
 
+test("project: each field is read once, even when the first three are written again", () => {
+  let reads = 0;
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const down = { pageId: null, get requestId() { reads++; return "r"; }, cmd: "run", payload: cyclic };
+  const [head, , threw] = project(down);
+  assert.equal(head, '{"pageId":null,"requestId":"r","cmd":"run"}');
+  assert.match(threw, /circular/i);
+  assert.equal(reads, 1);
+  const first = { get pageId() { throw new Error("first"); } };
+  assert.deepEqual(project(first), ["{}", null, "first"], "nothing read: no requestId to echo");
+});
+
 test("project: a value that is not an object is stringified as itself", () => {
   assert.deepEqual(project(7), ["7", null, null]);
   assert.deepEqual(project(undefined), [null, null, null]);
 });
 
-test("plain and projectWith: Surface's copies keep key order and report what is not JSON", () => {
-  assert.deepEqual(plain({ record: "SO-1", note: "x" }, "result"), ['{"record":"SO-1","note":"x"}', null]);
-  const [, problem] = plain({ a: () => 1 }, "result");
-  assert.equal(problem, "result.a is a function, not JSON");
+test("stringify: JSON text in key order, the first value JSON cannot hold as a fact, a throw as what it threw", () => {
+  assert.deepEqual(stringify({ record: "SO-1", note: "x", skip: undefined }), ['{"record":"SO-1","note":"x"}', null, null]);
+  assert.deepEqual(stringify(undefined), [null, null, null]);
+  assert.deepEqual(stringify(() => 1), ["null", ["function", "", ""], null]);
+  assert.deepEqual(stringify({ ok: true, value: [1, 10n, NaN] }), ['{"ok":true,"value":[1,null,null]}', ["bigint", "1", ""], null]);
+  assert.deepEqual(stringify({ n: -Infinity })[1], ["number", "n", "-Infinity"]);
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  const [text, fact, threw] = stringify({ input: cyclic });
+  assert.equal(text, null);
+  assert.equal(fact, null);
+  assert.match(threw, /circular/i);
+  assert.deepEqual(stringify({ get x() { throw new Error("getter"); } }), [null, null, "getter"]);
+  assert.deepEqual(stringify({ toJSON() { throw new Error("toJSON"); } }), [null, null, "toJSON"]);
+});
+
+test("stringify decides no bound: depth, values and characters are Rust's to count", () => {
   const deep = {};
   let at = deep;
-  for (let i = 0; i < 40; i++) at = at.next = {};
-  assert.match(plain(deep, "result")[1], /nests deeper than 32 levels/);
-  const [text] = projectWith({ protocol: "p", id: 5, method: "describe", input: { limit: 1 }, other: 1 }, ["protocol", "id", "method"], "input");
-  assert.equal(text, '{"protocol":"p","id":5,"method":"describe","input":{"limit":1}}');
+  for (let i = 0; i < 100; i++) at = at.next = {};
+  const [text, fact, threw] = stringify(deep);
+  assert.equal(text, '{"next":'.repeat(100) + "{}" + "}".repeat(100));
+  assert.deepEqual([fact, threw], [null, null]);
+  const long = "x".repeat(2_000_000);
+  assert.equal(stringify({ q: long })[0].length, long.length + 8);
+  assert.equal(stringify(new Array(20000).fill(0))[2], null);
+});
+
+test("read: the named fields once each, in order, up to the getter that threw", () => {
+  let reads = 0;
+  const r = { protocol: "p", get id() { reads++; return 5; }, method: "describe", other: 1 };
+  assert.deepEqual(read(r, ["protocol", "id", "method", "capability", "input"]), [["p", 5, "describe", undefined, undefined], null]);
+  assert.equal(reads, 1);
+  const input = { q: 10n };
+  assert.equal(read({ input }, ["input"])[0][0], input, "a value is handed over as it is, not copied");
+  const getter = { protocol: "p", id: "x10", get method() { throw new Error("getter"); } };
+  assert.deepEqual(read(getter, ["protocol", "id", "method", "input"]), [["p", "x10"], "getter"]);
+  assert.deepEqual(read(new Proxy({}, { get() { throw new Error("proxy"); } }), ["protocol"]), [[], "proxy"]);
+  for (const none of [null, undefined, "describe", 42, [], () => 1]) {
+    assert.deepEqual(read(none, ["protocol"]), [null, null], String(none));
+  }
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const [values, threw] = read(proxy, ["protocol"]);
+  assert.deepEqual(values, []);
+  assert.match(threw, /revoked/);
 });
 
 test("attach and thrown never throw", () => {

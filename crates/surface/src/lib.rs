@@ -21,12 +21,13 @@
 //!
 //! Modules depend one way: `codes`, `bounds`, `field`, `json`, `page`,
 //! `schema` at the bottom; then `declaration`, `session`, `request`,
-//! `markers`; then `config` and `host`; then `describe` and `invoke`; then
+//! `markers`; then `config` and `host`; then `crossing`; then `describe` and `invoke`; then
 //! `response`; `surface` on top.
 
 pub mod bounds;
 mod codes;
 mod config;
+pub mod crossing;
 mod declaration;
 mod describe;
 mod field;
@@ -47,6 +48,7 @@ pub mod dom;
 pub use bounds::{DecodeError, MAX_CHARS, MAX_DEPTH, MAX_VALUES};
 pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
 pub use config::{CallbackOption, ConfigError, OptionKind, SurfaceConfig, DEFAULT_RECORD_LIMIT};
+pub use crossing::{callback_text, CrossedRequest, Scalar, Unreadable};
 pub use declaration::{
     CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId, SkipReason,
     SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,

@@ -10,6 +10,7 @@
 use crate::bounds;
 use crate::codes::{ProtocolCode, ProtocolError};
 use crate::config::SurfaceConfig;
+use crate::crossing::{CrossedRequest, Unreadable};
 use crate::describe;
 use crate::host::{ExecOutcome, Host};
 use crate::invoke::{self, Pending};
@@ -69,6 +70,23 @@ impl Surface {
             Ok(value) => self.handle_value(&value, host, page).await,
             Err(e) => {
                 Response::unreadable(request, &format!("the request must be plain JSON: {e}"))
+            }
+        }
+    }
+
+    /// Answers one request as it crossed from JS ([`CrossedRequest`]):
+    /// refused as `INVALID_REQUEST` when it is not plain JSON (echoing the
+    /// id among the fields read), else [`Surface::handle`] on its text.
+    pub async fn handle_crossed(
+        &self,
+        request: &CrossedRequest,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Response {
+        match request.admit() {
+            Ok(text) => self.handle(&text, host, page).await,
+            Err(Unreadable { read, problem }) => {
+                Response::unreadable(&read, &format!("the request must be plain JSON: {problem}"))
             }
         }
     }

@@ -9,13 +9,15 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Date, Function, Object, Promise, Reflect};
+use js_sys::{Array, Date, Function, JsString, Object, Promise, Reflect};
 use playable::bridge::WindowBridge;
 use serde_json::Value;
+use surface::crossing::{Projection, REQUEST_FIELDS, REQUEST_SCALARS};
 use surface::dom::{DomExecutor, DomPage};
 use surface::{
-    approves, exec_outcome_from_callback, session_from_callback, CallbackError, CallbackOption,
-    ConfigError, ExecOutcome, OptionKind, Registry, Response, Session, SurfaceConfig,
+    approves, callback_text, exec_outcome_from_callback, session_from_callback, CallbackError,
+    CallbackOption, ConfigError, CrossedRequest, ExecOutcome, OptionKind, Registry, Scalar,
+    Session, SurfaceConfig,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -28,59 +30,114 @@ use crate::webmcp::{Owner, Publication};
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
 
-// The JS side: each function performs one act and reports raw facts. Values
-// from the page become JSON text through boundary.js's `plain`/`projectWith`
-// (imported from the crate's snippet directory, where wasm-bindgen puts this
-// inline module too); Rust bounds and decodes the text.
+// The JS side: each function performs one act and reports raw facts.
+// Values from the page cross through boundary.js: `read` reads a request's
+// fields, `stringify` writes a value as JSON text with facts (imported from
+// the crate's snippet directory, where wasm-bindgen puts this inline module
+// too). Rust decides on them (surface::crossing) and bounds the text
+// (surface::bounds).
 #[wasm_bindgen(inline_js = r#"
-import { plain, projectWith, thrown } from "./src/boundary.js";
+import { stringify, thrown } from "./src/boundary.js";
 
-export const projectRequest = (r) => projectWith(r, ["protocol", "id", "method", "capability"], "input");
-
-// [json, problem, threw]: the registry option's value, called when it is a function.
+// [text, fact, thrown, threw]: `stringify` of the registry option's value,
+// called first when it is a function (threw: it threw, thrown says what).
 export function readRegistry(r) {
   if (typeof r === "function") {
-    try { r = r(); } catch (e) { return ["null", thrown(e), true]; }
+    try { r = r(); } catch (e) { return [null, null, thrown(e), true]; }
   }
-  return [...plain(r, "registry"), false];
+  return [...stringify(r), false];
 }
 
-// [json, problem, threw]: `f()`, or `f(id, input)`, awaited; never rejects.
+// [text, fact, thrown, threw]: `f()`, or `f(id, input)`, awaited, then
+// `stringify`; never rejects.
 export async function call(f, id, input) {
   let v;
-  try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return ["null", thrown(e), true]; }
-  return [...plain(v, "result"), false];
+  try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
+  return [...stringify(v), false];
 }
 
 export function warn(m) {
   try { console.warn("in-page-playable surface: " + m); } catch {}
 }
-
-// [json, problem, false]: createSurface's data options.
-export const plainOptions = (o) => [...plain(o, "options"), false];
 "#)]
 extern "C" {
-    /// The request's `protocol`, `id`, `method`, `capability` and `input`
-    /// as `[json, problem]`.
-    #[wasm_bindgen(js_name = projectRequest)]
-    fn project_request(request: &JsValue) -> Array;
     #[wasm_bindgen(js_name = readRegistry)]
     fn read_registry(registry: &JsValue) -> Array;
     #[wasm_bindgen(js_name = call)]
     fn call_js(f: &Function, id: JsValue, input: JsValue) -> Promise;
     fn warn(message: &str);
-    #[wasm_bindgen(js_name = plainOptions)]
-    fn plain_options(options: &Object) -> Array;
 }
 
-/// `[json, problem, threw]` as the text, or why there is none.
-fn given(out: &Array) -> Result<String, CallbackError> {
-    let problem = out.get(1).as_string();
-    match (out.get(2).is_truthy(), problem) {
-        (true, problem) => Err(CallbackError::Threw(problem.unwrap_or_default())),
-        (false, Some(problem)) => Err(CallbackError::NotJson(problem)),
-        (false, None) => Ok(out.get(0).as_string().unwrap_or_default()),
+#[wasm_bindgen(module = "/src/boundary.js")]
+extern "C" {
+    /// `[text, fact, thrown]`: `value` as JSON text, with facts.
+    fn stringify(value: &JsValue) -> Array;
+    /// `[values, thrown]`: the fields `names` of `value`, read in order.
+    #[wasm_bindgen(js_name = read)]
+    fn read_fields(value: &JsValue, names: &Array) -> Array;
+}
+
+/// A request's fields as read, as [`CrossedRequest`]: the scalars by
+/// kind, `input` stringified.
+fn cross_request(request: &JsValue) -> CrossedRequest {
+    let names: Array = REQUEST_FIELDS
+        .iter()
+        .map(|n| JsValue::from_str(n))
+        .collect();
+    let out = read_fields(request, &names);
+    let thrown = out.get(1).as_string();
+    let Ok(values) = out.get(0).dyn_into::<Array>() else {
+        return CrossedRequest {
+            thrown,
+            ..CrossedRequest::default()
+        };
+    };
+    let read = values.length() as usize;
+    let scalars = (0..read.min(REQUEST_SCALARS))
+        .map(|i| scalar(&values.get(i as u32)))
+        .collect();
+    let input = Some(values.get(REQUEST_SCALARS as u32))
+        .filter(|input| read > REQUEST_SCALARS && !input.is_undefined())
+        .map(|input| Projection::from_js(&stringify(&input)));
+    CrossedRequest {
+        scalars: Some(scalars),
+        input,
+        thrown,
     }
+}
+
+/// One scalar field as read: its kind, and a string only when
+/// [`Scalar::copies`] says so (a longer one is only measured).
+fn scalar(value: &JsValue) -> Scalar {
+    if value.is_undefined() {
+        Scalar::Absent
+    } else if value.is_null() {
+        Scalar::Null
+    } else if let Some(b) = value.as_bool() {
+        Scalar::Bool(b)
+    } else if let Some(n) = value.as_f64() {
+        Scalar::Number(n)
+    } else if value.is_string() {
+        let s: &JsString = value.unchecked_ref();
+        let units = s.length() as usize;
+        Scalar::String {
+            units,
+            text: Scalar::copies(units).then(|| String::from(s)),
+        }
+    } else {
+        Scalar::Other(value.js_typeof().as_string().unwrap_or_default())
+    }
+}
+
+/// `[text, fact, thrown, threw]` (a callback's value, `label`) as its JSON
+/// text, or why there is none.
+fn given(label: &str, out: &Array) -> Result<String, CallbackError> {
+    if out.get(3).is_truthy() {
+        return Err(CallbackError::Threw(
+            out.get(2).as_string().unwrap_or_default(),
+        ));
+    }
+    callback_text(label, &Projection::from_js(out))
 }
 
 /// Awaits a host callback, `f()` or `f(capability, input)` with a fresh
@@ -96,7 +153,7 @@ async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, Call
         ),
     };
     match JsFuture::from(promise).await {
-        Ok(out) => given(out.unchecked_ref()),
+        Ok(out) => given("result", out.unchecked_ref()),
         Err(_) => Err(CallbackError::Threw(
             "the callback could not be called".into(),
         )),
@@ -142,7 +199,7 @@ impl surface::Host for Inner {
     /// Read afresh each time; anything unreadable is an empty registry
     /// (fail closed) with a console warning.
     fn registry(&self) -> Registry {
-        let registry = match given(&read_registry(&self.registry)) {
+        let registry = match given("registry", &read_registry(&self.registry)) {
             Ok(text) => Registry::from_json_text(&text)
                 .map_err(|e| format!("the registry is not plain JSON: {e}")),
             Err(CallbackError::Threw(m)) => Err(format!("registry() threw: {m}")),
@@ -196,14 +253,8 @@ impl Inner {
     /// Answers one request (a bridge delivery, `Surface.handle`, a WebMCP
     /// call). Never throws.
     pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
-        let projected = project_request(&request);
-        let text = projected.get(0).as_string().unwrap_or_default();
-        let response = match projected.get(1).as_string() {
-            Some(problem) => {
-                Response::unreadable(&text, &format!("the request must be plain JSON: {problem}"))
-            }
-            None => self.core.handle(&text, self, &self.page).await,
-        };
+        let request = cross_request(&request);
+        let response = self.core.handle_crossed(&request, self, &self.page).await;
         to_js(serde_json::to_string(&response))
     }
 
@@ -308,8 +359,8 @@ fn kind(value: &JsValue) -> OptionKind {
 }
 
 /// What `createSurface` reads: the callbacks (each read once and checked as
-/// soon as it is read, in order), then the data options as one bounded
-/// JSON text, then the scan options.
+/// soon as it is read, in order), then the data options as one JSON text
+/// (decided on and bounded in Rust), then the scan options.
 struct Read {
     callbacks: [JsValue; 4],
     config: SurfaceConfig,
@@ -331,9 +382,12 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         // (Setting a fresh object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data = given(&plain_options(&data)).map_err(|e| match e {
-        CallbackError::Threw(why) | CallbackError::NotJson(why) => ConfigError::NotJson(why),
-    })?;
+    let data =
+        callback_text("options", &Projection::from_js(&stringify(&data))).map_err(|e| match e {
+            CallbackError::Threw(why) | CallbackError::NotJson(why) => {
+                ConfigError::NotJson(format!("the options are not plain JSON: {why}"))
+            }
+        })?;
     let config = SurfaceConfig::from_json_text(&data)?;
     let scan = Object::new();
     for name in ["root", "allowedOrigins"] {
