@@ -175,28 +175,6 @@ mod tests {
         use super::super::*;
         use serde_json::Value;
 
-        /// Depth, values and UTF-16 characters of a value, counted on the tree.
-        fn measure(v: &Value, depth: usize, out: &mut (usize, usize, usize)) {
-            out.1 += 1;
-            match v {
-                Value::String(s) => out.2 += s.encode_utf16().count(),
-                Value::Array(items) => {
-                    out.0 = out.0.max(depth + 1);
-                    for item in items {
-                        measure(item, depth + 1, out);
-                    }
-                }
-                Value::Object(map) => {
-                    out.0 = out.0.max(depth + 1);
-                    for (k, item) in map {
-                        out.2 += k.encode_utf16().count();
-                        measure(item, depth + 1, out);
-                    }
-                }
-                _ => {}
-            }
-        }
-
         fn limits(depth: usize, values: usize, chars: usize) -> Limits {
             Limits {
                 depth,
@@ -205,42 +183,19 @@ mod tests {
             }
         }
 
-        /// Strings of awkward characters: quotes, backslashes, controls,
-        /// 2-, 3- and 4-byte UTF-8, and anything else.
-        fn text() -> impl proptest::strategy::Strategy<Value = String> {
-            use proptest::prelude::*;
-            let awkward = prop::sample::select(
-                &[
-                    '"', '\\', '\u{0}', '\n', '\u{1f}', '\u{7f}', 'é', '周', '😀', ' ',
-                ][..],
-            );
-            prop::collection::vec(prop_oneof![awkward, any::<char>()], 0..8)
-                .prop_map(String::from_iter)
-        }
-
+        /// Arbitrary JSON: testkit's leaves and trees, up to 6 levels.
         fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
-            use proptest::prelude::*;
-            let leaf = prop_oneof![
-                Just(Value::Null),
-                any::<bool>().prop_map(Value::from),
-                any::<i64>().prop_map(Value::from),
-                any::<f64>().prop_map(
-                    |f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
-                ),
-                text().prop_map(Value::from),
-            ];
-            leaf.prop_recursive(6, 48, 6, |inner| {
-                prop_oneof![
-                    prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                    prop::collection::vec((text(), inner), 0..6)
-                        .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-                ]
-            })
+            let shape = testkit::Shape {
+                depth: 6,
+                size: 48,
+                width: 6,
+            };
+            testkit::tree(testkit::scalar(testkit::chars(8)), testkit::chars(8), shape)
         }
 
         proptest::proptest! {
             #![proptest_config(proptest::prelude::ProptestConfig {
-                cases: crate::tests_support::cases(),
+                cases: testkit::cases(),
                 ..Default::default()
             })]
 
@@ -249,9 +204,7 @@ mod tests {
             #[test]
             fn counts_match_the_tree(v in arb_json(), pretty in proptest::bool::ANY) {
                 let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
-                let mut m = (0, 0, 0);
-                measure(&v, 0, &mut m);
-                let (d, n, c) = m;
+                let (d, n, c) = testkit::measure(&v);
                 proptest::prop_assert_eq!(check_within(&text, &limits(d, n, c)), Ok(()));
                 if d > 0 {
                     proptest::prop_assert_eq!(check_within(&text, &limits(d - 1, n, c)), Err(DecodeError::TooDeep));
@@ -264,7 +217,7 @@ mod tests {
 
             /// Any text at all: an answer, never a panic.
             #[test]
-            fn arbitrary_text_never_panics(text in text(), bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+            fn arbitrary_text_never_panics(text in testkit::chars(8), bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
                 let _ = decode::<Value>(&text);
                 let _ = decode::<Value>(&String::from_utf8_lossy(&bytes));
             }

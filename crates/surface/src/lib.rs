@@ -74,15 +74,3 @@ pub use surface::Surface;
 
 /// The protocol this crate speaks.
 pub const PROTOCOL: &str = "pling.surface/0.1";
-
-/// How many cases each property test runs: `PROPTEST_CASES`, else 10,000
-/// (`npm run fuzz` sets 1,000,000).
-#[cfg(all(test, not(target_arch = "wasm32")))]
-pub(crate) mod tests_support {
-    pub(crate) fn cases() -> u32 {
-        std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(10_000)
-    }
-}

@@ -146,7 +146,7 @@ fn facts() -> impl Strategy<Value = MessageFacts> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(ProptestConfig::with_cases(testkit::cases()))]
 
     /// Accepted exactly when every rule of §3 holds, and then with the
     /// event's own origin and seq.

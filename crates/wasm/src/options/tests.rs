@@ -407,24 +407,18 @@ fn data_decoders_record_wrong_shapes_instead_of_failing() {
     );
 }
 
+/// Arbitrary JSON, small: testkit's leaves and trees, up to 4 levels.
 fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i32>().prop_map(Value::from),
-        ".{0,8}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(4, 32, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((".{0,6}", inner), 0..4)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
+    let shape = testkit::Shape {
+        depth: 4,
+        size: 32,
+        width: 4,
+    };
+    testkit::tree(testkit::scalar(testkit::chars(8)), testkit::chars(6), shape)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(ProptestConfig::with_cases(testkit::cases()))]
 
     /// Any JSON as islandSlots or allowedOrigins: decoded without error, and
     /// the check gives options or a worded problem, never a panic.

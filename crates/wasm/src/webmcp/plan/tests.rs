@@ -361,7 +361,7 @@ fn a_burst_of_changes_starts_one_timer() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(ProptestConfig::with_cases(testkit::cases()))]
 
     /// Any ids: one valid, distinct name each, and a valid id that comes
     /// first keeps its own.
