@@ -172,6 +172,17 @@ export const IN_PAGE = () => {
      * once per page, so one operation per sample), then installPlayable()
      * repeated (with resetPlayableForTests between) until minMs passed.
      */
+    /**
+     * The same import of bench/floor's module (the card's crates, trivial
+     * logic; built by bench/floor.mjs), for scale: what any module built on
+     * the card pays to load.
+     */
+    async importFloor() {
+      const t0 = performance.now();
+      const m = await import("/target/floor/pkg/floor.min.js");
+      await m.default();
+      return performance.now() - t0;
+    },
     async install(minMs) {
       const t0 = performance.now();
       const P = await import("/www/index.js");
