@@ -14,12 +14,12 @@ import { moduleFiles, measure } from "../scripts/size.mjs";
 /** Issue 12's budget: 100 KB, in bytes. */
 const BUDGET_GZIP_BYTES = 100_000;
 /**
- * What the build may not exceed meanwhile: the serde build as measured when
- * it landed (docs/benchmarks.md, "Module size"), plus a little room. A
+ * What the build may not exceed meanwhile: the build as measured at the end
+ * of session 6 (194,527 B, docs/benchmarks.md), plus a little room. A
  * ceiling that catches growth, not a goal; it comes down as the module does,
  * and goes when the budget above is met.
  */
-const CEILING_GZIP_BYTES = 205_000;
+const CEILING_GZIP_BYTES = 200_000;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -44,9 +44,9 @@ test(`the built module (wasm + JS glue) stays under its interim ceiling of ${CEI
   assert.ok(m.gzip <= CEILING_GZIP_BYTES, over(m, CEILING_GZIP_BYTES, "interim ceiling"));
 });
 
-// Not met yet: serde's typed decoders, serde-wasm-bindgen and the float
-// printing their error messages link in cost more than the 100 KB leave
-// (docs/benchmarks.md, "What each crate costs"). Reported, not hidden.
+// Not met: the design card's crates alone take 52 KB of the 100 KB, and the
+// project's own code on top of them about 75 KB (docs/benchmarks.md, "The
+// design card's entry fee"; bench/notes.md, "Session 6"). Reported, not hidden.
 test("the built module (wasm + JS glue) is at most 100 KB gzip", { todo: "issue 12's budget is not met yet: see docs/benchmarks.md" }, () => {
   const m = measured();
   assert.ok(m.gzip <= BUDGET_GZIP_BYTES, over(m, BUDGET_GZIP_BYTES, "budget"));
