@@ -449,9 +449,59 @@ pub fn top_level_string<'t>(text: &'t str, key: &str) -> Option<&'t str> {
     None
 }
 
+/// The first lone surrogate escape in a JSON text (`\ud800` not followed
+/// by a low one, or a low one with no high one before it), as written.
+/// JSON's grammar allows one and `JSON.stringify` writes one for a broken
+/// string, but it is no Unicode text, so serde_json cannot read it: this
+/// names the reason in the refusal. Only meaningful for a text that passed
+/// [`check`] (outside strings a valid text has no backslash).
+pub fn lone_surrogate(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    // The code unit of the `\uXXXX` escape at `at`, if there is one.
+    let unit = |at: usize| -> Option<u16> {
+        let esc = bytes.get(at..at + 6)?;
+        if esc[0] != b'\\' || esc[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&esc[2..]).ok()?, 16).ok()
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xD800..=0xDBFF) => match unit(i + 6) {
+                Some(0xDC00..=0xDFFF) => i += 12,
+                _ => return text.get(i..i + 6),
+            },
+            Some(0xDC00..=0xDFFF) => return text.get(i..i + 6),
+            // Any other escape is two characters, `\\` included, or six.
+            Some(_) => i += 6,
+            None => i += 2,
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_surrogates_are_found_as_written() {
+        assert_eq!(lone_surrogate(r#"{"s":"\ud800"}"#), Some(r"\ud800"));
+        assert_eq!(lone_surrogate(r#"{"s":"a\uDC00b"}"#), Some(r"\uDC00"));
+        assert_eq!(lone_surrogate(r#"["\ud800\u0041"]"#), Some(r"\ud800"));
+        assert_eq!(lone_surrogate(r#"["\ud83d\ude00", "\u00e9\n"]"#), None);
+        // An escaped backslash followed by "ud800" is six plain characters.
+        assert_eq!(lone_surrogate(r#"["\\ud800"]"#), None);
+        assert_eq!(lone_surrogate(r#"["\\\ud800"]"#), Some(r"\ud800"));
+        // A pair, then a lone high one at the very end of a string.
+        assert_eq!(lone_surrogate(r#"["\ud83d\ude00\ud83d"]"#), Some(r"\ud83d"));
+        assert_eq!(lone_surrogate("[1, true, null]"), None);
+    }
 
     fn ok(text: &str) -> Scan {
         check(text, &ENVELOPE).unwrap_or_else(|e| panic!("{text}: {e}"))

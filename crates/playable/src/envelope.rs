@@ -205,9 +205,15 @@ pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
     }
     // Within bounds: the text is JSON at most 32 levels deep.
     let raw: RawDownlink = serde_json::from_str(text).map_err(|e| {
+        let why = match bounds::lone_surrogate(text) {
+            Some(escape) => {
+                format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
+            }
+            None => e.to_string(),
+        };
         bad(
             request_id_in(text),
-            format!("the envelope could not be read: {e}"),
+            format!("the envelope could not be read: {why}"),
         )
     })?;
     let request_id = match &raw.request_id {
@@ -670,6 +676,11 @@ mod json_tests {
         assert_eq!(
             (r.code, r.request_id.as_str()),
             (ErrorCode::BadRequest, "q")
+        );
+        assert!(
+            r.message.contains(r"lone surrogate (\ud800)"),
+            "{}",
+            r.message
         );
     }
 

@@ -53,7 +53,14 @@ impl std::error::Error for DecodeError {}
 /// Checks `text` against the bounds, then parses it with serde_json.
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
     check(text)?;
-    serde_json::from_str(text).map_err(|e| DecodeError::Malformed(e.to_string()))
+    serde_json::from_str(text).map_err(|e| {
+        DecodeError::Malformed(match scan::lone_surrogate(text) {
+            Some(escape) => {
+                format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
+            }
+            None => e.to_string(),
+        })
+    })
 }
 
 /// The bounds pass alone: `Ok` when `text` is JSON within them.
@@ -155,6 +162,12 @@ mod tests {
             ))
         );
         assert_eq!(check(&format!("[{deep}x]")), Err(DecodeError::TooDeep));
+        assert_eq!(
+            decode::<serde_json::Value>(r#"{"q":"a\udc00"}"#),
+            Err(DecodeError::Malformed(
+                r"a string holds a lone surrogate (\udc00), which is not Unicode text".into()
+            ))
+        );
         assert_eq!(
             DecodeError::TooDeep.to_string(),
             "it nests deeper than 32 levels"
