@@ -374,6 +374,21 @@ test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
     assert.deepEqual(r.domClicks, []);
   }));
 
+test("a sense port's snapshot with a lone surrogate: INTERNAL, and the message names the escape", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const snapshot = { pageTitle: "fake", menu: [{ id: "a\ud800", event: "click", title: "A", desc: "", enabled: true, visible: true }] };
+      const p = window.P.installPlayable({ ports: { sense: { snapshot: () => snapshot, resolve: () => null } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "snapshot", payload: {} });
+      return { ok: up.ok, code: up.error && up.error.code, message: up.error && up.error.message, requestId: up.requestId };
+    });
+    assert.equal(r.ok, false);
+    assert.equal(r.code, "INTERNAL");
+    assert.equal(r.requestId, "r");
+    assert.match(r.message, /ports\.sense\.snapshot\(\) returned no valid ISnapshot: a string holds a lone surrogate \(\\ud800\)/);
+  }));
+
 test("screenshot: exactly what captureScreenshot returned, only when asked, absent without one", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
