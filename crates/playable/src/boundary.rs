@@ -18,6 +18,19 @@ pub struct NonJson {
     pub shown: String,
 }
 
+impl NonJson {
+    /// The value in words, for a refusal: "a BigInt", "the number NaN".
+    pub fn what(&self) -> String {
+        match self.kind.as_str() {
+            "bigint" => "a BigInt".to_string(),
+            "function" => "a function".to_string(),
+            "symbol" => "a symbol".to_string(),
+            "number" => format!("the number {}", self.shown),
+            other => format!("a {other}"),
+        }
+    }
+}
+
 /// What the boundary handed over for one downlink. [`Projection::admit`]
 /// decides what only the JS side could see; the bounds and the shape are
 /// [`parse_downlink`](crate::parse_downlink)'s.
@@ -88,13 +101,7 @@ impl Projection {
             return Err(refuse(String::new(), "it is undefined".into()));
         };
         if let Some(n) = &self.non_json {
-            let what = match n.kind.as_str() {
-                "bigint" => "a BigInt".to_string(),
-                "function" => "a function".to_string(),
-                "symbol" => "a symbol".to_string(),
-                "number" => format!("the number {}", n.shown),
-                other => format!("a {other}"),
-            };
+            let what = n.what();
             let place = if n.key.is_empty() {
                 "the envelope".to_string()
             } else {

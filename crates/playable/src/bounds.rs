@@ -449,6 +449,19 @@ pub fn top_level_string<'t>(text: &'t str, key: &str) -> Option<&'t str> {
     None
 }
 
+/// Why a decoder refused a text that passed [`check`] (JSON.stringify's
+/// output, say), for a refusal: a lone surrogate named as written
+/// (serde_json's own words for it, "unexpected end of hex escape", do not
+/// say what is wrong), else the decoder's message.
+pub fn unreadable(text: &str, error: &impl std::fmt::Display) -> String {
+    match lone_surrogate(text) {
+        Some(escape) => {
+            format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
+        }
+        None => error.to_string(),
+    }
+}
+
 /// The first lone surrogate escape in a JSON text (`\ud800` not followed
 /// by a low one, or a low one with no high one before it), as written.
 /// JSON's grammar allows one and `JSON.stringify` writes one for a broken

@@ -205,12 +205,7 @@ pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
     }
     // Within bounds: the text is JSON at most 32 levels deep.
     let raw: RawDownlink = serde_json::from_str(text).map_err(|e| {
-        let why = match bounds::lone_surrogate(text) {
-            Some(escape) => {
-                format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
-            }
-            None => e.to_string(),
-        };
+        let why = bounds::unreadable(text, &e);
         bad(
             request_id_in(text),
             format!("the envelope could not be read: {why}"),

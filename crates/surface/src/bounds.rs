@@ -53,14 +53,7 @@ impl std::error::Error for DecodeError {}
 /// Checks `text` against the bounds, then parses it with serde_json.
 pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
     check(text)?;
-    serde_json::from_str(text).map_err(|e| {
-        DecodeError::Malformed(match scan::lone_surrogate(text) {
-            Some(escape) => {
-                format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
-            }
-            None => e.to_string(),
-        })
-    })
+    serde_json::from_str(text).map_err(|e| DecodeError::Malformed(scan::unreadable(text, &e)))
 }
 
 /// The bounds pass alone: `Ok` when `text` is JSON within them.

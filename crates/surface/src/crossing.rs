@@ -217,13 +217,7 @@ pub fn plain_text<'p>(label: &str, p: &'p Projection) -> Result<Option<&'p str>,
         ));
     }
     if let Some(n) = &p.non_json {
-        let what = match n.kind.as_str() {
-            "bigint" => "a BigInt".to_string(),
-            "function" => "a function".to_string(),
-            "symbol" => "a symbol".to_string(),
-            "number" => format!("the number {}", n.shown),
-            other => format!("a {other}"),
-        };
+        let what = n.what();
         return Err(if n.key.is_empty() {
             format!("{label} is {what}, not JSON")
         } else {

@@ -59,12 +59,7 @@ impl Sense for SensePort {
             PortError::Invalid("ports.sense.snapshot() returned something that is not JSON".into())
         })?;
         Snapshot::from_json(&json).map_err(|e| {
-            let why = match playable::bounds::lone_surrogate(&json) {
-                Some(escape) => {
-                    format!("a string holds a lone surrogate ({escape}), which is not Unicode text")
-                }
-                None => e.to_string(),
-            };
+            let why = playable::bounds::unreadable(&json, &e);
             PortError::Invalid(format!(
                 "ports.sense.snapshot() returned no valid ISnapshot: {why}"
             ))
