@@ -95,6 +95,18 @@ export const IN_PAGE = () => {
     } while (t - t0 < minMs);
     return (t - t0) / n;
   }
+  /**
+   * An import that started at t0 and ended at t1, split where the page
+   * asked for the .wasm (Resource Timing): `scriptMs` fetches and runs the
+   * JavaScript up to the glue's fetch of the wasm, `wasmMs` fetches,
+   * compiles and instantiates the wasm and finishes the entry.
+   */
+  function phases(t0, t1) {
+    const wasm = performance.getEntriesByType("resource").find((e) => e.startTime >= t0 && e.name.endsWith(".wasm"));
+    const asked = wasm ? wasm.startTime : t1;
+    return { importMs: t1 - t0, scriptMs: asked - t0, wasmMs: t1 - asked };
+  }
+
   function timedSync(op, minMs) {
     op();
     let n = 0;
@@ -181,17 +193,17 @@ export const IN_PAGE = () => {
       const t0 = performance.now();
       const m = await import("/target/floor/pkg/floor.min.js");
       await m.default();
-      return performance.now() - t0;
+      return phases(t0, performance.now());
     },
     async install(minMs) {
       const t0 = performance.now();
       const P = await import("/www/index.js");
-      const importMs = performance.now() - t0;
+      const { importMs, scriptMs, wasmMs } = phases(t0, performance.now());
       const installMs = timedSync(() => {
         P.resetPlayableForTests();
         P.installPlayable({ allowedOrigins: [location.origin] });
       }, minMs);
-      return { importMs, installMs };
+      return { importMs, scriptMs, wasmMs, installMs };
     },
   };
 };

@@ -97,6 +97,12 @@ export function markdown(r, svgName) {
   lines.push("| other | median |");
   lines.push("|---|---:|");
   lines.push(`| import of the package in a fresh page (fetch, compile, instantiate the wasm) | ${ms(r.install.importAndInstantiateMs.median, 2)} ms |`);
+  const ph = r.install.phases;
+  if (ph) {
+    lines.push(
+      `| that import, split where the glue asks for the .wasm (Resource Timing): the JavaScript fetched and run / the wasm fetched, compiled and instantiated | ${ms(ph.package.scriptMs.median, 1)} ms / ${ms(ph.package.wasmMs.median, 1)} ms (bench/floor's module: ${ms(ph.floor.scriptMs.median, 1)} ms / ${ms(ph.floor.wasmMs.median, 1)} ms) |`,
+    );
+  }
   lines.push(`| installPlayable() (with resetPlayableForTests between repeats) | ${ms(r.install.installPlayableMs.median)} ms |`);
   lines.push(`| bridge round trip, hello (postMessage → reply) | ${ms(r.bridgeHelloMs.median)} ms |`);
   lines.push(
