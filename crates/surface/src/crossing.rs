@@ -48,6 +48,11 @@ pub enum Scalar {
     /// Anything else, by its `typeof`: `"object"`, `"bigint"`,
     /// `"function"`, `"symbol"`.
     Other(String),
+    /// A string holding this lone surrogate (the first one): no Unicode
+    /// text, so the request is refused ([`CrossedRequest::admit`]) rather
+    /// than read with a replacement character (two different ids would
+    /// then be one).
+    LoneSurrogate(u16),
 }
 
 impl Scalar {
@@ -66,14 +71,27 @@ impl Scalar {
         }
     }
 
-    /// The member this field becomes; `None` when it is absent. A string
+    /// A string as JS holds it, as UTF-16 code units: itself, or its
+    /// first lone surrogate.
+    pub fn from_utf16(units: &[u16]) -> Self {
+        match char::decode_utf16(units.iter().copied()).find_map(Result::err) {
+            Some(e) => Self::LoneSurrogate(e.unpaired_surrogate()),
+            None => Self::String {
+                units: units.len(),
+                text: Self::copies(units.len()).then(|| String::from_utf16_lossy(units)),
+            },
+        }
+    }
+
+    /// The member this field becomes; `None` when it is absent (or not
+    /// Unicode text, which [`CrossedRequest::admit`] refuses first). A string
     /// too long to carry is `{ "length": n }`, a finite number itself, and
     /// anything that is not a JSON scalar `{ "type": typeof }`: each then
     /// fails the shape check with the field's own message ("`id` must be a
     /// non-empty string…").
     pub fn to_json(&self) -> Option<Value> {
         Some(match self {
-            Self::Absent => return None,
+            Self::Absent | Self::LoneSurrogate(_) => return None,
             Self::Null => Value::Null,
             Self::Bool(b) => Value::Bool(*b),
             Self::Number(n) => match number(*n) {
@@ -181,6 +199,18 @@ impl CrossedRequest {
         };
         if let Some(t) = &self.thrown {
             return refuse(format!("reading the envelope threw: {t}"));
+        }
+        let broken = REQUEST_FIELDS
+            .iter()
+            .zip(scalars)
+            .find_map(|(name, s)| match s {
+                Scalar::LoneSurrogate(unit) => Some((name, unit)),
+                _ => None,
+            });
+        if let Some((name, unit)) = broken {
+            return refuse(format!(
+                "`{name}` holds a lone surrogate (\\u{unit:04x}), which is not Unicode text"
+            ));
         }
         let Some(input) = &self.input else {
             return Ok(head);

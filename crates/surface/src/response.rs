@@ -4,10 +4,8 @@
 use crate::codes::{BusinessError, ProtocolError};
 use crate::describe::Described;
 use crate::invoke::Invoked;
-use crate::request::echo_id;
 use crate::PROTOCOL;
 use serde::Serialize;
-use serde_json::Value;
 
 /// One answer to one request, in its wire order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -82,14 +80,14 @@ impl From<Result<Invoked, BusinessError>> for Answer {
     }
 }
 
-/// The string `id` of a request given as JSON text, else `""`. For text
-/// the bounds refused: serde_json's own recursion limit (128 levels) keeps
-/// this parse off the stack's edge, and the text's length bounds the rest.
+/// The string `id` of a request given as JSON text, else `""`, whatever
+/// the rest of the text holds: for text the bounds refused (too deep, too
+/// many values, a lone surrogate in `input`) the id is still echoed. Found
+/// the way playable finds a refused envelope's requestId, without
+/// recursion ([`playable::bounds::top_level_string`]); an `id` that is not
+/// a string, or not Unicode text, is not echoed.
 pub fn echo_id_in(request: &str) -> String {
-    serde_json::from_str::<Value>(request)
-        .ok()
-        .as_ref()
-        .map(echo_id)
+    playable::bounds::top_level_string(request, "id")
+        .and_then(|raw| serde_json::from_str::<String>(raw).ok())
         .unwrap_or_default()
-        .to_string()
 }

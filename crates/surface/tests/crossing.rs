@@ -160,3 +160,69 @@ fn a_value_crossing_answers_as_its_text_does() {
         assert_eq!(crossed, text, "{request}");
     }
 }
+
+#[test]
+fn the_id_is_echoed_whatever_made_the_input_unreadable() {
+    let f = Fixture::orders();
+    // Deeper than serde_json's own recursion limit (128 levels), and far
+    // deeper: the bounds refuse it, and the id is found without recursion.
+    for n in [200, 10_000] {
+        let deep = Projection::text(format!("{{\"x\":{}{}}}", "[".repeat(n), "]".repeat(n)));
+        let m = refused(&send(&f, &search("deep", Some(deep))), "deep");
+        assert!(m.contains("nests deeper than 32 levels"), "{m}");
+    }
+    // A lone surrogate in `input` (JSON.stringify writes it escaped).
+    let lone = Projection::text(r#"{"order":"\ud800"}"#);
+    let m = refused(&send(&f, &search("lone", Some(lone))), "lone");
+    assert!(m.contains(r"a string holds a lone surrogate (\ud800)"), "{m}");
+    assert_eq!(f.session_reads.get(), 0, "no refusal reached session()");
+}
+
+#[test]
+fn the_id_echo_reads_only_a_top_level_string_id() {
+    use surface::echo_id_in;
+    assert_eq!(echo_id_in(r#"{"x":[[[[1]]]],"id":"a"}"#), "a");
+    assert_eq!(echo_id_in(r#"{"input":{"id":"inner"},"id":"outer"}"#), "outer");
+    // Not an object, an id that is not a string, or not Unicode text.
+    assert_eq!(echo_id_in(r#"["a"]"#), "");
+    assert_eq!(echo_id_in(r#"{"id":7}"#), "");
+    assert_eq!(echo_id_in(r#"{"id":["a"]}"#), "");
+    assert_eq!(echo_id_in(r#"{"id":"\ud800"}"#), "");
+    assert_eq!(echo_id_in(r#"{"input":{"id":"inner"}}"#), "");
+}
+
+#[test]
+fn a_field_with_a_lone_surrogate_is_refused_not_replaced() {
+    let f = Fixture::orders();
+    // What JS holds for "\ud800" and for "a\udc00b".
+    assert_eq!(Scalar::from_utf16(&[0xD800]), Scalar::LoneSurrogate(0xD800));
+    assert_eq!(
+        Scalar::from_utf16(&[0x61, 0xDC00, 0x62]),
+        Scalar::LoneSurrogate(0xDC00)
+    );
+    // A pair and a real U+FFFD are text.
+    assert_eq!(Scalar::from_utf16(&[0xD83D, 0xDE00]), Scalar::string("😀"));
+    assert_eq!(Scalar::from_utf16(&[0xFFFD]), Scalar::string("\u{FFFD}"));
+
+    // In `id`: refused, and nothing to echo (it is no text).
+    let mut r = search("", None);
+    if let Some(scalars) = r.scalars.as_mut() {
+        scalars[1] = Scalar::LoneSurrogate(0xD800);
+    }
+    let m = refused(&send(&f, &r), "");
+    assert_eq!(
+        m,
+        r"the request must be plain JSON: `id` holds a lone surrogate (\ud800), which is not Unicode text"
+    );
+    // In `capability`: refused, the id echoed.
+    let mut r = search("c1", None);
+    if let Some(scalars) = r.scalars.as_mut() {
+        scalars[3] = Scalar::LoneSurrogate(0xDC00);
+    }
+    let m = refused(&send(&f, &r), "c1");
+    assert!(m.contains(r"`capability` holds a lone surrogate (\udc00)"), "{m}");
+    assert_eq!(f.session_reads.get(), 0, "no refusal reached session()");
+    // Neither used up an id: a real U+FFFD id is not a replay.
+    let ok = send(&f, &search("\u{FFFD}", Some(Projection::text(r#"{"q":"a"}"#))));
+    assert_eq!(ok["ok"], true, "{ok}");
+}

@@ -120,9 +120,14 @@ fn scalar(value: &JsValue) -> Scalar {
     } else if value.is_string() {
         let s: &JsString = value.unchecked_ref();
         let units = s.length() as usize;
-        Scalar::String {
-            units,
-            text: Scalar::copies(units).then(|| String::from(s)),
+        let text = Scalar::copies(units).then(|| String::from(s));
+        match text {
+            // U+FFFD is what the conversion writes for a lone surrogate:
+            // only then are the units read one by one to tell.
+            Some(t) if t.contains('\u{FFFD}') => {
+                Scalar::from_utf16(&s.iter().collect::<Vec<u16>>())
+            }
+            text => Scalar::String { units, text },
         }
     } else {
         Scalar::Other(value.js_typeof().as_string().unwrap_or_default())
