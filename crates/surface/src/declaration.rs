@@ -237,7 +237,9 @@ impl CapabilityDeclaration {
 
     /// The schema actually enforced and described: the declared one (or
     /// `{ "type": "object" }`), plus, for row actions, a required string
-    /// `record` (the target) unless the declaration already describes it.
+    /// `record` (the target). A declared `record` keeps what it adds (a
+    /// description, a pattern) but is a string whatever type it declares:
+    /// the target is always a record id.
     pub fn effective_schema(&self) -> Value {
         let mut schema = match &self.input {
             Some(Value::Object(map)) => map.clone(),
@@ -251,11 +253,16 @@ impl CapabilityDeclaration {
                 .entry("properties")
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(props) = properties {
-                if !props.contains_key("record") {
-                    props.insert(
-                        "record".into(),
-                        serde_json::json!({ "type": "string", "description": "id of the target record" }),
-                    );
+                match props.get_mut("record") {
+                    Some(Value::Object(declared)) => {
+                        declared.insert("type".into(), "string".into());
+                    }
+                    _ => {
+                        props.insert(
+                            "record".into(),
+                            serde_json::json!({ "type": "string", "description": "id of the target record" }),
+                        );
+                    }
                 }
             }
             let required = schema
@@ -412,6 +419,31 @@ mod tests {
         let e =
             CapabilityDeclaration::from_json(&json!({ "risk": "medium", "title": 5, "id": "x" }));
         assert_eq!(e, Err(DeclarationError::Title("x".into())));
+    }
+
+    #[test]
+    fn a_row_actions_record_is_always_a_required_string() {
+        let schema = |input: Value| {
+            serde_json::from_value::<CapabilityDeclaration>(
+                json!({ "id": "note@order", "title": "Note", "input": input }),
+            )
+            .expect("a declaration")
+            .effective_schema()
+        };
+        let implicit =
+            schema(json!({ "properties": { "note": { "type": "string" } }, "required": ["note"] }));
+        assert_eq!(implicit["properties"]["record"]["type"], "string");
+        assert_eq!(implicit["required"], json!(["record", "note"]));
+        // A declared record keeps what it adds, but not another type.
+        let declared = schema(
+            json!({ "properties": { "record": { "type": "integer", "description": "order no." } } }),
+        );
+        assert_eq!(
+            declared["properties"]["record"],
+            json!({ "type": "string", "description": "order no." })
+        );
+        let boolean = schema(json!({ "properties": { "record": true } }));
+        assert_eq!(boolean["properties"]["record"]["type"], "string");
     }
 
     #[test]

@@ -80,13 +80,24 @@ impl From<Result<Invoked, BusinessError>> for Answer {
     }
 }
 
-/// The string `id` of a request given as JSON text, else `""`, whatever
-/// the rest of the text holds: for text the bounds refused (too deep, too
-/// many values, a lone surrogate in `input`) the id is still echoed. Found
-/// the way playable finds a refused envelope's requestId, without
-/// recursion ([`playable::bounds::top_level_string`]); an `id` that is not
-/// a string, or not Unicode text, is not echoed.
+/// The string `id` of a request given as JSON text, else `""`: for text
+/// the bounds refused (too deep, too many values, too long, a lone
+/// surrogate in `input`) the id is still echoed. Text that is not JSON at
+/// all has no id. Both are found without recursion, by playable's scanner
+/// (its grammar with no limits, then
+/// [`playable::bounds::top_level_string`], the way a refused envelope's
+/// requestId is found); an `id` that is not a string, or not Unicode
+/// text, is not echoed.
 pub fn echo_id_in(request: &str) -> String {
+    use playable::bounds::{check, Exceeded, Limits};
+    let unlimited = Limits {
+        depth: usize::MAX,
+        values: usize::MAX,
+        chars: usize::MAX,
+    };
+    if let Err(Exceeded::NotJson(_)) = check(request, &unlimited) {
+        return String::new();
+    }
     playable::bounds::top_level_string(request, "id")
         .and_then(|raw| serde_json::from_str::<String>(raw).ok())
         .unwrap_or_default()

@@ -174,7 +174,10 @@ fn the_id_is_echoed_whatever_made_the_input_unreadable() {
     // A lone surrogate in `input` (JSON.stringify writes it escaped).
     let lone = Projection::text(r#"{"order":"\ud800"}"#);
     let m = refused(&send(&f, &search("lone", Some(lone))), "lone");
-    assert!(m.contains(r"a string holds a lone surrogate (\ud800)"), "{m}");
+    assert!(
+        m.contains(r"a string holds a lone surrogate (\ud800)"),
+        "{m}"
+    );
     assert_eq!(f.session_reads.get(), 0, "no refusal reached session()");
 }
 
@@ -182,13 +185,19 @@ fn the_id_is_echoed_whatever_made_the_input_unreadable() {
 fn the_id_echo_reads_only_a_top_level_string_id() {
     use surface::echo_id_in;
     assert_eq!(echo_id_in(r#"{"x":[[[[1]]]],"id":"a"}"#), "a");
-    assert_eq!(echo_id_in(r#"{"input":{"id":"inner"},"id":"outer"}"#), "outer");
+    assert_eq!(
+        echo_id_in(r#"{"input":{"id":"inner"},"id":"outer"}"#),
+        "outer"
+    );
     // Not an object, an id that is not a string, or not Unicode text.
     assert_eq!(echo_id_in(r#"["a"]"#), "");
     assert_eq!(echo_id_in(r#"{"id":7}"#), "");
     assert_eq!(echo_id_in(r#"{"id":["a"]}"#), "");
     assert_eq!(echo_id_in(r#"{"id":"\ud800"}"#), "");
     assert_eq!(echo_id_in(r#"{"input":{"id":"inner"}}"#), "");
+    // Text that is not JSON at all has no id, even one read before it broke.
+    assert_eq!(echo_id_in(r#"{"id":"a","x":]"#), "");
+    assert_eq!(echo_id_in(r#"{"id":"a""#), "");
 }
 
 #[test]
@@ -220,9 +229,15 @@ fn a_field_with_a_lone_surrogate_is_refused_not_replaced() {
         scalars[3] = Scalar::LoneSurrogate(0xDC00);
     }
     let m = refused(&send(&f, &r), "c1");
-    assert!(m.contains(r"`capability` holds a lone surrogate (\udc00)"), "{m}");
+    assert!(
+        m.contains(r"`capability` holds a lone surrogate (\udc00)"),
+        "{m}"
+    );
     assert_eq!(f.session_reads.get(), 0, "no refusal reached session()");
     // Neither used up an id: a real U+FFFD id is not a replay.
-    let ok = send(&f, &search("\u{FFFD}", Some(Projection::text(r#"{"q":"a"}"#))));
+    let ok = send(
+        &f,
+        &search("\u{FFFD}", Some(Projection::text(r#"{"q":"a"}"#))),
+    );
     assert_eq!(ok["ok"], true, "{ok}");
 }
