@@ -70,7 +70,7 @@ pub use response::{echo_id_in, Answer, Response};
 pub use session::{
     scope_matches, MalformedSession, RateLimit, Session, MAX_TRACKED_SESSIONS, REPLAY_MEMORY,
 };
-pub use surface::Surface;
+pub use surface::{Reader, Surface};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL: &str = "pling.surface/0.1";

@@ -26,6 +26,20 @@ use std::fmt;
 /// [`MAX_TRACKED_SESSIONS`] entries, so a linear scan is enough.
 type Sessions = Vec<(String, SessionState)>;
 
+/// Who reads a describe's answer. `"changed"` compares a session's list
+/// with the last full one that session's client received; the page's own
+/// WebMCP publication reads the list too (every re-read asks for all of
+/// it), and must not become the client's last read: the client would then
+/// be told "unchanged" about capabilities it never saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Reader {
+    /// The client of the session (a bridge delivery, `handle`, a tool call).
+    #[default]
+    Client,
+    /// The page's WebMCP publication reading what to publish.
+    Publication,
+}
+
 /// One Surface endpoint. The per-session memory sits in a `Cell` that is
 /// only taken inside plain (never async) functions, so overlapping
 /// `handle` calls from JS are safe and no borrow flag is needed.
@@ -66,8 +80,19 @@ impl Surface {
     /// Never fails: text out of bounds or not JSON is `INVALID_REQUEST`,
     /// before any hook is called.
     pub async fn handle(&self, request: &str, host: &impl Host, page: &impl Page) -> Response {
+        self.handle_for(Reader::Client, request, host, page).await
+    }
+
+    /// [`Surface::handle`] for `reader`.
+    pub async fn handle_for(
+        &self,
+        reader: Reader,
+        request: &str,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Response {
         match bounds::decode::<Value>(request) {
-            Ok(value) => self.handle_value(&value, host, page).await,
+            Ok(value) => self.handle_value_for(reader, &value, host, page).await,
             Err(e) => {
                 Response::unreadable(request, &format!("the request must be plain JSON: {e}"))
             }
@@ -83,8 +108,20 @@ impl Surface {
         host: &impl Host,
         page: &impl Page,
     ) -> Response {
+        self.handle_crossed_for(Reader::Client, request, host, page)
+            .await
+    }
+
+    /// [`Surface::handle_crossed`] for `reader`.
+    pub async fn handle_crossed_for(
+        &self,
+        reader: Reader,
+        request: &CrossedRequest,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Response {
         match request.admit() {
-            Ok(text) => self.handle(&text, host, page).await,
+            Ok(text) => self.handle_for(reader, &text, host, page).await,
             Err(Unreadable { read, problem }) => {
                 Response::unreadable(&read, &format!("the request must be plain JSON: {problem}"))
             }
@@ -101,8 +138,20 @@ impl Surface {
         host: &impl Host,
         page: &impl Page,
     ) -> Response {
+        self.handle_value_for(Reader::Client, request, host, page)
+            .await
+    }
+
+    /// [`Surface::handle_value`] for `reader`.
+    pub async fn handle_value_for(
+        &self,
+        reader: Reader,
+        request: &Value,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Response {
         let session = host.session().await;
-        let p = match self.begin(request, session, host, page) {
+        let p = match self.begin(reader, request, session, host, page) {
             Begun::Done(response) => return response,
             Begun::Run(p) => p,
         };
@@ -129,13 +178,14 @@ impl Surface {
     /// Every check up to the first hook of an invoke.
     fn begin(
         &self,
+        reader: Reader,
         request: &Value,
         session: Option<Session>,
         host: &impl Host,
         page: &impl Page,
     ) -> Begun {
         let id = echo_id(request);
-        match self.checked(request, session, host, page) {
+        match self.checked(reader, request, session, host, page) {
             Ok(Ok(p)) => Begun::Run(p),
             Ok(Err(answer)) => Begun::Done(Response::answered(id, answer)),
             Err(error) => Begun::Done(Response::refused(id, error)),
@@ -147,6 +197,7 @@ impl Surface {
     /// finished exchange (a describe, or a business error).
     fn checked(
         &self,
+        reader: Reader,
         request: &Value,
         session: Option<Session>,
         host: &impl Host,
@@ -173,13 +224,19 @@ impl Surface {
                     )
                 })?;
                 let described = self.with_memory(&session.id, |memory| {
+                    // The publication's read leaves the client's last one as it was.
+                    let mut unrecorded = memory.last_capabilities;
+                    let last = match reader {
+                        Reader::Client => &mut memory.last_capabilities,
+                        Reader::Publication => &mut unrecorded,
+                    };
                     describe::describe(
                         &self.config,
                         &session,
                         &registry,
                         &observation,
                         &input,
-                        &mut memory.last_capabilities,
+                        last,
                     )
                 });
                 Ok(Err(Answer::Described(Box::new(described))))

@@ -346,3 +346,41 @@ fn registry_skips_malformed_declarations_with_reasons() {
     assert_eq!(row.expect.as_ref().map(|e| e.within_ms), Some(500.0));
     assert_eq!(Registry::from_json(&json!({ "id": "a" })).skipped.len(), 1);
 }
+
+#[test]
+fn the_publications_reads_do_not_count_as_the_clients_last_list() {
+    let fx = Fixture::orders();
+    let full = fx.describe(json!({ "capabilities": "all" }));
+    assert_eq!(ids(&full["result"]["capabilities"]).len(), 4);
+    // The registry changes; the page's WebMCP publication re-reads it all.
+    fx.registry.0.borrow_mut().declarations[0].title = "查找订单".into();
+    let read = json!({
+        "protocol": "pling.surface/0.1",
+        "id": fx.fresh_id(),
+        "method": "describe",
+        "input": { "capabilities": "all", "limit": 1 }
+    });
+    let text = serde_json::to_string(&read).expect("JSON");
+    let published =
+        block_on(
+            fx.surface
+                .handle_for(surface::Reader::Publication, &text, &fx, &fx.page),
+        );
+    let published = serde_json::to_value(&published).expect("a response serializes");
+    assert_well_formed(&read, &published);
+    assert_eq!(published["result"]["capabilities"][0]["title"], "查找订单");
+    // The client has not seen the change: "changed" still brings it.
+    let changed = fx.describe(json!({ "capabilities": "changed" }));
+    assert_eq!(
+        changed["result"]["capabilitiesUnchanged"], false,
+        "{changed}"
+    );
+    assert_eq!(changed["result"]["capabilities"][0]["title"], "查找订单");
+    // The same read as the client's own would have hidden it.
+    fx.registry.0.borrow_mut().declarations[0].title = "Find orders".into();
+    fx.describe(json!({ "capabilities": "all" }));
+    assert_eq!(
+        fx.describe(json!({ "capabilities": "changed" }))["result"]["capabilitiesUnchanged"],
+        true
+    );
+}

@@ -16,7 +16,7 @@ use surface::crossing::{Projection, REQUEST_FIELDS, REQUEST_SCALARS};
 use surface::dom::{DomExecutor, DomPage};
 use surface::{
     approves, callback_text, exec_outcome_from_callback, session_from_callback, CallbackError,
-    CallbackOption, ConfigError, CrossedRequest, ExecOutcome, OptionKind, Registry, Scalar,
+    CallbackOption, ConfigError, CrossedRequest, ExecOutcome, OptionKind, Reader, Registry, Scalar,
     Session, SurfaceConfig,
 };
 use wasm_bindgen::prelude::*;
@@ -257,9 +257,12 @@ impl Inner {
 
     /// Answers one request (a bridge delivery, `Surface.handle`, a WebMCP
     /// call). Never throws.
-    pub(crate) async fn handle(&self, request: JsValue) -> JsValue {
+    pub(crate) async fn handle(&self, reader: Reader, request: JsValue) -> JsValue {
         let request = cross_request(&request);
-        let response = self.core.handle_crossed(&request, self, &self.page).await;
+        let response = self
+            .core
+            .handle_crossed_for(reader, &request, self, &self.page)
+            .await;
         to_js(serde_json::to_string(&response))
     }
 
@@ -278,7 +281,12 @@ impl Inner {
 /// [`Inner::handle`] owning its surface: a bridge delivery's answer, and
 /// `Surface.handle`'s.
 async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
-    inner.handle(request).await
+    inner.handle(Reader::Client, request).await
+}
+
+/// [`answer`] for the WebMCP publication's own describes.
+async fn publication_read(inner: Rc<Inner>, request: JsValue) -> JsValue {
+    inner.handle(Reader::Publication, request).await
 }
 
 /// A publication's owner: the capabilities, described and invoked through `handle`.
@@ -293,6 +301,10 @@ impl Owner for Inner {
 
     fn answer(self: Rc<Self>, request: JsValue) -> crate::serve::Answer {
         Box::pin(answer(self, request))
+    }
+
+    fn read(self: Rc<Self>, request: JsValue) -> crate::serve::Answer {
+        Box::pin(publication_read(self, request))
     }
 }
 

@@ -51,6 +51,12 @@ pub(crate) trait Owner {
     fn live(&self) -> bool;
     /// One request through the owner's own `handle`.
     fn answer(self: Rc<Self>, request: JsValue) -> Answer;
+    /// The publication's own read of what to publish (a snapshot, a
+    /// describe): [`Owner::answer`], except that a Surface does not count
+    /// it as the session client's last full capability list.
+    fn read(self: Rc<Self>, request: JsValue) -> Answer {
+        self.answer(request)
+    }
 }
 
 thread_local! {
@@ -111,6 +117,15 @@ impl State {
         }
         let owner = self.owner.upgrade()?;
         Some(owner.answer(request).await)
+    }
+
+    /// [`State::ask`] for the publication's own read ([`Owner::read`]).
+    async fn read(&self, request: JsValue) -> Option<JsValue> {
+        if self.stopped.get() {
+            return None;
+        }
+        let owner = self.owner.upgrade()?;
+        Some(owner.read(request).await)
     }
 
     fn stop(&self) {
@@ -264,7 +279,7 @@ async fn sync(state: Rc<State>) {
     loop {
         state.again.set(false);
         let request = plan::read_request(state.kind, &state.next_id(), state.page_id().as_deref());
-        let answer = state.ask(to_js(&request)).await;
+        let answer = state.read(to_js(&request)).await;
         if state.stopped.get() {
             break;
         }
