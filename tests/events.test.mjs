@@ -215,3 +215,37 @@ test("actionability right before dispatch: detached or disabled since the read r
     assert.match(r.disabled, /^NOT_ACTIONABLE: .*disabled/);
     assert.equal(r.clicks, 0);
   }));
+
+test("a root in an iframe's document (the seed's contentDocument): its menu runs, click and input, with the frame's own event classes", () =>
+  withEvents(async (page) => {
+    const r = await page.evaluate(async () => {
+      const frame = document.createElement("iframe");
+      frame.srcdoc =
+        '<button data-e2e-kind="playable" data-e2e-id="go">Go</button>' +
+        '<input data-e2e-kind="playable" data-e2e-id="name" data-e2e-event="input">' +
+        '<svg width="40" height="40"><rect data-e2e-kind="playable" data-e2e-id="dot" width="40" height="40"/></svg>';
+      const loaded = new Promise((resolve) => { frame.onload = resolve; });
+      document.body.prepend(frame);
+      await loaded;
+      const doc = frame.contentDocument;
+      const w = frame.contentWindow;
+      const seen = [];
+      const note = (e) => seen.push(`${e.type}:${e.target.tagName.toLowerCase()}:${e instanceof w.Event}`);
+      doc.querySelector("button").addEventListener("click", note);
+      doc.querySelector("rect").addEventListener("click", note);
+      doc.querySelector("input").addEventListener("input", note);
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({ root: doc });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const run = async (payload) => {
+        const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload });
+        return up.ok ? "OK" : up.error.code + ": " + up.error.message;
+      };
+      const out = [await run({ id: "go" }), await run({ id: "name", value: "Ada" }), await run({ id: "dot" })];
+      return { out, seen, value: doc.querySelector("input").value };
+    });
+    assert.deepEqual(r.out, ["OK", "OK", "OK"]);
+    assert.equal(r.value, "Ada");
+    // Exactly one click each; every event is the frame's own class (a listener's instanceof holds).
+    assert.deepEqual(r.seen, ["click:button:true", "input:input:true", "click:rect:true"]);
+  }));

@@ -5,6 +5,18 @@ function win(el) {
   return el.ownerDocument.defaultView || window;
 }
 
+/**
+ * Whether `v` is an element of this window or of the window its document
+ * belongs to: an element of an iframe's document (a root the page may
+ * give) is not `instanceof` this window's Element. Its constructors are
+ * the ones events for it are made with, too.
+ */
+export function isElement(v) {
+  if (v instanceof Element) return true;
+  const w = v !== null && typeof v === "object" && v.ownerDocument ? v.ownerDocument.defaultView : null;
+  return !!w && v instanceof w.Element;
+}
+
 // Kinds of editable things (dom.rs TAKES): 0 none, 1 text, 2 editable
 // (contenteditable), 3 checkbox, 4 radio, 5 select, 6 select-multiple.
 const CHECKBOX = 3, RADIO = 4, SELECT = 5;
@@ -94,7 +106,7 @@ function nativeSet(el, prop, value) {
 }
 
 function fire(el, type) {
-  el.dispatchEvent(new Event(type, { bubbles: true, cancelable: type !== "change", composed: true }));
+  el.dispatchEvent(new (win(el).Event)(type, { bubbles: true, cancelable: type !== "change", composed: true }));
 }
 
 /** Sets a value the way frameworks observe it: native setter, then input and change. `kind` as from inputKind. */
@@ -121,7 +133,7 @@ export function setValue(el, kind, value) {
   const editable = kind === 2;
   if (editable) el.textContent = value;
   else nativeSet(el, "value", value);
-  el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
+  el.dispatchEvent(new (win(el).InputEvent)("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
   if (!editable) fire(el, "change");
 }
 
@@ -211,13 +223,14 @@ export function drag(src, dst) {
 
 /** Exactly one click: HTMLElement.click() (activation behaviour included), or a synthetic `click` MouseEvent for other elements (SVG…). Null, or why it could not. */
 export function click(el) {
-  if (el instanceof HTMLElement) {
+  if (!isElement(el)) return "the target is not an element";
+  const w = win(el);
+  if (el instanceof w.HTMLElement) {
     el.click();
     return null;
   }
-  if (!(el instanceof Element)) return "the target is not an element";
   try {
-    el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, composed: true }));
+    el.dispatchEvent(new w.MouseEvent("click", { bubbles: true, cancelable: true, composed: true }));
     return null;
   } catch {
     return "dispatching a click event threw";

@@ -23,6 +23,14 @@ extern "C" {
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
     fn click(el: &JsValue) -> Option<String>;
+    #[wasm_bindgen(js_name = isElement)]
+    fn is_element(v: &JsValue) -> bool;
+}
+
+/// `v` as an element, of this window or of an iframe's (an `instanceof`
+/// check, which `dyn_ref` makes, refuses the latter).
+pub fn element(v: &JsValue) -> Option<&Element> {
+    is_element(v).then(|| v.unchecked_ref())
 }
 
 /// What each kind of editable thing takes, by `inputKind`'s number (act.js):
@@ -69,7 +77,7 @@ fn strings(values: &[String]) -> Array {
 impl DomBot {
     /// Connected, visible and enabled by the snapshot's own rules.
     pub fn check(&self, target: &JsValue) -> Result<(), Unactionable> {
-        let Some(el) = target.dyn_ref::<Element>() else {
+        let Some(el) = element(target) else {
             return Err(Unactionable::NotAnElement);
         };
         let connected = el.is_connected();
@@ -125,7 +133,7 @@ impl DomBot {
         target: &JsValue,
         action: &Action<JsValue>,
     ) -> Result<(), Refusal> {
-        let Some(el) = target.dyn_ref::<Element>() else {
+        let Some(el) = element(target) else {
             return Err(not_actionable("the target is not an element"));
         };
         if let Action::Input(value) = action {
@@ -150,7 +158,7 @@ impl DomBot {
             return Err(not_actionable("the element is read-only"));
         }
         if let Action::Drag { to } = action {
-            let Some(dst) = to.dyn_ref::<Element>() else {
+            let Some(dst) = element(to) else {
                 return Err(not_actionable("the drop target is not an element"));
             };
             if !dst.is_connected() || !sense::dom::is_visible(to) {

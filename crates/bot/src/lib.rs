@@ -33,7 +33,7 @@ impl Actionability {
 #[cfg(target_arch = "wasm32")]
 mod dom;
 #[cfg(target_arch = "wasm32")]
-pub use dom::DomBot;
+pub use dom::{element, DomBot};
 
 #[cfg(test)]
 mod tests {

@@ -95,7 +95,7 @@ pub struct BotPort {
 impl Bot<JsValue> for BotPort {
     async fn check(&self, target: &JsValue, action: &Action<JsValue>) -> Result<(), Refusal> {
         // Injected bots may act on stand-in targets; elements are always checked.
-        if self.js.is_some() && !target.is_instance_of::<web_sys::Element>() {
+        if self.js.is_some() && bot::element(target).is_none() {
             return Ok(());
         }
         self.dom.check_action(target, action).await
