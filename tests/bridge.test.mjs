@@ -65,6 +65,29 @@ test("a well-formed wrapper around a bad envelope gets BAD_REQUEST with its seq"
     assert.deepEqual(ups, [[3, false, "BAD_REQUEST"], [4, false, "BAD_REQUEST"]]);
   }));
 
+test("an answer postMessage cannot clone (a screenshot that is a function) is still answered: INTERNAL, its seq and requestId", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin], captureScreenshot: () => () => "not data" });
+      p.attachWindowBridge();
+      __post(__hello(1));
+      await __until(1);
+      const pageId = __ups[0].data.envelope.payload.pageId;
+      __post({ channel: "in-page-playable", dir: "down", seq: 2, envelope: { pageId, requestId: "shot", cmd: "snapshot", payload: { screenshot: true } } });
+      await __until(2);
+      return { ups: __ups.map((u) => u.data), pageId };
+    }, HELPERS.toString());
+    assert.equal(r.ups.length, 2);
+    const up = r.ups[1];
+    assert.equal(up.seq, 2);
+    assert.equal(up.envelope.requestId, "shot");
+    assert.equal(up.envelope.pageId, r.pageId);
+    assert.equal(up.envelope.ok, false);
+    assert.equal(up.envelope.error.code, "INTERNAL");
+    assert.match(up.envelope.error.message, /could not be posted through the window bridge: .*clone/i);
+  }));
+
 test("everything else is ignored silently and clicks nothing", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async (helpers) => {

@@ -43,6 +43,16 @@ test("install is synchronous, once per window, marks the window", () =>
     assert.deepEqual(r, { same: true, marker: true, pageId: null, phase: "installed", isPromise: false, hasHandle: true });
   }));
 
+test("a second install returns the instance whatever its options, even ones a first install refuses", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const a = window.P.installPlayable();
+      const again = (o) => { try { return window.P.installPlayable(o) === a; } catch (e) { return e.name + ": " + e.message; } };
+      return [again({ root: 5 }), again({ islandSlots: 3 }), again(7), again({ captureScreenshot: "no" }), again({ window })];
+    });
+    assert.deepEqual(r, [true, true, true, true, true]);
+  }));
+
 test("hello mints a 128-bit pageId from crypto, once; reinstall keeps it", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -94,8 +94,21 @@ impl Instance {
             &self.window,
             &self.allowed_origins,
             Box::new(move |down| Some(me.upgrade()?.answer(down))),
+            unpostable,
         )
     }
+}
+
+/// `INTERNAL` for an uplink the bridge could not post (`postMessage` threw
+/// `why`), with its pageId and requestId.
+fn unpostable(up: &JsValue, why: &str) -> JsValue {
+    internal(
+        crate::js::get(up, "requestId")
+            .as_string()
+            .unwrap_or_default(),
+        crate::js::get(up, "pageId").as_string(),
+        &format!("the answer could not be posted through the window bridge: {why}"),
+    )
 }
 
 /// A publication's owner: the runnable menu, read and run through `handle`.
@@ -176,7 +189,7 @@ fn put(list: Vec<(Window, JsValue, Rc<Instance>)>) {
     INSTANCES.with(|cell| cell.set(list));
 }
 
-fn find(window: &Window) -> Option<JsValue> {
+fn find(window: &JsValue) -> Option<JsValue> {
     let list = taken();
     let found = list
         .iter()
@@ -227,10 +240,13 @@ fn build(options: Options) -> Rc<Instance> {
 /// Installs (or returns) the window's one instance. Synchronous.
 #[wasm_bindgen(js_name = installPlayable)]
 pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
-    let options = options::parse(&options).map_err(|e| type_error(&e.to_string()))?;
-    if let Some(existing) = find(&options.window) {
+    // A second call, with any options, returns the window's instance:
+    // looked up by the window the options name before they are checked.
+    let facts = options::read(&options);
+    if let Some(existing) = crate::options::named_window(&facts).and_then(|w| find(&w)) {
         return Ok(existing);
     }
+    let options = options::checked(facts).map_err(|e| type_error(&e.to_string()))?;
     let window = options.window.clone();
     // Marked: the marker holds a value (Reflect.get, already imported,
     // instead of one more import for Reflect.has).

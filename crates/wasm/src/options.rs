@@ -206,6 +206,34 @@ fn window_of<H>(root: &Given<H>, own_view: Option<H>, owner_view: Option<H>) -> 
     }
 }
 
+/// The window these options name, read as far as they can be: the one
+/// [`check`] chooses when they are valid (`window`, else the root's, else
+/// the global one), and otherwise the best guess the readable ones give.
+/// How a second install finds the window's instance before any check, so
+/// that it returns it whatever the options are.
+pub fn named_window<H: Clone>(facts: &OptionFacts<H>) -> Option<H> {
+    match &facts.window {
+        Read::Value(w) if w.posts_messages => return Some(w.value.clone()),
+        Read::Value(_) => return None,
+        _ => {}
+    }
+    let root = match &facts.root {
+        Read::Value(root) => Some(root),
+        Read::Absent => match &facts.document {
+            Read::Value(document) => Some(document),
+            _ => None,
+        },
+        Read::Threw => None,
+    };
+    root.and_then(|r| window_of(&r.root, r.own_view.clone(), r.owner_view.clone()))
+        .or_else(|| {
+            facts
+                .global
+                .posts_messages
+                .then(|| facts.global.value.clone())
+        })
+}
+
 /// The checks, in order: the options object, `root` (default: the global
 /// document), `window` (default: the root's, else the global window),
 /// `captureScreenshot`, `ports`, `islandSlots`, `allowedOrigins`, then each

@@ -14,6 +14,10 @@ use web_sys::Window;
 /// of the listener serves every owner type.
 pub(crate) type Answer = Pin<Box<dyn Future<Output = JsValue>>>;
 pub(crate) type Handler = Box<dyn Fn(JsValue) -> Option<Answer>>;
+/// The answer posted instead of one `postMessage` refused (its envelope,
+/// and why): a refusal of the owner's protocol, so every delivery is
+/// answered.
+pub(crate) type Unpostable = fn(&JsValue, &str) -> JsValue;
 
 /// The promise of any answer (never rejected): one instantiation for every
 /// caller.
@@ -33,6 +37,7 @@ pub(crate) fn serve<T, F, Fut>(
     origins: &[String],
     owner: Weak<T>,
     handle: F,
+    unpostable: Unpostable,
 ) -> Result<(), OriginsError>
 where
     T: 'static,
@@ -45,6 +50,7 @@ where
         window,
         origins,
         Box::new(move |envelope| Some(Box::pin(handle(owner.upgrade()?, envelope)) as Answer)),
+        unpostable,
     )
 }
 
@@ -56,6 +62,7 @@ pub(crate) fn serve_boxed(
     window: &Window,
     origins: &[String],
     handle: Handler,
+    unpostable: Unpostable,
 ) -> Result<(), OriginsError> {
     bridge::check_origins(origins)?;
     if slot.try_borrow().map_or(true, |s| s.is_some()) {
@@ -70,7 +77,13 @@ pub(crate) fn serve_boxed(
             let window = reply_to.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let up = answer.await;
-                bridge::reply_on(channel, &window, &delivery.origin, delivery.seq, &up);
+                let (origin, seq) = (&delivery.origin, delivery.seq);
+                if let Err(e) = bridge::reply_on(channel, &window, origin, seq, &up) {
+                    // The envelope could not be cloned (a screenshot that is
+                    // a function, say): the sender still gets an answer.
+                    let why = crate::js::thrown(&e);
+                    let _ = bridge::reply_on(channel, &window, origin, seq, &unpostable(&up, &why));
+                }
             });
         });
     if let Ok(mut slot) = slot.try_borrow_mut() {

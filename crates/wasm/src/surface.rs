@@ -274,8 +274,25 @@ impl Inner {
             &self.allowed_origins,
             Rc::downgrade(self),
             answer,
+            unpostable,
         )
     }
+}
+
+/// The refusal posted for a response the bridge could not post. (A
+/// response is parsed from JSON text, so `postMessage` takes it; this is
+/// the bridge's rule that every delivery is answered.)
+fn unpostable(response: &JsValue, why: &str) -> JsValue {
+    let id = crate::js::get(response, "id")
+        .as_string()
+        .unwrap_or_default();
+    let error = surface::ProtocolError::new(
+        surface::ProtocolCode::InternalError,
+        format!("the answer could not be posted through the window bridge: {why}"),
+    );
+    to_js(serde_json::to_string(&surface::Response::refused(
+        id, error,
+    )))
 }
 
 /// [`Inner::handle`] owning its surface: a bridge delivery's answer, and

@@ -65,12 +65,19 @@ pub fn accept_event_on(
 
 /// Posts a reply `{ channel, dir: "up", seq, envelope }` to `origin` only.
 pub fn reply(window: &Window, origin: &str, seq: f64, uplink: &JsValue) {
-    reply_on(CHANNEL, window, origin, seq, uplink);
+    let _ = reply_on(CHANNEL, window, origin, seq, uplink);
 }
 
-/// [`reply`] on `channel`. An origin the browser cannot target (`"null"`)
-/// drops the reply: the error is ignored, nothing throws.
-pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: f64, uplink: &JsValue) {
+/// [`reply`] on `channel`. Nothing throws: `Err` is what `postMessage`
+/// threw (a `DataCloneError` for an envelope holding a function, say; an
+/// origin the browser cannot target, `"null"`, too).
+pub fn reply_on(
+    channel: &str,
+    window: &Window,
+    origin: &str,
+    seq: f64,
+    uplink: &JsValue,
+) -> Result<(), JsValue> {
     let wrapper = Object::new();
     for (key, value) in [
         ("channel", JsValue::from_str(channel)),
@@ -80,7 +87,7 @@ pub fn reply_on(channel: &str, window: &Window, origin: &str, seq: f64, uplink: 
     ] {
         let _ = Reflect::set(&wrapper, &JsValue::from_str(key), &value);
     }
-    let _ = window.post_message(&wrapper, origin);
+    window.post_message(&wrapper, origin)
 }
 
 /// The bridge's `message` listener; dropping it removes the listener (a

@@ -440,3 +440,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_named_window_is_checks_window_and_a_guess_when_the_options_are_invalid() {
+    // Valid options: the window `check` chooses.
+    let named = |f: fn(&mut OptionFacts<H>)| {
+        let mut facts = OptionFacts {
+            absent: false,
+            is_object: true,
+            ..page()
+        };
+        f(&mut facts);
+        named_window(&facts)
+    };
+    assert_eq!(named_window(&page()), Some("doc-window"));
+    assert_eq!(named(|o| o.window = Read::Value(window("w"))), Some("w"));
+    assert_eq!(
+        named(|o| o.root = Read::Value(node("el", 1.0))),
+        Some("owner-window")
+    );
+    // Invalid options still name a window where they can: a root that is no
+    // node falls back to the global window, a bad islandSlots changes nothing.
+    assert_eq!(
+        named(|o| {
+            o.root = Read::Value(RootFacts {
+                root: primitive("5"),
+                own_view: None,
+                owner_view: None,
+            })
+        }),
+        Some("globalThis")
+    );
+    assert_eq!(named(|o| o.root = Read::Threw), Some("globalThis"));
+    assert_eq!(
+        named(|o| o.island_slots = Read::Threw),
+        Some("doc-window"),
+        "the window of the default document"
+    );
+    // A `window` that is no window names none.
+    assert_eq!(named(|o| o.window = Read::Value(thing("nope"))), None);
+}

@@ -104,7 +104,12 @@ pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
 
 /// Reads and checks `options`.
 pub fn parse(options: &JsValue) -> Result<Options, OptionsError> {
-    let o = check(read(options))?;
+    checked(read(options))
+}
+
+/// Checks options already read.
+pub fn checked(facts: OptionFacts<JsValue>) -> Result<Options, OptionsError> {
+    let o = check(facts)?;
     Ok(Options {
         root: o.root,
         window: o.window.unchecked_into(),
