@@ -53,6 +53,16 @@ test("project: each field is read once, even when the first three are written ag
   assert.deepEqual(project(first), ["{}", null, "first"], "nothing read: no requestId to echo");
 });
 
+test("project: a downlink it could write whole also carries its first three fields alone (for a requestId echo)", () => {
+  let reads = 0;
+  const down = { pageId: null, get requestId() { reads++; return "r8"; }, cmd: "hello", payload: { big: "y".repeat(10) } };
+  const [text, fact, threw, head] = project(down);
+  assert.equal(text, '{"pageId":null,"requestId":"r8","cmd":"hello","payload":{"big":"yyyyyyyyyy"}}');
+  assert.deepEqual([fact, threw], [null, null]);
+  assert.equal(head, '{"pageId":null,"requestId":"r8","cmd":"hello"}');
+  assert.equal(reads, 1, "read once for both texts");
+});
+
 test("project: a value that is not an object is stringified as itself", () => {
   assert.deepEqual(project(7), ["7", null, null]);
   assert.deepEqual(project(undefined), [null, null, null]);

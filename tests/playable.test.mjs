@@ -269,6 +269,23 @@ test("hostile inputs never throw or reject and each gets a well-formed uplink", 
     assert.equal(r.afterOk, true, "the instance still works after every hostile input");
   }));
 
+test("an envelope too long to copy (over 8 Mi characters of JSON) still echoes its usable requestId", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const big = "y".repeat(9 * 1024 * 1024);
+      const send = (requestId) => p.handle({ pageId: null, requestId, cmd: "hello", payload: { big } });
+      const [usable, unusable] = [await send("r9"), await send("x".repeat(129))];
+      return { usable, unusable: unusable.requestId, phase: p.phase };
+    });
+    assert.equal(r.usable.ok, false);
+    assert.equal(r.usable.error.code, "BAD_REQUEST");
+    assert.match(r.usable.error.message, /more than the bounds allow/);
+    assert.equal(r.usable.requestId, "r9");
+    assert.equal(r.unusable, "");
+    assert.equal(r.phase, "installed", "a refusal changes no phase");
+  }));
+
 test("requests are handled one at a time in arrival order", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -46,6 +46,9 @@ pub struct Projection {
     pub non_json: Option<NonJson>,
     /// What `JSON.stringify` or a getter threw (a cycle, a throwing proxy…).
     pub thrown: Option<String>,
+    /// The text of `{ pageId, requestId, cmd }` alone, when `text` was too
+    /// long to copy: the requestId is still echoed from it.
+    pub head: Option<String>,
 }
 
 /// A downlink refused before its shape was read: always `BAD_REQUEST`, with
@@ -82,7 +85,7 @@ impl Projection {
         };
         if self.units > MAX_TEXT_UNITS {
             return Err(refuse(
-                String::new(),
+                self.head.as_deref().map(request_id_in).unwrap_or_default(),
                 format!(
                     "it is {} characters of JSON, more than the bounds allow ({} values, {} string characters)",
                     self.units, ENVELOPE.values, ENVELOPE.chars
@@ -124,15 +127,22 @@ mod js {
     use super::{NonJson, Projection, MAX_TEXT_UNITS};
 
     impl Projection {
-        /// Reads boundary.js's `[text, fact, thrown]`: `text` a string or
-        /// null, `fact` null or `[typeof, key, shown]`, `thrown` a string or
-        /// null. A text longer than [`MAX_TEXT_UNITS`] is not copied.
+        /// Reads boundary.js's `[text, fact, thrown, head?]`: `text` a
+        /// string or null, `fact` null or `[typeof, key, shown]`, `thrown`
+        /// a string or null, `head` (a downlink's first three fields) a
+        /// string or absent. A text longer than [`MAX_TEXT_UNITS`] is not
+        /// copied; `head` is copied only then, and only when it is short.
         pub fn from_js(projected: &Array) -> Self {
-            let text = projected.get(0).dyn_into::<JsString>().ok();
-            let units = text.as_ref().map_or(0, |t| t.length() as usize);
-            let text = text
-                .filter(|_| units <= MAX_TEXT_UNITS)
-                .and_then(|t| t.as_string());
+            let copy = |at: u32| {
+                let text = projected.get(at).dyn_into::<JsString>().ok();
+                let units = text.as_ref().map_or(0, |t| t.length() as usize);
+                let text = text
+                    .filter(|_| units <= MAX_TEXT_UNITS)
+                    .and_then(|t| t.as_string());
+                (text, units)
+            };
+            let (text, units) = copy(0);
+            let head = (units > MAX_TEXT_UNITS).then(|| copy(3).0).flatten();
             let fact = projected.get(1);
             let non_json = fact.dyn_ref::<Array>().map(|f| NonJson {
                 kind: f.get(0).as_string().unwrap_or_default(),
@@ -144,6 +154,7 @@ mod js {
                 units,
                 non_json,
                 thrown: projected.get(2).as_string(),
+                head,
             }
         }
     }
@@ -212,5 +223,22 @@ mod tests {
         );
         assert_eq!(r.request_id, "");
         assert_eq!(Projection::text("é😀").units, 3);
+
+        // With the first three fields' text, a usable requestId is echoed.
+        let head = |h: &str| Projection {
+            units: MAX_TEXT_UNITS + 1,
+            head: Some(h.into()),
+            ..Projection::default()
+        };
+        let r = refused(&head(r#"{"pageId":null,"requestId":"r8","cmd":"hello"}"#));
+        assert_eq!(r.request_id, "r8");
+        assert!(
+            r.message.contains("more than the bounds allow"),
+            "{}",
+            r.message
+        );
+        let unusable = format!(r#"{{"requestId":"{}"}}"#, "x".repeat(129));
+        assert_eq!(refused(&head(&unusable)).request_id, "");
+        assert_eq!(refused(&head(r#"{"requestId":5}"#)).request_id, "");
     }
 }

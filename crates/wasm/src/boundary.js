@@ -67,7 +67,9 @@ const ENVELOPE_FIELDS = ["pageId", "requestId", "cmd", "payload"];
  * A downlink as JSON text, with facts: [text, fact, thrown], as `stringify`
  * writes { pageId, requestId, cmd, payload } (the value itself when it has
  * no fields to read). When reading a field or stringifying threw, `text`
- * holds the first three fields alone, if they can be written.
+ * holds the first three fields alone, if they can be written. When it did
+ * not, a fourth element is the text of those three alone: Rust finds the
+ * requestId in it when the whole text is too long to copy.
  */
 export function project(down) {
   const [values, threw] = read(down, ENVELOPE_FIELDS);
@@ -78,8 +80,9 @@ export function project(down) {
     return env;
   };
   const whole = threw === null ? stringify(envelope(4)) : [null, null, threw];
-  if (whole[2] === null) return whole;
-  return [stringify(envelope(3))[0], whole[1], whole[2]];
+  const head = stringify(envelope(3))[0];
+  if (whole[2] === null) return [...whole, head];
+  return [head, whole[1], whole[2]];
 }
 
 /** Puts a screenshot into its uplink's snapshot; false when there is none to hold it. */
