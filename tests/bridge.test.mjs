@@ -161,6 +161,22 @@ test("attachWindowBridge: clear errors without origins or with *, and attaching 
     assert.equal(r.afterDetach, 1, "detached: no more replies");
   }));
 
+test("attachWindowBridge: an entry is an origin as event.origin writes it, or a clear error (no path, pattern, spaces or \"null\")", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const attach = (origin) => {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable({ allowedOrigins: [origin] }).attachWindowBridge(); return "attached"; } catch (e) { return e.message; }
+      };
+      const bad = ["https://example.com/", "https://*.example.com", " " + location.origin, "null", "HTTP://EXAMPLE.COM"].map(attach);
+      const good = [location.origin, "http://[::1]:8080", "chrome-extension://abcdefghijklmnop"].map(attach);
+      window.P.resetPlayableForTests();
+      return { bad, good };
+    });
+    for (const m of r.bad) assert.match(m, /^allowedOrigins entry ".*" is not an origin/);
+    assert.deepEqual(r.good, ["attached", "attached", "attached"]);
+  }));
+
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -79,7 +79,8 @@ pub fn accept(facts: &MessageFacts, origins: &[String], channel: &str) -> Option
 pub enum OriginsError {
     /// `allowedOrigins` is empty (or was not given).
     Empty,
-    /// An entry is `"*"` or empty: not an exact origin.
+    /// An entry is not an exact origin ([`is_origin`]): `"*"`, empty, a
+    /// pattern, a URL with a path, `"null"`.
     NotAnOrigin(String),
 }
 
@@ -111,10 +112,58 @@ pub fn check_origins(origins: &[String]) -> Result<(), OriginsError> {
     if origins.is_empty() {
         return Err(OriginsError::Empty);
     }
-    match origins.iter().find(|o| o.as_str() == "*" || o.is_empty()) {
+    match origins.iter().find(|o| !is_origin(o)) {
         Some(bad) => Err(OriginsError::NotAnOrigin(bad.clone())),
         None => Ok(()),
     }
+}
+
+/// Whether `s` is an origin as the browser writes `event.origin` for a
+/// page it can answer: `scheme://host` or `scheme://host:port`, lower
+/// case, nothing after it. The entry is compared exactly, so anything else
+/// could never match, or would match what it does not say: `"*"`, `""`, a
+/// pattern (`https://*.example.com`), a path or a trailing slash, spaces,
+/// capitals. `"null"` (an opaque origin) is refused too: a reply cannot be
+/// addressed to it, so its requests would act without an answer.
+pub fn is_origin(s: &str) -> bool {
+    let Some((scheme, authority)) = s.split_once("://") else {
+        return false;
+    };
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c));
+    let lower_hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    // The host, then an optional `:port`; an IPv6 host is bracketed (its
+    // colons are not the port's).
+    let (host_ok, port) = match authority.strip_prefix('[') {
+        Some(v6) => {
+            let Some((inside, after)) = v6.split_once(']') else {
+                return false;
+            };
+            let port = match after {
+                "" => "",
+                _ => match after.strip_prefix(':') {
+                    Some(port) => port,
+                    None => return false,
+                },
+            };
+            let host_ok =
+                !inside.is_empty() && inside.chars().all(|c| lower_hex(c) || ":.".contains(c));
+            (host_ok, port)
+        }
+        None => {
+            let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+            let host_ok = !host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-._".contains(c));
+            (host_ok, port)
+        }
+    };
+    let port_ok = port.is_empty() && !authority.ends_with(':')
+        || port.chars().all(|c| c.is_ascii_digit()) && port.parse::<u16>().is_ok();
+    scheme_ok && host_ok && port_ok
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -113,6 +113,52 @@ fn origins_must_be_a_non_empty_list_of_exact_origins() {
     assert_eq!(check_origins(&["https://a.test".into()]), Ok(()));
 }
 
+#[test]
+fn an_origin_is_written_as_the_browser_writes_event_origin() {
+    for origin in [
+        "https://example.com",
+        "http://127.0.0.1:5173",
+        "http://localhost:8080",
+        "https://a-b.example.co.uk",
+        "chrome-extension://abcdefghijklmnop",
+        "http://[::1]:3000",
+        "http://[::1]",
+        "https://xn--bcher-kva.example",
+    ] {
+        assert!(is_origin(origin), "{origin}");
+    }
+    for not in [
+        "*",
+        "",
+        "null",
+        "https://*.example.com",
+        "https://example.com/",
+        "https://example.com/app",
+        " https://example.com",
+        "https://example.com ",
+        "HTTPS://example.com",
+        "https://Example.com",
+        "https://example.com:",
+        "https://example.com:99999",
+        "https://example.com:80a",
+        "https://user@example.com",
+        "https://example.com?x",
+        "example.com",
+        "https://",
+        "http://[::1",
+        "http://[]",
+        "http://[::1]x",
+        "https://bücher.example",
+    ] {
+        assert!(!is_origin(not), "{not:?}");
+    }
+    let trailing = check_origins(&["https://example.com/".into()]).unwrap_err();
+    assert_eq!(
+        trailing,
+        OriginsError::NotAnOrigin("https://example.com/".into())
+    );
+}
+
 fn text() -> impl Strategy<Value = Option<String>> {
     prop::option::of(prop_oneof![
         Just(CHANNEL.to_string()),
