@@ -159,7 +159,12 @@ fn select_records<'o>(
         RecordSelection::Ids(ids) => {
             let mut found = Vec::new();
             let mut missing = Vec::new();
-            for id in ids {
+            // An id asked twice is read once: each record (and its
+            // unavailable actions) is listed once.
+            for (at, id) in ids.iter().enumerate() {
+                if ids[..at].contains(id) {
+                    continue;
+                }
                 let before = found.len();
                 found.extend(all.iter().filter(|r| &r.id == id));
                 if found.len() == before {

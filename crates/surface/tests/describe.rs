@@ -192,6 +192,11 @@ fn record_reads_return_exactly_those_and_list_missing() {
     );
     let r = fx.describe(json!({ "record": "SO-1001" }));
     assert_eq!(r["result"]["unavailable"], json!([]));
+    // An id asked twice is read once, as is a missing one.
+    let r = fx.describe(json!({ "record": ["SO-1002", "SO-4040", "SO-1002", "SO-4040"] }));
+    assert_eq!(ids(&r["result"]["records"]), ["SO-1002"]);
+    assert_eq!(r["result"]["missing"], json!(["SO-4040"]));
+    assert_eq!(r["result"]["unavailable"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]
