@@ -280,3 +280,28 @@ test("Surface tools are annotated: readOnly when declared, consequential when hi
     assert.deepEqual(byName["orders.open"], { untrustedContent: true }, "neither");
     await page.evaluate(() => window.__spub.stop());
   }, "/tests/fixtures/surface.html"));
+
+test("the publication's own reads do not spend the agent's \"changed\": capabilities only the publication saw still come back", () =>
+  withPage(async (page) => {
+    const full = await page.evaluate(async () => {
+      window.__registry = window.REGISTRY.slice(0, 2);
+      window.__s = window.makeSurface({ registry: () => window.__registry });
+      const r = await window.__s.handle(window.req("describe", { input: { capabilities: "all" } }));
+      window.__spub = window.__s.publishWebMcp();
+      return r.result.capabilities.map((c) => c.id);
+    });
+    assert.deepEqual(full, ["orders.search", "orders.open"]);
+    await until(page, (n) => n.length === 2, "the first registry published");
+    // The registry grows; a DOM change makes the publication re-read it all.
+    await page.evaluate(() => {
+      window.__registry = window.REGISTRY.slice(0, 3);
+      document.getElementById("status").textContent = "grown";
+    });
+    await until(page, (n) => n.length === 3, "the grown registry published");
+    const changed = await page.evaluate(async () => {
+      const r = await window.__s.handle(window.req("describe", { input: { capabilities: "changed" } }));
+      window.__spub.stop();
+      return { unchanged: r.result.capabilitiesUnchanged, ids: r.result.capabilities.map((c) => c.id) };
+    });
+    assert.deepEqual(changed, { unchanged: false, ids: ["orders.search", "orders.open", "orders.update_note@order"] });
+  }, "/tests/fixtures/surface.html"));
