@@ -502,6 +502,23 @@ test("deriveEscapes and isEscapeAllowed", () =>
     assert.equal(r.other, false);
   }));
 
+test("deriveEscapes reads only dirty and noReload: any screenshot is fine, a wrong field or a non-object is a clear error", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const { deriveEscapes } = window.P;
+      const thrown = (v) => { try { deriveEscapes(v); return "no error"; } catch (e) { return e.message; } };
+      return {
+        shot: deriveEscapes({ dirty: ["note"], noReload: false, screenshot: 10n, menu: () => 1 }),
+        wrong: thrown({ dirty: [5], noReload: false }),
+        nulls: [thrown(null), thrown(7), thrown([[], false])],
+      };
+    });
+    assert.equal(r.shot[0].allowed, false);
+    assert.match(r.shot[0].reason, /note/);
+    assert.match(r.wrong, /^expected an ISnapshot .*: dirty\[0\]: invalid type: integer `5`, expected a string/);
+    for (const m of r.nulls) assert.match(m, /^expected an ISnapshot .*: not an object$/);
+  }));
+
 test("a strict Content-Security-Policy fails installation with a clear error", async () => {
   const page = await ctx.browser.newPage();
   try {

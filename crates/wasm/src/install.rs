@@ -293,16 +293,25 @@ pub fn for_tests(reset: bool) {
     }
 }
 
-/// The escapes an `ISnapshot`'s `dirty` and `noReload` allow.
+/// The escapes an `ISnapshot`'s `dirty` and `noReload` allow. Only those
+/// two fields are read: the rest of a snapshot (a screenshot, say) may be
+/// large or not JSON at all.
 fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
-    let json = crate::ports::stringify(snapshot).unwrap_or_default();
+    const EXPECTED: &str = "expected an ISnapshot ({ dirty: string[], noReload: boolean })";
+    if !snapshot.is_object() || Array::is_array(snapshot) {
+        return Err(JsError::new(&format!("{EXPECTED}: not an object")));
+    }
+    let fields = Object::new();
+    for key in ["dirty", "noReload"] {
+        let value = crate::js::get(snapshot, key);
+        if !value.is_undefined() {
+            let _ = Reflect::set(&fields, &key.into(), &value);
+        }
+    }
+    let json = crate::ports::stringify(&fields).unwrap_or_default();
     playable::EscapeInputs::from_json(&json)
         .map(|inputs| inputs.escapes())
-        .map_err(|e| {
-            JsError::new(&format!(
-                "expected an ISnapshot ({{ dirty: string[], noReload: boolean }}): {e}"
-            ))
-        })
+        .map_err(|e| JsError::new(&format!("{EXPECTED}: {e}")))
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
