@@ -98,6 +98,7 @@ export const EVENT_SCHEMAS = Object.freeze({
     by: {
       type: "object",
       properties: { x: { type: "number" }, y: { type: "number" } },
+      required: ["x", "y"],
       additionalProperties: false,
       description: "Scroll by this many CSS pixels.",
     },

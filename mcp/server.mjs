@@ -171,11 +171,15 @@ export function createServer(link, options = {}) {
     return { content, structuredContent, isError };
   }
 
-  /** run, escape: { ok, payload } or { ok, error } as TOON text and as structuredContent. */
-  function actionResult(up, note) {
+  /**
+   * run, escape: { ok, payload } or { ok, error } as TOON text and as
+   * structuredContent; with format "json" the text is the whole uplink
+   * envelope as JSON (pageId and requestId included).
+   */
+  function actionResult(up, note, format = "toon") {
     const b = boundUplink(up);
     const structured = b.ok ? { ok: true, payload: b.payload } : { ok: false, error: b.error };
-    const text = b.ok ? toon(structured) : renderError(b.error);
+    const text = format === "json" ? JSON.stringify(b) : b.ok ? toon(structured) : renderError(b.error);
     return reply(text, structured, { isError: !b.ok, note, pageText: !b.ok });
   }
 
@@ -197,22 +201,31 @@ export function createServer(link, options = {}) {
   }
 
   const readOnly = { readOnlyHint: true, openWorldHint: true };
+  // The text's form. page_snapshot is compact by default (issue 13: a
+  // snapshot is what an agent reads most); page_hello and page_escape answer
+  // the uplink envelope as JSON text by default (issue 7). page_run takes the
+  // run payload's fields only, and answers compactly (at most 40 tokens).
+  const formatArg = (byDefault) =>
+    z
+      .enum(["toon", "json"])
+      .optional()
+      .describe(`"json": the uplink envelope as JSON text; "toon": compact, defaults left out (default "${byDefault}").`);
 
   server.registerTool(
     "page_hello",
     {
       title: "Connect to the page",
       description:
-        "Says hello to the page's in-page-playable instance and returns its pageId. " +
+        "Says hello to the page's in-page-playable instance and returns its pageId (the uplink envelope as JSON text). " +
         "The server keeps the pageId and sends it with every later request; calling this is optional.",
-      inputSchema: {},
+      inputSchema: { format: formatArg("json") },
       outputSchema: HELLO_OUTPUT,
       annotations: readOnly,
     },
-    async () => {
+    async ({ format = "json" }) => {
       try {
         const b = boundUplink(await hello());
-        const text = b.ok ? toon(b.payload) : renderError(b.error);
+        const text = format === "json" ? JSON.stringify(b) : b.ok ? toon(b.payload) : renderError(b.error);
         return reply(text, b, { isError: !b.ok, pageText: !b.ok });
       } catch (e) {
         return failure(e);
@@ -239,7 +252,7 @@ export function createServer(link, options = {}) {
           .max(LIMITS.windowMax)
           .optional()
           .describe(`Menu items, and generics, to return (default ${LIMITS.window}).`),
-        format: z.enum(["toon", "json"]).optional().describe('"json": the text is the JSON uplink (default "toon").'),
+        format: formatArg("toon"),
       },
       outputSchema: SNAPSHOT_OUTPUT,
       annotations: readOnly,
@@ -272,7 +285,7 @@ export function createServer(link, options = {}) {
           .optional()
           .describe("input items: text, true/false for a checkbox or radio, option value(s) for a select."),
         to: z.string().optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
-        by: z.object({ x: z.number().optional(), y: z.number().optional() }).optional().describe("scroll items: CSS pixels to scroll by."),
+        by: z.object({ x: z.number(), y: z.number() }).optional().describe("scroll items: CSS pixels to scroll by, { x, y }."),
       },
       outputSchema: RESULT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
@@ -291,11 +304,11 @@ export function createServer(link, options = {}) {
       description:
         'Asks the page to reload (type "reload", the only escape). Refused with ESCAPE_NOT_ALLOWED when the page ' +
         "forbids it or holds unsaved work. On success the old pageId retires and the server says hello to the new document.",
-      inputSchema: { type: z.string().optional().describe('Only "reload" exists (default).') },
+      inputSchema: { type: z.string().optional().describe('Only "reload" exists (default).'), format: formatArg("json") },
       outputSchema: RESULT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
-    async ({ type = "reload" }) => {
+    async ({ type = "reload", format = "json" }) => {
       try {
         const loads = link.loads;
         const { up, note } = await latched("escape", { type });
@@ -303,7 +316,7 @@ export function createServer(link, options = {}) {
           pageId = null; // retired; the next request says hello to the new document
           await link.settle(loads);
         }
-        return actionResult(up, note);
+        return actionResult(up, note, format);
       } catch (e) {
         return failure(e);
       }

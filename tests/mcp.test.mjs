@@ -105,6 +105,29 @@ test("hello, snapshot and run: the effect shows in the next snapshot", () =>
     assert.equal((await snapshot(client)).pageTitle, "count=2");
   }));
 
+test("hello and escape answer the uplink envelope as JSON text, run answers compactly; a scroll `by` needs both x and y", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const hello = await call(client, "page_hello");
+    const helloUp = JSON.parse(hello.text);
+    assert.deepEqual(helloUp, hello.up, "the text is the uplink, as structuredContent holds it");
+    assert.equal(helloUp.ok, true);
+    assert.match(helloUp.payload.pageId, /^[0-9a-f]{32}$/);
+    assert.equal(typeof helloUp.requestId, "string");
+    assert.match((await call(client, "page_hello", { format: "toon" })).text, /^pageId: [0-9a-f]{32}$/);
+    // run stays one short line; its structuredContent is the short form.
+    const run = await call(client, "page_run", { id: "inc" });
+    assert.doesNotMatch(run.text, /pageId|requestId|[{}]/);
+    assert.deepEqual(run.up, { ok: true, payload: { id: "inc" } });
+    // escape: a type that does not exist is refused, as an uplink.
+    const esc = await call(client, "page_escape", { type: "back" });
+    const escUp = JSON.parse(esc.text);
+    assert.deepEqual([escUp.pageId, escUp.ok, escUp.error.code], [helloUp.payload.pageId, false, "ESCAPE_NOT_ALLOWED"]);
+    assert.equal(esc.isError, true);
+    // A `by` the page's run would refuse is refused by the schema first.
+    const half = await client.callTool({ name: "page_run", arguments: { id: "inc", by: { y: 10 } } }).catch((e) => ({ thrown: e.message }));
+    assert.ok(half.thrown || half.isError, JSON.stringify(half));
+  }));
+
 test("the server says hello by itself and keeps the pageId", () =>
   withClient("/tests/fixtures/mcp.html", async (client) => {
     const run = await call(client, "page_run", { id: "inc" });
