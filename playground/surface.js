@@ -1,7 +1,7 @@
 // The seed's "orders" Surface demo: a small order list declared with Surface
 // markers, the page's own execute path, and a console that sends describe /
 // invoke requests (also answered on the "pling.surface" window bridge).
-import { createSurface } from "../www/index.js";
+import { createSurface, installPlayable } from "../www/index.js";
 import { h } from "./dom.js";
 
 const orders = [
@@ -143,6 +143,10 @@ try {
   });
   surface.attachWindowBridge();
   window.surface = surface; // for the browser console and tests
+  // Like every playground page, the window's playable instance too, its
+  // bridge open to this origin: a playable agent sees the same controls.
+  window.playable = installPlayable({ root: $("app"), allowedOrigins: [location.origin] });
+  window.playable.attachWindowBridge();
 } catch (e) {
   con.replaceChildren(h("p", { class: "hint install-error" }, String(e && e.message ? e.message : e)));
   throw e;

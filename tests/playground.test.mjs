@@ -120,6 +120,17 @@ test("top page: hello, snapshot, run an item, run a slot, and every refusal with
     assert.equal(await text(page, "[data-testid=page-id]"), agent.pageId);
   }));
 
+test("every playground page installs the module and opens the bridge on load: the Surface page answers a playable agent too", () =>
+  withPage("/playground/surface.html", async (page) => {
+    const agent = bridgeAgent(page);
+    const hello = await agent.hello();
+    assert.equal(outcome(hello), "ok");
+    assert.match(agent.pageId, /^[0-9a-f]{32}$/);
+    const { snapshot } = (await agent.snapshot()).payload;
+    assert.ok(ids(snapshot).includes("orders.update_note@order"), ids(snapshot).join(", "));
+    assert.equal(await page.evaluate(() => "__IN_PAGE_PLAYABLE_V1__" in window), true);
+  }));
+
 test("search is an input item: the agent fills it through run with payload.value", () =>
   withPage("/playground/index.html", async (page) => {
     const agent = bridgeAgent(page);
