@@ -15,7 +15,8 @@ import { moduleFiles, measure } from "../scripts/size.mjs";
 const BUDGET_GZIP_BYTES = 100_000;
 /**
  * What the build may not exceed meanwhile: the build as measured at the end
- * of session 6 (194,527 B, docs/benchmarks.md), plus a little room. A
+ * of session 6 (194,527 B), plus a little room; session 7's contract fixes
+ * brought it to 197,653 B (docs/benchmarks.md). A
  * ceiling that catches growth, not a goal; it comes down as the module does,
  * and goes when the budget above is met.
  */
