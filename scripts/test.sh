@@ -16,10 +16,29 @@ npm run lint
 step "native tests (cargo test)"
 cargo test --workspace
 
+# One retry, only when ChromeDriver never got the test page to run ("Failed
+# to detect test as having been run": the renderer stalled while loading
+# wasm-bindgen-test's scripts, before any test code). Seen once in a clean
+# clone at session 7 (the same step passed in 6 s when run again); a test
+# that fails, or hangs once it runs, still fails the step.
+browser_tests() {
+  local log
+  log=$(mktemp)
+  if wasm-pack test --headless --chrome "$1" 2>&1 | tee "$log"; then rm -f "$log"; return 0; fi
+  if grep -q "Failed to detect test as having been run" "$log" && ! grep -q "^running [0-9]* test" "$log"; then
+    rm -f "$log"
+    echo "=== the browser never ran $1's tests (ChromeDriver stalled loading them): once more"
+    wasm-pack test --headless --chrome "$1"
+    return
+  fi
+  rm -f "$log"
+  return 1
+}
+
 for dir in crates/*/; do
   if [ -f "$dir/webdriver.json" ]; then
     step "headless browser tests: wasm-pack test $dir"
-    wasm-pack test --headless --chrome "$dir"
+    browser_tests "$dir"
   fi
 done
 
