@@ -209,7 +209,11 @@ export interface IInstallPlayableOptions {
   window?: Window;
   islandSlots?: IIslandSlotTable;
   captureScreenshot?: (scope: Document | ShadowRoot | Element) => unknown | Promise<unknown>;
-  /** Exact origins the window bridge accepts; copied at install. "*" is not an origin. */
+  /**
+   * Exact origins the window bridge accepts, as `event.origin` writes them
+   * (`"https://app.example"`, `"http://localhost:5173"`); copied at install.
+   * `"*"`, `"null"`, a path, a pattern or a trailing slash is not an origin.
+   */
   allowedOrigins?: string[];
   ports?: IPlayablePorts;
 }
@@ -219,7 +223,7 @@ export interface IPlayable {
   readonly phase: TPlayablePhase;
   /** Never throws, never rejects. */
   handle(down: IPlayableDownlink): Promise<IPlayableUplink>;
-  /** Throws when allowedOrigins is empty or holds "*". */
+  /** Throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…). */
   attachWindowBridge(): void;
   /**
    * Publishes each runnable menu item as a WebMCP tool (`document.modelContext`)
@@ -475,7 +479,7 @@ export interface ICreateSurfaceOptions {
 export interface ISurface {
   /** Never throws, never rejects. */
   handle(request: ISurfaceRequest): Promise<ISurfaceResponse>;
-  /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds "*". */
+  /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…). */
   attachWindowBridge(): void;
   detachWindowBridge(): void;
   /**
