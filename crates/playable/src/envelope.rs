@@ -575,7 +575,7 @@ mod json_tests {
     fn echoed_values_keep_their_keys_in_order() {
         let value: Value =
             serde_json::from_str(r#"{"zeta":1,"alpha":{"y":2,"b":3},"mid":[{"q":0,"a":1}]}"#)
-                .unwrap();
+                .expect("parses");
         let up = Uplink::ok(
             None,
             "r",
@@ -595,14 +595,14 @@ mod json_tests {
         let d = parse_downlink(
             r#"{"extra":[1],"payload":{"id":"a"},"cmd":"run","requestId":"r","pageId":"p"}"#,
         )
-        .unwrap();
+        .expect("parses");
         assert_eq!(
             (d.page_id.as_deref(), d.request_id.as_str(), d.cmd),
             (Some("p"), "r", Command::Run)
         );
         assert_eq!(d.payload.get("id"), Some(&json!("a")));
-        let d =
-            parse_downlink(r#"{"pageId":7,"requestId":"r","cmd":"hello","payload":{}}"#).unwrap();
+        let d = parse_downlink(r#"{"pageId":7,"requestId":"r","cmd":"hello","payload":{}}"#)
+            .expect("parses");
         assert_eq!(
             d.page_id, None,
             "a pageId that is not a string counts as null"

@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn escape_json_shape() {
-        let out = serde_json::to_string(&derive_escapes(&snap(&[], false))).unwrap();
+        let out = serde_json::to_string(&derive_escapes(&snap(&[], false))).expect("serializes");
         assert_eq!(out, r#"[{"type":"reload","allowed":true}]"#);
     }
 

@@ -200,7 +200,7 @@ mod tests {
             "pager": { "next": { "ariaLabel": "Next" }, "prev": { "role": "button", "name": "Prev", "x": 1 } },
             "a": {}
         }))
-        .unwrap();
+        .expect("decodes");
         assert_eq!(
             t.islands,
             vec![
@@ -221,7 +221,7 @@ mod tests {
             ]
         );
         // Key order is the host's, not sorted.
-        let t = IslandSlots::from_json(&json!({ "z": {}, "b": {}, "m": {} })).unwrap();
+        let t = IslandSlots::from_json(&json!({ "z": {}, "b": {}, "m": {} })).expect("decodes");
         let ids: Vec<_> = t.islands.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids, ["z", "b", "m"]);
         assert_eq!(t.slots_of("b"), &[]);

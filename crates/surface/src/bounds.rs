@@ -209,7 +209,7 @@ mod tests {
             /// each count passes at its value and fails one below.
             #[test]
             fn counts_match_the_tree(v in arb_json(), pretty in proptest::bool::ANY) {
-                let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
+                let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.expect("serializes");
                 let (d, n, c) = testkit::measure(&v);
                 proptest::prop_assert_eq!(check_within(&text, &limits(d, n, c)), Ok(()));
                 if d > 0 {

@@ -155,17 +155,17 @@ mod tests {
     #[test]
     fn codes_serialize_as_their_wire_spelling() {
         for code in ProtocolCode::ALL {
-            let json = serde_json::to_value(code).unwrap();
+            let json = serde_json::to_value(code).expect("serializes");
             assert_eq!(json, code.as_str());
         }
         let mut limited = ProtocolError::new(ProtocolCode::RateLimited, "wait");
         assert_eq!(
-            serde_json::to_string(&limited).unwrap(),
+            serde_json::to_string(&limited).expect("serializes"),
             r#"{"code":"RATE_LIMITED","message":"wait"}"#
         );
         limited.retry_after_ms = Some(1500.0);
         assert_eq!(
-            serde_json::to_value(&limited).unwrap()["retryAfterMs"],
+            serde_json::to_value(&limited).expect("serializes")["retryAfterMs"],
             1500.0
         );
         let names: Vec<_> = BusinessCode::ALL.iter().map(|c| c.as_str()).collect();

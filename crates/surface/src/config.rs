@@ -290,7 +290,7 @@ mod tests {
             err("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"),
             ConfigError::NotJson(_)
         ));
-        let c = SurfaceConfig::from_json_text(r#"{"app":"a","expose":["x"],"recordLimit":2.0,"rateLimit":{"invokes":3,"perMs":1000}}"#).unwrap();
+        let c = SurfaceConfig::from_json_text(r#"{"app":"a","expose":["x"],"recordLimit":2.0,"rateLimit":{"invokes":3,"perMs":1000}}"#).expect("a valid config");
         assert_eq!((c.record_limit, c.rate_limit.invokes), (2, 3));
     }
 }

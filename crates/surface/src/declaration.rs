@@ -403,10 +403,10 @@ mod tests {
         let decl: CapabilityDeclaration = serde_json::from_value(json!({
             "title": "Row", "id": "ok@row", "risk": "high", "expect": { "text": "done" }, "extra": 1
         }))
-        .unwrap();
+        .expect("a valid declaration");
         assert_eq!(decl.expect.as_ref().map(|e| e.within_ms), Some(2000.0));
         assert_eq!(
-            serde_json::to_value(&decl).unwrap(),
+            serde_json::to_value(&decl).expect("serializes"),
             json!({ "id": "ok@row", "title": "Row", "risk": "high", "expect": { "text": "done", "within": 2000.0 } })
         );
         let refused =

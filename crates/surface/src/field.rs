@@ -91,14 +91,15 @@ mod tests {
 
     #[test]
     fn members_are_read_one_by_one() {
-        let p: Probe = serde_json::from_value(json!({ "tags": ["a", 1], "name": "n" })).unwrap();
+        let p: Probe =
+            serde_json::from_value(json!({ "tags": ["a", 1], "name": "n" })).expect("decodes");
         assert_eq!(p.name, Field::Given("n".to_string()));
         assert_eq!(
             p.tags,
             Field::Other,
             "one bad element makes the member wrong"
         );
-        let p: Probe = serde_json::from_value(json!({ "name": null })).unwrap();
+        let p: Probe = serde_json::from_value(json!({ "name": null })).expect("decodes");
         assert_eq!(p.name, Field::Null);
         assert!(!p.name.is_absent() && p.tags.is_absent());
         assert_eq!(p.tags, Field::Absent);
@@ -106,10 +107,11 @@ mod tests {
 
     #[test]
     fn an_object_member_is_never_read_from_an_array() {
-        let as_array: Field<Object<Probe>> = serde_json::from_value(json!(["n", ["t"]])).unwrap();
+        let as_array: Field<Object<Probe>> =
+            serde_json::from_value(json!(["n", ["t"]])).expect("decodes");
         assert_eq!(as_array, Field::Other);
         let as_object: Field<Object<Probe>> =
-            serde_json::from_value(json!({ "name": "n" })).unwrap();
+            serde_json::from_value(json!({ "name": "n" })).expect("decodes");
         assert!(matches!(
             as_object,
             Field::Given(Object(Probe {
