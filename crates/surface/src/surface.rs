@@ -143,7 +143,7 @@ impl Surface {
     }
 
     /// [`Surface::handle_value`] for `reader`.
-    pub async fn handle_value_for(
+    async fn handle_value_for(
         &self,
         reader: Reader,
         request: &Value,
