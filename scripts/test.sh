@@ -16,11 +16,18 @@ npm run lint
 step "native tests (cargo test)"
 cargo test --workspace
 
-# One retry, only when ChromeDriver never got the test page to run ("Failed
-# to detect test as having been run": the renderer stalled while loading
-# wasm-bindgen-test's scripts, before any test code). Seen once in a clean
-# clone at session 7 (the same step passed in 6 s when run again); a test
-# that fails, or hangs once it runs, still fails the step.
+# Why a crate's browser test page must import at most three JS snippets:
+# wasm-bindgen-test-runner serves the page with tiny_http, whose task pool
+# starts with four threads and can lose a connection when more new ones
+# arrive at once than it has idle threads (a thread that was woken still
+# counts as idle until it runs). Chromium opens up to six connections for a
+# burst of module imports; a lost one leaves its request unread, the page
+# never finishes loading and ChromeDriver gives up after 300 s ("Failed to
+# detect test as having been run"). The whole module imports seven snippets,
+# so the shell's own readers are tested end to end (tests/playable.test.mjs)
+# through the package, whose server is Node's. The one retry below is a
+# guard for that symptom only: the log says the tests never ran and no
+# "running N tests" line was printed; a failing or hanging test still fails.
 browser_tests() {
   local log
   log=$(mktemp)

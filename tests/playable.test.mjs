@@ -482,6 +482,57 @@ test("install options are checked with clear TypeErrors", () =>
     assert.match(r[2], /islandSlots\["a"\]\["b"\]/);
   }));
 
+// Options are read through Reflect and data options through a structured
+// clone (crates/wasm/src/options): the page's own exception never crosses,
+// and a value JSON cannot carry is named.
+test("install options with getters, proxies and functions: worded TypeErrors, a getter inside counts once", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const tryIt = (o) => {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable(o); return "ok"; } catch (e) { return e.name + ": " + e.message; } finally { window.P.resetPlayableForTests(); }
+      };
+      let reads = 0;
+      return {
+        rootThrows: tryIt({ get root() { throw new Error("page bug"); } }),
+        botThrows: tryIt({ ports: { get bot() { throw new Error("page bug"); } } }),
+        proxy: tryIt({ islandSlots: new Proxy({}, { ownKeys() { throw new Error("trap"); } }) }),
+        fn: tryIt({ islandSlots: { pager: { next: { ariaLabel: "Next", onClick() {} } } } }),
+        getter: tryIt({ islandSlots: { pager: { get next() { reads++; return { ariaLabel: "Next" }; } } } }),
+        reads,
+        origins: tryIt({ allowedOrigins: ["https://a.test", () => 1] }),
+        spec: tryIt({ islandSlots: { a: { b: { label: "x" } } } }),
+      };
+    });
+    assert.equal(r.rootThrows, "TypeError: installPlayable: reading options.root threw");
+    assert.equal(r.botThrows, "TypeError: installPlayable: reading options.ports.bot threw");
+    assert.match(r.proxy, /^TypeError: installPlayable: options\.islandSlots is not plain data: /);
+    assert.match(r.fn, /^TypeError: installPlayable: options\.islandSlots is not plain data/);
+    assert.equal(r.getter, "ok");
+    assert.equal(r.reads, 1);
+    assert.equal(r.origins, "TypeError: installPlayable: options.allowedOrigins must contain only strings");
+    assert.equal(r.spec, 'TypeError: installPlayable: islandSlots["a"]["b"] must be { ariaLabel: string } or { role: string, name: string }');
+  }));
+
+test("a root in an iframe's document installs on the iframe's window, not this one", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      window.P.resetPlayableForTests();
+      const frame = document.createElement("iframe");
+      document.body.append(frame);
+      const p = window.P.installPlayable({ root: frame.contentDocument });
+      const out = {
+        child: frame.contentWindow.__IN_PAGE_PLAYABLE_V1__ === true,
+        here: "__IN_PAGE_PLAYABLE_V1__" in window,
+        again: window.P.installPlayable({ root: frame.contentDocument }) === p,
+      };
+      window.P.resetPlayableForTests();
+      frame.remove();
+      return out;
+    });
+    assert.deepEqual(r, { child: true, here: false, again: true });
+  }));
+
 test("deriveEscapes and isEscapeAllowed", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
