@@ -161,20 +161,24 @@ test("attachWindowBridge: clear errors without origins or with *, and attaching 
     assert.equal(r.afterDetach, 1, "detached: no more replies");
   }));
 
-test("attachWindowBridge: an entry is an origin as event.origin writes it, or a clear error (no path, pattern, spaces or \"null\")", () =>
+test("attachWindowBridge: an entry is an origin as event.origin writes it, or a clear error (no path, pattern, spaces, default port or \"null\")", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
       const attach = (origin) => {
         window.P.resetPlayableForTests();
         try { window.P.installPlayable({ allowedOrigins: [origin] }).attachWindowBridge(); return "attached"; } catch (e) { return e.message; }
       };
-      const bad = ["https://example.com/", "https://*.example.com", " " + location.origin, "null", "HTTP://EXAMPLE.COM"].map(attach);
+      const bad = ["https://example.com/", "https://*.example.com", " " + location.origin, "null", "HTTP://EXAMPLE.COM", "https://example.com:443", "http://localhost:08080"].map(attach);
       const good = [location.origin, "http://[::1]:8080", "chrome-extension://abcdefghijklmnop"].map(attach);
       window.P.resetPlayableForTests();
-      return { bad, good };
+      // What the browser itself writes for the two refused ports.
+      const written = [new URL("https://example.com:443").origin, new URL("http://localhost:08080").origin];
+      return { bad, good, written };
     });
     for (const m of r.bad) assert.match(m, /^allowedOrigins entry ".*" is not an origin/);
+    assert.equal(r.bad.length, 7);
     assert.deepEqual(r.good, ["attached", "attached", "attached"]);
+    assert.deepEqual(r.written, ["https://example.com", "http://localhost:8080"]);
   }));
 
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {

@@ -212,7 +212,7 @@ export interface IInstallPlayableOptions {
   /**
    * Exact origins the window bridge accepts, as `event.origin` writes them
    * (`"https://app.example"`, `"http://localhost:5173"`); copied at install.
-   * `"*"`, `"null"`, a path, a pattern or a trailing slash is not an origin.
+   * `"*"`, `"null"`, a path, a pattern, a trailing slash or a default port (`:443` after `https`) is not an origin.
    */
   allowedOrigins?: string[];
   ports?: IPlayablePorts;

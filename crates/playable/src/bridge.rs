@@ -120,10 +120,11 @@ pub fn check_origins(origins: &[String]) -> Result<(), OriginsError> {
 
 /// Whether `s` is an origin as the browser writes `event.origin` for a
 /// page it can answer: `scheme://host` or `scheme://host:port`, lower
-/// case, nothing after it. The entry is compared exactly, so anything else
-/// could never match, or would match what it does not say: `"*"`, `""`, a
-/// pattern (`https://*.example.com`), a path or a trailing slash, spaces,
-/// capitals. `"null"` (an opaque origin) is refused too: a reply cannot be
+/// case, nothing after it, a port in plain decimal and never the scheme's
+/// default. The entry is compared exactly, so anything else could never
+/// match, or would match what it does not say: `"*"`, `""`, a pattern
+/// (`https://*.example.com`), a path or a trailing slash, spaces, capitals,
+/// `:443` after `https`, `:08080`. `"null"` (an opaque origin) is refused too: a reply cannot be
 /// addressed to it, so its requests would act without an answer.
 pub fn is_origin(s: &str) -> bool {
     let Some((scheme, authority)) = s.split_once("://") else {
@@ -161,9 +162,27 @@ pub fn is_origin(s: &str) -> bool {
             (host_ok, port)
         }
     };
-    let port_ok = port.is_empty() && !authority.ends_with(':')
-        || port.chars().all(|c| c.is_ascii_digit()) && port.parse::<u16>().is_ok();
+    // The browser writes a port in plain decimal, and never the scheme's
+    // default one (`https://a.test:443` is `https://a.test`).
+    let port_ok = match port {
+        "" => !authority.ends_with(':'),
+        _ => port.parse::<u16>().is_ok_and(|n| {
+            port.chars().all(|c| c.is_ascii_digit())
+                && n.to_string() == port
+                && default_port(scheme) != Some(n)
+        }),
+    };
     scheme_ok && host_ok && port_ok
+}
+
+/// The port the URL standard leaves out of an origin for its special schemes.
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" | "ws" => Some(80),
+        "https" | "wss" => Some(443),
+        "ftp" => Some(21),
+        _ => None,
+    }
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -124,6 +124,10 @@ fn an_origin_is_written_as_the_browser_writes_event_origin() {
         "http://[::1]:3000",
         "http://[::1]",
         "https://xn--bcher-kva.example",
+        "https://example.com:80",
+        "http://example.com:443",
+        "chrome-extension://abcdefghijklmnop:443",
+        "http://localhost:0",
     ] {
         assert!(is_origin(origin), "{origin}");
     }
@@ -149,6 +153,13 @@ fn an_origin_is_written_as_the_browser_writes_event_origin() {
         "http://[]",
         "http://[::1]x",
         "https://bücher.example",
+        "https://example.com:443",
+        "http://example.com:80",
+        "http://[::1]:80",
+        "wss://example.com:443",
+        "ws://example.com:80",
+        "http://localhost:08080",
+        "http://localhost:+80",
     ] {
         assert!(!is_origin(not), "{not:?}");
     }
