@@ -195,9 +195,9 @@ export const IN_PAGE = () => {
       await m.default();
       return phases(t0, performance.now());
     },
-    async install(minMs) {
+    async install(minMs, entry) {
       const t0 = performance.now();
-      const P = await import("/www/index.js");
+      const P = await import(entry);
       const { importMs, scriptMs, wasmMs } = phases(t0, performance.now());
       const installMs = timedSync(() => {
         P.resetPlayableForTests();

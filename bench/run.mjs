@@ -159,6 +159,9 @@ function topSelf(profile, n) {
     .map(([name, us]) => ({ name, share: +(us / total).toFixed(3) }));
 }
 
+/** What `import "in-page-playable-page"` loads: the package's own entry, as package.json's exports name it. */
+const ENTRY = "/" + JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].import.replace(/^\.\//, "");
+
 /**
  * The package's import in a fresh page, alternating with bench/floor's
  * module (the card's crates alone) so that both see the same machine.
@@ -167,7 +170,7 @@ async function benchInstall(browser, origin) {
   const ours = [], installs = [], floors = [];
   for (let i = 0; i < SAMPLES; i++) {
     const page = await openPage(browser, origin, "blank.html");
-    const r = await page.evaluate((m) => window.__bench.install(m), MIN_MS);
+    const r = await page.evaluate(([m, entry]) => window.__bench.install(m, entry), [MIN_MS, ENTRY]);
     ours.push(r);
     installs.push(r.installMs);
     await page.close();

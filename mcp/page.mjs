@@ -16,8 +16,8 @@ export const SURFACE_CHANNEL = "pling.surface";
 export const MARKER = "__IN_PAGE_PLAYABLE_V1__";
 /** Same-origin path under which --inject serves the package's own files. */
 const INJECT_PATH = "/__in-page-playable__/";
-/** The page package's own folder (www/, where its index.js is): what --inject serves. */
-const WWW = fileURLToPath(new URL(".", import.meta.resolve("in-page-playable-page")));
+/** The page package's www/ folder (index.js, index.d.ts, pkg/): what --inject serves. */
+const WWW = fileURLToPath(new URL("www/", import.meta.resolve("in-page-playable-page/package.json")));
 /**
  * With --inject: how long after the page's load event a page that ships the
  * package may still take to install it (a module's top-level await, the

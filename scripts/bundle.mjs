@@ -1,7 +1,8 @@
 // Bundles www/entry.js (the npm entry's code), wasm-bindgen's glue as it
 // generated it and the crates' JS snippets (www/pkg/snippets/) into one
-// minified www/pkg/in_page_playable.js, which www/index.js re-exports. One
-// module fetch instead of eight, and the package ships three files (the
+// minified www/pkg/in_page_playable.js: the package's entry (package.json's
+// exports), which www/index.js re-exports for imports by path. One module
+// fetch instead of eight, and the package ships three files (the
 // example extension copies exactly those). The bundler is rolldown, declared
 // in package.json's devDependencies. Minifying renames local variables and
 // drops whitespace; no property is renamed, so the glue's own names stay what

@@ -35,6 +35,24 @@ test("the page package: the module's files only, and none of the server's depend
   assert.equal(pkg.bin, undefined, "the page package has no bin");
 });
 
+test("the page package's entry is the one bundle: exports, main and the file shipped agree, and it fetches the wasm beside it", () => {
+  const pkg = manifest("package.json");
+  const entry = pkg.exports["."].import;
+  assert.equal(pkg.exports["."].default, entry);
+  assert.equal(pkg.main, entry);
+  assert.equal(pkg.exports["."].types, "./www/index.d.ts");
+  const files = pack().files.map((f) => f.path);
+  const path = entry.replace(/^\.\//, "");
+  assert.ok(files.includes(path), `${path} in ${files.join(", ")}`);
+  const code = readFileSync(new URL(path, new URL("..", import.meta.url)), "utf8");
+  const relativeImport = /(?:from|import)\s*\(?\s*["']\.{1,2}\/[^"']*\.m?js["']/;
+  assert.match(readFileSync(new URL("../www/index.js", import.meta.url), "utf8"), relativeImport, "the check sees a re-export");
+  assert.doesNotMatch(code, relativeImport, "the entry imports no other module of the package");
+  assert.match(code, /in_page_playable_bg\.wasm/);
+  // Node resolves the package name to that file (what a bundler or an import map is given).
+  assert.equal(fileURLToPath(import.meta.resolve("in-page-playable-page")), fileURLToPath(new URL(path, new URL("..", import.meta.url))));
+});
+
 test("the MCP package: its bin of the same name, depending on the page package", () => {
   const entry = pack("mcp");
   assert.equal(entry.name, "in-page-playable-mcp");

@@ -1,5 +1,6 @@
-// The npm entry's code (www/index.js, one line, re-exports it from the
-// bundle so the shipped entry carries no comment bytes): it initialises the
+// The npm entry's code: package.json's exports name the bundle made from it
+// (www/pkg/in_page_playable.js), so `import "in-page-playable-page"` is one
+// module fetch; www/index.js re-exports it for imports by path. It initialises the
 // WebAssembly module itself (top-level await), so callers use installPlayable
 // synchronously:
 //
