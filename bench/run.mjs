@@ -11,6 +11,8 @@
 //   npm run bench -- --report      # only rewrite docs/benchmarks.md from bench/results.json
 //   npm run bench -- --size        # re-measure only the size and the crates' costs (no timing) of the
 //                                  # current build into bench/results.json, then rewrite the report
+//   npm run bench -- --import      # only the import (package and bench/floor's module, alternating);
+//                                  # prints the medians, writes nothing (to see how the figure varies)
 import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
 import { cpus, totalmem, platform, release } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -286,6 +288,24 @@ async function main() {
   }
 }
 
+/** The import stage alone, as main() runs it; prints, writes nothing. */
+async function importOnly() {
+  mkdirSync("bench/tmp", { recursive: true });
+  writeFileSync("bench/tmp/blank.html", "<!doctype html><html><head><meta charset=utf-8></head><body></body></html>");
+  await floor(true);
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const r = await benchInstall(browser, server.origin);
+    const m = (s) => s.median.toFixed(1) + " ms";
+    log(`import + instantiate ${m(r.importAndInstantiateMs)} (min ${r.importAndInstantiateMs.min.toFixed(1)}, max ${r.importAndInstantiateMs.max.toFixed(1)}); bench/floor's module ${m(r.floorImportMs)}`);
+    log(`  split: package ${m(r.phases.package.scriptMs)} / ${m(r.phases.package.wasmMs)}, floor ${m(r.phases.floor.scriptMs)} / ${m(r.phases.floor.wasmMs)}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 /** bench/floor built twice: wasm-bindgen alone, then the card's crates (sizes as scripts/size.mjs counts them). */
 async function entryFee() {
   const bare = await floor(false);
@@ -303,6 +323,8 @@ if (args.has("--size")) {
   writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
   writeReport(results, "docs/benchmarks.md");
   log(`size re-measured: ${results.moduleSize.gzip} B gzip; rewrote bench/results.json and docs/benchmarks.md`);
+} else if (args.has("--import")) {
+  await importOnly();
 } else if (args.has("--report")) {
   writeReport(JSON.parse(readFileSync("bench/results.json", "utf8")), "docs/benchmarks.md");
   log("rewrote docs/benchmarks.md from bench/results.json");
