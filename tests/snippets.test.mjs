@@ -1,7 +1,7 @@
 // What stays in JavaScript of bot (crates/bot/src/act.js) and Surface's
 // page reader (crates/surface/src/observe.js), on their own in Chromium:
 // each function reads raw facts or performs one act; the decisions that use
-// them are Rust's (bot::Actionability, playable's run plan, surface::markers).
+// them are Rust's (bot::Actionability::verdict, playable's run plan, surface::markers).
 // The reload act (crates/bom/src/reload.js) is exercised by the real reload
 // escape in tests/playable.test.mjs.
 /* global A, O */
@@ -25,6 +25,18 @@ test("act.js inputKind: the kind of editable thing, as dom.rs numbers them", () 
       assert.deepEqual(kinds, [1, 1, 3, 4, 0, 5, 6, 2, 0]);
     },
   ));
+
+test("act.js twoFrames: resolves after two animation frames of the element's window, no sooner", () =>
+  withSnippets(`<button id="b">B</button>`, async (page) => {
+    const r = await page.evaluate(async () => {
+      let frames = 0;
+      const count = () => { frames++; requestAnimationFrame(count); };
+      requestAnimationFrame(count);
+      const seen = await A.twoFrames(document.getElementById("b")).then(() => frames);
+      return { seen };
+    });
+    assert.ok(r.seen >= 2, `resolved after ${r.seen} frame(s)`);
+  }));
 
 test("act.js click: exactly one click event, also on a non-HTML element; a non-element is refused", () =>
   withSnippets(`<button id="b">B</button><svg><circle id="c" r="4"></circle></svg>`, async (page) => {

@@ -42,10 +42,6 @@ export function missingOptions(el, values) {
   return values.filter((v) => !have.has(v)).join(", ");
 }
 
-export function isReadOnly(el) {
-  return el.readOnly === true || (el.isContentEditable === false && el.getAttribute("aria-readonly") === "true");
-}
-
 function frame(w) {
   // rAF does not run in hidden tabs: fall back to a short timer.
   return new Promise((resolve) => {
@@ -56,41 +52,15 @@ function frame(w) {
   });
 }
 
-function describe(el) {
-  let s = el.tagName.toLowerCase();
-  if (el.id) s += "#" + el.id;
-  else if (el.classList && el.classList.length) s += "." + Array.from(el.classList).slice(0, 2).join(".");
-  return s;
-}
-
 function center(r) {
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
 
-/**
- * Stable (same box over two animation frames) and receives events (a hit
- * test at the action point lands on el or a descendant). Returns null when
- * actionable, else the reason. The hit test needs the point inside the
- * viewport; outside it, it is skipped (nothing is scrolled to test it).
- */
-export async function stableAndHit(el) {
+/** Resolves after two animation frames of `el`'s window: the wait of the stable check (dom.rs reads the facts around it). */
+export async function twoFrames(el) {
   const w = win(el);
-  const a = el.getBoundingClientRect();
   await frame(w);
   await frame(w);
-  if (!el.isConnected) return "the element was detached while waiting to act";
-  const b = el.getBoundingClientRect();
-  if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
-    return "the element is not stable (it moved or resized between two animation frames)";
-  }
-  const p = center(b);
-  if (p.x < 0 || p.y < 0 || p.x >= w.innerWidth || p.y >= w.innerHeight) return null;
-  const root = el.getRootNode();
-  const hit = typeof root.elementFromPoint === "function" ? root.elementFromPoint(p.x, p.y) : null;
-  if (hit && hit !== el && !el.contains(hit)) {
-    return "another element (" + describe(hit) + ") would receive the event at the element's centre";
-  }
-  return null;
 }
 
 function nativeSet(el, prop, value) {

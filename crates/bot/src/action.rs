@@ -121,30 +121,36 @@ impl From<&str> for DispatchError {
     }
 }
 
-/// Why an element cannot be acted on now (the snapshot's own rules).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an element cannot be acted on now ([`crate::Actionability::verdict`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unactionable {
-    NotAnElement,
     Detached,
     Hidden,
+    Unstable,
+    /// Another element, named, would receive the event.
+    Obscured(String),
     Disabled,
-}
-
-impl Unactionable {
-    /// The reason that goes into a `NOT_ACTIONABLE` message.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Unactionable::NotAnElement => "the target is not an element",
-            Unactionable::Detached => "the element is detached from the document",
-            Unactionable::Hidden => "the element is not visible",
-            Unactionable::Disabled => "the element is disabled",
-        }
-    }
+    ReadOnly,
 }
 
 impl fmt::Display for Unactionable {
+    /// The reason that goes into a `NOT_ACTIONABLE` message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(match self {
+            Unactionable::Detached => "the element is detached from the document",
+            Unactionable::Hidden => "the element is not visible",
+            Unactionable::Unstable => {
+                "the element is not stable (it moved or resized between two animation frames)"
+            }
+            Unactionable::Obscured(other) => {
+                return write!(
+                    f,
+                    "another element ({other}) would receive the event at the element's centre"
+                )
+            }
+            Unactionable::Disabled => "the element is disabled",
+            Unactionable::ReadOnly => "the element is read-only",
+        })
     }
 }
 

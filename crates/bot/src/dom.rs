@@ -2,9 +2,11 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::Element;
+use web_sys::{Document, Element, ShadowRoot};
 
-use crate::{Action, Actionability, DispatchError, InputValue, Refusal, Report, Unactionable};
+use crate::{
+    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report, Settled,
+};
 
 #[wasm_bindgen(module = "/src/act.js")]
 extern "C" {
@@ -12,10 +14,8 @@ extern "C" {
     fn input_kind(el: &JsValue) -> u32;
     #[wasm_bindgen(js_name = missingOptions)]
     fn missing_options(el: &JsValue, values: &Array) -> String;
-    #[wasm_bindgen(js_name = isReadOnly)]
-    fn is_read_only(el: &JsValue) -> bool;
-    #[wasm_bindgen(js_name = stableAndHit)]
-    fn stable_and_hit(el: &JsValue) -> Promise;
+    #[wasm_bindgen(js_name = twoFrames)]
+    fn two_frames(el: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = setValue, catch)]
     fn set_value(el: &JsValue, kind: u32, value: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
@@ -50,6 +50,71 @@ const RADIO: u32 = 4;
 const SELECT: u32 = 5;
 const SELECT_MULTIPLE: u32 = 6;
 
+fn rect(el: &Element) -> Rect {
+    let r = el.get_bounding_client_rect();
+    Rect {
+        x: r.x(),
+        y: r.y(),
+        width: r.width(),
+        height: r.height(),
+    }
+}
+
+fn number(v: &JsValue, key: &str) -> f64 {
+    js_sys::Reflect::get(v, &key.into())
+        .ok()
+        .and_then(|n| n.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// After the wait: the box, the viewport of `el`'s own window, and the
+/// element a hit test finds at the box's centre (in `el`'s document or
+/// shadow root, whichever holds it).
+fn settled(el: &Element, before: Rect) -> Settled {
+    let after = rect(el);
+    let view: JsValue = el
+        .owner_document()
+        .and_then(|d| d.default_view())
+        .map_or(JsValue::UNDEFINED, Into::into);
+    let (x, y) = after.centre();
+    let root = el.get_root_node();
+    // A document (9) or a shadow root (11): both have elementFromPoint. By
+    // node type, not `instanceof`, which an iframe's document would fail.
+    let found = match root.node_type() {
+        9 => root
+            .unchecked_ref::<Document>()
+            .element_from_point(x as f32, y as f32),
+        11 => root
+            .unchecked_ref::<ShadowRoot>()
+            .element_from_point(x as f32, y as f32),
+        _ => None,
+    };
+    let hit = found.map(|h| Hit {
+        inside: el.contains(Some(&h)),
+        tag: h.tag_name(),
+        id: h.id(),
+        class: h.get_attribute("class").unwrap_or_default(),
+    });
+    Settled {
+        before,
+        after,
+        viewport_width: number(&view, "innerWidth"),
+        viewport_height: number(&view, "innerHeight"),
+        hit,
+    }
+}
+
+/// What says `el` is read-only.
+fn editable(el: &Element) -> Editable {
+    let v: &JsValue = el.as_ref();
+    Editable {
+        read_only: js_sys::Reflect::get(v, &"readOnly".into()).is_ok_and(|b| b == JsValue::TRUE),
+        aria_read_only: el.get_attribute("aria-readonly").as_deref() == Some("true"),
+        content_editable: js_sys::Reflect::get(v, &"isContentEditable".into())
+            .is_ok_and(|b| b != JsValue::FALSE),
+    }
+}
+
 /// Dispatches on live elements.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct DomBot;
@@ -75,20 +140,6 @@ fn strings(values: &[String]) -> Array {
 }
 
 impl DomBot {
-    /// Connected, visible and enabled by the snapshot's own rules.
-    pub fn check(&self, target: &JsValue) -> Result<(), Unactionable> {
-        let Some(el) = element(target) else {
-            return Err(Unactionable::NotAnElement);
-        };
-        let connected = el.is_connected();
-        Actionability {
-            connected,
-            visible: connected && sense::dom::is_visible(target),
-            enabled: connected && sense::dom::is_enabled(target),
-        }
-        .verdict()
-    }
-
     /// Does the input value fit the element? (`BAD_REQUEST` when not.) The
     /// element's kind as `inputKind` numbers it (an index into [`TAKES`]).
     fn fits(&self, target: &JsValue, value: &InputValue) -> Result<u32, Refusal> {
@@ -139,24 +190,28 @@ impl DomBot {
         if let Action::Input(value) = action {
             self.fits(target, value)?;
         }
-        if !el.is_connected() {
-            return Err(not_actionable("the element is detached from the document"));
-        }
-        if !sense::dom::is_visible(target) {
-            return Err(not_actionable("the element is not visible"));
-        }
-        let why = JsFuture::from(stable_and_hit(target))
+        // Attached and visible first: nothing waits for a target that
+        // cannot act. Then the same rule over what the wait found.
+        let mut facts = Actionability {
+            connected: el.is_connected(),
+            visible: sense::dom::is_visible(target),
+            settled: None,
+            enabled: true,
+            editable: None,
+        };
+        facts.verdict().map_err(|e| not_actionable(e.to_string()))?;
+        let before = rect(el);
+        JsFuture::from(two_frames(target))
             .await
             .map_err(|e| not_actionable(thrown(e).to_string()))?;
-        if let Some(why) = why.as_string() {
-            return Err(not_actionable(why));
-        }
-        if !sense::dom::is_enabled(target) {
-            return Err(not_actionable("the element is disabled"));
-        }
-        if matches!(action, Action::Input(_)) && is_read_only(target) {
-            return Err(not_actionable("the element is read-only"));
-        }
+        facts = Actionability {
+            connected: el.is_connected(),
+            visible: sense::dom::is_visible(target),
+            settled: Some(settled(el, before)),
+            enabled: sense::dom::is_enabled(target),
+            editable: matches!(action, Action::Input(_)).then(|| editable(el)),
+        };
+        facts.verdict().map_err(|e| not_actionable(e.to_string()))?;
         if let Action::Drag { to } = action {
             let Some(dst) = element(to) else {
                 return Err(not_actionable("the drop target is not an element"));

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use bot::DomBot;
+use bot::{Action, DomBot, InputValue};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 use web_sys::Element;
@@ -26,39 +26,138 @@ fn button(attrs: &str) -> (Element, Rc<Cell<u32>>) {
     (el, clicks)
 }
 
+/// `check_action`'s refusal reason, or "ok".
+async fn check(target: &JsValue, action: &Action<JsValue>) -> String {
+    match DomBot.check_action(target, action).await {
+        Ok(()) => "ok".into(),
+        Err(refusal) => refusal.to_string(),
+    }
+}
+
 #[wasm_bindgen_test]
-fn clicks_exactly_once() {
-    let (el, clicks) = button("");
+async fn clicks_exactly_once() {
+    let (el, clicks) = button("style=\"position:fixed;left:0;top:0\"");
     let target: JsValue = el.clone().into();
-    assert_eq!(DomBot.check(&target), Ok(()));
+    assert_eq!(check(&target, &Action::Click).await, "ok");
     DomBot.click(&target).unwrap();
     assert_eq!(clicks.get(), 1);
     el.parent_element().unwrap().remove();
 }
 
 #[wasm_bindgen_test]
-fn refuses_hidden_disabled_detached_and_non_elements() {
+async fn refuses_hidden_disabled_detached_and_non_elements() {
     for (attrs, why) in [
-        ("hidden", "visible"),
-        ("style=\"visibility:hidden\"", "visible"),
-        ("disabled", "disabled"),
-        ("aria-disabled=\"true\"", "disabled"),
+        ("hidden", "the element is not visible"),
+        ("style=\"visibility:hidden\"", "the element is not visible"),
+        ("disabled", "the element is disabled"),
+        ("aria-disabled=\"true\"", "the element is disabled"),
+        // The contract's order: visible before enabled.
+        ("disabled hidden", "the element is not visible"),
     ] {
         let (el, clicks) = button(attrs);
-        let err = DomBot.check(&el.clone().into()).unwrap_err();
-        assert!(err.as_str().contains(why), "{attrs}: {err}");
+        assert_eq!(
+            check(&el.clone().into(), &Action::Click).await,
+            why,
+            "{attrs}"
+        );
         assert_eq!(clicks.get(), 0);
         el.parent_element().unwrap().remove();
     }
     let (el, _) = button("");
     el.remove();
-    assert!(DomBot
-        .check(&el.into())
-        .unwrap_err()
-        .as_str()
-        .contains("detached"));
-    assert!(DomBot.check(&JsValue::from_str("x")).is_err());
+    assert_eq!(
+        check(&el.into(), &Action::Click).await,
+        "the element is detached from the document"
+    );
+    assert_eq!(
+        check(&JsValue::from_str("x"), &Action::Click).await,
+        "the target is not an element"
+    );
     assert!(DomBot.click(&JsValue::NULL).is_err());
+}
+
+/// A fixed button at the viewport's top left, so the hit test runs.
+fn fixed_button(extra: &str) -> Element {
+    let (el, _) = button(&format!(
+        "style=\"position:fixed;left:10px;top:10px;width:60px;height:30px\" {extra}"
+    ));
+    el
+}
+
+#[wasm_bindgen_test]
+async fn an_overlay_or_a_change_during_the_wait_refuses() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let el = fixed_button("");
+    let cover = doc.create_element("div").unwrap();
+    cover.set_attribute("id", "cover").unwrap();
+    cover
+        .set_attribute(
+            "style",
+            "position:fixed;left:0;top:0;width:200px;height:200px;z-index:9",
+        )
+        .unwrap();
+    doc.body().unwrap().append_child(&cover).unwrap();
+    assert_eq!(
+        check(&el.clone().into(), &Action::Click).await,
+        "another element (div#cover) would receive the event at the element's centre"
+    );
+    cover.remove();
+    assert_eq!(check(&el.clone().into(), &Action::Click).await, "ok");
+
+    // Hidden, moved or disabled after the first read, during the wait:
+    // judged on what the wait found.
+    for (script, why) in [
+        (
+            "el.style.visibility = 'hidden'",
+            "the element is not visible",
+        ),
+        (
+            "el.style.left = '40px'",
+            "the element is not stable (it moved or resized between two animation frames)",
+        ),
+        ("el.disabled = true", "the element is disabled"),
+        ("el.remove()", "the element is detached from the document"),
+    ] {
+        let el = fixed_button("");
+        let change = js_sys::Function::new_with_args(
+            "el",
+            &format!("requestAnimationFrame(() => {{ {script}; }})"),
+        );
+        change.call1(&JsValue::NULL, &el).unwrap();
+        assert_eq!(
+            check(&el.clone().into(), &Action::Click).await,
+            why,
+            "{script}"
+        );
+        if let Some(host) = el.parent_element() {
+            host.remove();
+        }
+    }
+    el.parent_element().unwrap().remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_input_must_be_editable() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host = doc.create_element("div").unwrap();
+    host.set_inner_html(
+        "<input id=\"ro\" readonly style=\"position:fixed;left:0;top:0\">\
+         <input id=\"aria\" aria-readonly=\"true\" style=\"position:fixed;left:0;top:40px\">\
+         <input id=\"rw\" style=\"position:fixed;left:0;top:80px\">",
+    );
+    doc.body().unwrap().append_child(&host).unwrap();
+    let text = Action::Input(InputValue::Text("x".into()));
+    for (id, why) in [
+        ("ro", "the element is read-only"),
+        ("aria", "the element is read-only"),
+        ("rw", "ok"),
+    ] {
+        let el: JsValue = doc.get_element_by_id(id).unwrap().into();
+        assert_eq!(check(&el, &text).await, why, "{id}");
+        // A click does not ask for editable.
+        assert_eq!(check(&el, &Action::Click).await, "ok", "{id}");
+    }
+    host.remove();
 }
 
 #[wasm_bindgen_test]

@@ -19,8 +19,9 @@ fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a Menu
             ErrorCode::Ambiguous,
             "is claimed by more than one element; nothing was dispatched",
         ),
-        Some(m) if !m.enabled => (ErrorCode::NotActionable, "is disabled"),
+        // The contract's order of actionability: visible, then enabled.
         Some(m) if !m.visible => (ErrorCode::NotActionable, "is not visible"),
+        Some(m) if !m.enabled => (ErrorCode::NotActionable, "is disabled"),
         Some(m) => return Ok(m),
     };
     Err(fail(code, format!("{role}{} {why}", quote(id))))

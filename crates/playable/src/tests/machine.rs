@@ -222,6 +222,31 @@ fn run_refusals_have_their_codes_and_click_nothing() {
 }
 
 #[test]
+fn a_hidden_and_disabled_item_is_refused_as_not_visible_first() {
+    let mut both = item("both");
+    both.enabled = false;
+    both.visible = false;
+    let mut off = item("off");
+    off.enabled = false;
+    let m = machine(vec![both, off]);
+    let pid = hello(&m);
+    let message = |id: &str| {
+        let up = send(&m, down(pid.clone(), "run", json!({ "id": id })));
+        assert_eq!(code(&up), "NOT_ACTIONABLE", "{up}");
+        up["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        message("both").ends_with("is not visible"),
+        "visible comes before enabled"
+    );
+    assert!(message("off").ends_with("is disabled"));
+    assert_untouched(&m);
+}
+
+#[test]
 fn escape_reload_retires_and_everything_after_is_retired() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
