@@ -157,6 +157,40 @@ test("actionability: an overlay or a moving element refuses; exactly one click w
     assert.deepEqual(again.log, []);
   }));
 
+test("actionability after the wait: a target hidden, disabled or removed during the two frames is refused for that, and nothing is clicked", () =>
+  withEvents(async (page) => {
+    const r = await page.evaluate(async () => {
+      const out = [];
+      for (const change of ["hidden", "disabled", "removed"]) {
+        const host = document.createElement("div");
+        host.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="late">Late</button>';
+        document.body.prepend(host);
+        const el = host.firstElementChild;
+        el.addEventListener("click", () => window.log.push("late:click"));
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable();
+        await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const pending = p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "late" } });
+        // After the menu read and the first checks, inside the wait.
+        requestAnimationFrame(() => {
+          if (change === "hidden") el.style.visibility = "hidden";
+          else if (change === "disabled") el.disabled = true;
+          else el.remove();
+        });
+        const up = await pending;
+        out.push(up.ok ? "ok" : up.error.code + ": " + up.error.message);
+        host.remove();
+      }
+      return { out, log: window.log.splice(0) };
+    });
+    assert.deepEqual(r.out, [
+      'NOT_ACTIONABLE: "late": the element is not visible',
+      'NOT_ACTIONABLE: "late": the element is disabled',
+      'NOT_ACTIONABLE: "late": the element is detached from the document',
+    ]);
+    assert.deepEqual(r.log, []);
+  }));
+
 test("shadow DOM: open roots are scanned and runnable, closed roots stay invisible", () =>
   withEvents(async (page) => {
     const r = await page.evaluate(async () => {
