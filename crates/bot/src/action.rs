@@ -133,6 +133,22 @@ pub enum Unactionable {
     ReadOnly,
 }
 
+impl Unactionable {
+    /// The reason, said of a drag's drop target.
+    pub fn of_drop_target(&self) -> String {
+        match self {
+            Unactionable::Obscured(other) => format!(
+                "another element ({other}) would receive the drop at the drop target's centre"
+            ),
+            _ => {
+                let reason = self.to_string();
+                let rest = reason.strip_prefix("the element ").unwrap_or(&reason);
+                format!("the drop target {rest}")
+            }
+        }
+    }
+}
+
 impl fmt::Display for Unactionable {
     /// The reason that goes into a `NOT_ACTIONABLE` message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -178,6 +194,25 @@ mod tests {
         assert_eq!(align(json!("middle")), None);
         assert_eq!(align(json!("End")), None);
         assert_eq!(Align::End.as_str(), "end");
+    }
+
+    #[test]
+    fn a_drop_target_s_reasons_name_it() {
+        assert_eq!(
+            Unactionable::Hidden.of_drop_target(),
+            "the drop target is not visible"
+        );
+        assert_eq!(
+            Unactionable::Detached.of_drop_target(),
+            "the drop target is detached from the document"
+        );
+        assert!(Unactionable::Unstable
+            .of_drop_target()
+            .starts_with("the drop target is not stable ("));
+        assert_eq!(
+            Unactionable::Obscured("div#lid".into()).of_drop_target(),
+            "another element (div#lid) would receive the drop at the drop target's centre"
+        );
     }
 
     #[test]

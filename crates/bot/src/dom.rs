@@ -5,7 +5,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Document, Element, ShadowRoot};
 
 use crate::{
-    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report, Settled,
+    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report,
+    Settled, Unactionable,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -190,35 +191,55 @@ impl DomBot {
         if let Action::Input(value) = action {
             self.fits(target, value)?;
         }
+        // A drag's drop target is judged by the same rule, at its own centre.
+        let dst = match action {
+            Action::Drag { to } => match element(to) {
+                Some(dst) => Some((dst, to)),
+                None => return Err(not_actionable("the drop target is not an element")),
+            },
+            _ => None,
+        };
+        let refuse = |drop_target: bool| {
+            move |e: Unactionable| {
+                not_actionable(if drop_target {
+                    e.of_drop_target()
+                } else {
+                    e.to_string()
+                })
+            }
+        };
         // Attached and visible first: nothing waits for a target that
         // cannot act. Then the same rule over what the wait found.
-        let mut facts = Actionability {
+        let early = |el: &Element, v: &JsValue| Actionability {
             connected: el.is_connected(),
-            visible: sense::dom::is_visible(target),
+            visible: sense::dom::is_visible(v),
             settled: None,
             enabled: true,
             editable: None,
         };
-        facts.verdict().map_err(|e| not_actionable(e.to_string()))?;
+        early(el, target).verdict().map_err(refuse(false))?;
+        if let Some((dst, to)) = dst {
+            early(dst, to).verdict().map_err(refuse(true))?;
+        }
         let before = rect(el);
+        let dst_before = dst.map(|(dst, _)| rect(dst));
         JsFuture::from(two_frames(target))
             .await
             .map_err(|e| not_actionable(thrown(e).to_string()))?;
-        facts = Actionability {
+        let late = |el: &Element, v: &JsValue, before: Rect, editable_too: bool| Actionability {
             connected: el.is_connected(),
-            visible: sense::dom::is_visible(target),
+            visible: sense::dom::is_visible(v),
             settled: Some(settled(el, before)),
-            enabled: sense::dom::is_enabled(target),
-            editable: matches!(action, Action::Input(_)).then(|| editable(el)),
+            enabled: sense::dom::is_enabled(v),
+            editable: editable_too.then(|| editable(el)),
         };
-        facts.verdict().map_err(|e| not_actionable(e.to_string()))?;
-        if let Action::Drag { to } = action {
-            let Some(dst) = element(to) else {
-                return Err(not_actionable("the drop target is not an element"));
-            };
-            if !dst.is_connected() || !sense::dom::is_visible(to) {
-                return Err(not_actionable("the drop target is detached or not visible"));
-            }
+        late(el, target, before, matches!(action, Action::Input(_)))
+            .verdict()
+            .map_err(refuse(false))?;
+        if let (Some((dst, to)), Some(before)) = (dst, dst_before) {
+            late(dst, to, before, false)
+                .verdict()
+                .map_err(refuse(true))?;
         }
         Ok(())
     }

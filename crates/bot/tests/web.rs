@@ -179,3 +179,38 @@ fn svg_elements_get_a_synthetic_click() {
     assert_eq!(clicks.get(), 1, "bubbles to the host once");
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_drop_target_is_judged_at_its_own_centre() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host = doc.create_element("div").unwrap();
+    host.set_inner_html(
+        "<div id=\"src\" style=\"position:fixed;left:0;top:0;width:40px;height:40px\"></div>\
+         <div id=\"dst\" style=\"position:fixed;left:100px;top:0;width:40px;height:40px\"></div>",
+    );
+    doc.body().unwrap().append_child(&host).unwrap();
+    let src: JsValue = doc.get_element_by_id("src").unwrap().into();
+    let dst: JsValue = doc.get_element_by_id("dst").unwrap().into();
+    let drag = Action::Drag { to: dst.clone() };
+    assert_eq!(check(&src, &drag).await, "ok");
+    let lid = doc.create_element("div").unwrap();
+    lid.set_attribute("id", "lid").unwrap();
+    lid.set_attribute(
+        "style",
+        "position:fixed;left:90px;top:0;width:60px;height:60px;z-index:9",
+    )
+    .unwrap();
+    host.append_child(&lid).unwrap();
+    assert_eq!(
+        check(&src, &drag).await,
+        "another element (div#lid) would receive the drop at the drop target's centre"
+    );
+    lid.remove();
+    let hide = js_sys::Function::new_with_args(
+        "el",
+        "requestAnimationFrame(() => { el.style.visibility = 'hidden'; })",
+    );
+    hide.call1(&JsValue::NULL, &dst).unwrap();
+    assert_eq!(check(&src, &drag).await, "the drop target is not visible");
+    host.remove();
+}
