@@ -227,7 +227,8 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
         }
         snap.generics.push(Generic {
             reference: format!("g{}", snap.generics.len()),
-            role: node.role.unwrap_or_default().to_string(),
+            // Page-authored like the name (a `role` token may be any length).
+            role: cap_chars(node.role.unwrap_or_default(), TITLE_MAX_CHARS),
             name: cap_chars(node.name.unwrap_or(""), TITLE_MAX_CHARS),
             visible: node.has(RawNode::FLAG_VISIBLE),
         });

@@ -239,10 +239,14 @@ fn page_text_is_capped() {
     let long = "t".repeat(10_000);
     let mut n = playable("p", &long, EV);
     n.desc = Some(&long);
-    let b = build(&[n, link(&long)], &IslandSlots::default());
+    let mut odd_role = link("x");
+    odd_role.role = Some(&long);
+    let b = build(&[n, link(&long), odd_role], &IslandSlots::default());
     assert_eq!(b.snapshot.menu[0].title.chars().count(), TITLE_MAX_CHARS);
     assert_eq!(b.snapshot.menu[0].desc.chars().count(), DESC_MAX_CHARS);
     assert_eq!(b.snapshot.generics[0].name.chars().count(), TITLE_MAX_CHARS);
+    assert_eq!(b.snapshot.generics[0].role, "link");
+    assert_eq!(b.snapshot.generics[1].role.chars().count(), TITLE_MAX_CHARS);
 }
 
 #[test]
