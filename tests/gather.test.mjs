@@ -167,22 +167,23 @@ test("details: reads exactly what each ask asks, texts cut to textMax", () =>
      <img id="i" alt="Logo" title="IT">
      <a id="a" href="#"><img alt=""><img alt="Home"></a>
      <div id="long">${"x".repeat(50)}</div>
+     <div id="ws">${" \n\t\u00a0".repeat(40)}Delete${" \u3000 ".repeat(9)}now</div>
      <span id="h"></span>`,
     async (page) => {
       const r = await page.evaluate(() => {
         const host = document.getElementById("h");
         const sr = host.attachShadow({ mode: "open" });
         sr.innerHTML = `<i id="l1">In shadow</i><button aria-labelledby="l1">x</button>`;
-        const els = ["b", "f", "s", "i", "a", "long"].map((id) => document.getElementById(id));
+        const els = ["b", "f", "s", "i", "a", "long", "ws"].map((id) => document.getElementById(id));
         els.push(sr.querySelector("button"));
         const F = (k) => 1 << (8 + k);
         const all = 1 | 2 | 4 | F(0) | F(1) | F(2) | F(3) | F(4) | F(5) | F(6);
         const stop = watch();
-        const full = readDetails(els, [0, all, 1, all, 2, F(0), 3, F(4) | F(3), 4, F(6), 5, F(5), 6, 4], 10);
+        const full = readDetails(els, [0, all, 1, all, 2, F(0), 3, F(4) | F(3), 4, F(6), 5, F(5), 7, 4, 6, F(5)], 10);
         const none = readDetails(els, [0, 0], 10);
         return { full, none, mutations: stop() };
       });
-      const [b, f, s, i, a, long, shadow] = r.full;
+      const [b, f, s, i, a, long, shadow, ws] = r.full;
       assert.deepEqual(
         b,
         { visible: true, disabled: false, refs: ["Ship", "to  you"], value: "", title: "T", text: "Press me" },
@@ -192,6 +193,7 @@ test("details: reads exactly what each ask asks, texts cut to textMax", () =>
       assert.deepEqual(i, { visible: false, disabled: false, title: "IT", alt: "Logo" });
       assert.deepEqual(a, { visible: false, disabled: false, imgAlt: "" }, "the first img[alt], even an empty alt");
       assert.deepEqual(long, { visible: false, disabled: false, text: "x".repeat(10) }, "cut to textMax");
+      assert.deepEqual(ws, { visible: false, disabled: false, text: " Delete no" }, "over the cut, whitespace runs are one space before it");
       assert.deepEqual(shadow, { visible: false, disabled: false, refs: ["In shadow"] }, "ids resolve in the element's own root");
       assert.deepEqual(r.none, [{ visible: false, disabled: false }]);
       assert.equal(r.mutations, 0);

@@ -485,6 +485,23 @@ test("install options are checked with clear TypeErrors", () =>
 // Options are read through Reflect and data options through a structured
 // clone (crates/wasm/src/options): the page's own exception never crosses,
 // and a value JSON cannot carry is named.
+test("a name behind thousands of whitespace characters is still read: the cut before Rust collapses whitespace does not eat it", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      window.P.resetPlayableForTests();
+      const host = document.createElement("div");
+      host.innerHTML = "<button>" + " \n".repeat(2500) + "Delete" + "\t ".repeat(3000) + "all</button>";
+      const p = window.P.installPlayable({ root: host });
+      document.body.append(host);
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const up = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      window.P.resetPlayableForTests();
+      host.remove();
+      return up.payload.snapshot.generics.map((g) => g.name);
+    });
+    assert.deepEqual(r, ["Delete all"]);
+  }));
+
 test("install options with getters, proxies and functions: worded TypeErrors, a getter inside counts once", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

@@ -180,6 +180,9 @@ export function gather(root, selector, ancestors) {
  * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units. Returns
  * [text, ints], one record per ask (wire.rs).
  */
+/** Runs of the characters Rust's `char::is_whitespace` takes. */
+const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
 export function details(els, asks, textMax) {
   let ints = new Uint32Array(asks.length * 2 + 32);
   let len = 0;
@@ -202,7 +205,13 @@ export function details(els, asks, textMax) {
   };
   const textOf = (el) => {
     const t = el.textContent;
-    return t === null ? "" : t.length > textMax ? t.slice(0, textMax) : t;
+    if (t === null) return "";
+    if (t.length <= textMax) return t;
+    // Over the cut, runs of whitespace become one space first, so that they
+    // do not use it up ("      Delete" is still Delete): the same runs
+    // sense::cap_chars collapses after (char::is_whitespace's characters),
+    // so the name Rust makes of the text is unchanged.
+    return t.replace(WHITESPACE_RUNS, " ").slice(0, textMax);
   };
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];

@@ -50,7 +50,9 @@ pub const INTERACTIVE_ROLES: [&str; 16] = [
 /// How many UTF-16 units of any text (an element's, a label's, a
 /// reference's) the gather hands over: generous, names are capped to
 /// [`TITLE_MAX_CHARS`](crate::TITLE_MAX_CHARS) after collapsing whitespace.
-/// A bound on what crosses, so a huge text costs one slice.
+/// A bound on what crosses, so a huge text costs one slice; over it,
+/// gather.js makes each whitespace run one space before cutting, so a name
+/// behind a long run of whitespace is not cut away.
 pub const TEXT_READ_MAX: u32 = 2000;
 
 /// The selector of the elements the gather reads: every marker, every
