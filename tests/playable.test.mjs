@@ -560,6 +560,9 @@ test("deriveEscapes and isEscapeAllowed", () =>
         allowed: isEscapeAllowed({ dirty: [], noReload: false }, "reload"),
         noreload: isEscapeAllowed({ dirty: [], noReload: true }, "reload"),
         other: isEscapeAllowed({ dirty: [], noReload: false }, "back"),
+        dirtyNo: isEscapeAllowed({ dirty: ["note"] }, "reload"),
+        notAString: isEscapeAllowed({ dirty: [], noReload: false }, { toString: () => "reload" }),
+        thrown: (() => { try { isEscapeAllowed(5, "reload"); return "no throw"; } catch (e) { return e.message; } })(),
       };
     });
     assert.deepEqual(r.clean, [{ type: "reload", allowed: true }]);
@@ -568,7 +571,11 @@ test("deriveEscapes and isEscapeAllowed", () =>
     assert.equal(r.allowed, true);
     assert.equal(r.noreload, false);
     assert.equal(r.other, false);
-  }));
+    assert.equal(r.dirtyNo, false);
+    assert.equal(r.notAString, false, "a type that is not a string is no escape");
+    assert.match(r.thrown, /expected an ISnapshot .*not an object/, "the same clear error as deriveEscapes");
+  }),
+);
 
 test("deriveEscapes reads only dirty and noReload: any screenshot is fine, a wrong field or a non-object is a clear error", () =>
   withPage(async (page) => {

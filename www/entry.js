@@ -62,10 +62,10 @@ export function deriveEscapes(snapshot) {
   return wasm.deriveEscapes(snapshot);
 }
 
-/** Whether deriveEscapes(snapshot) allows `type` (a string; anything else is no escape). */
+/** Whether deriveEscapes(snapshot) allows `type` (a string; anything else is no escape); decided in Rust. */
 export function isEscapeAllowed(snapshot, type) {
   ready();
-  return wasm.deriveEscapes(snapshot).some((e) => e.type === type && e.allowed === true);
+  return wasm.isEscapeAllowed(snapshot, type);
 }
 
 export function createSurface(options) {

@@ -36,7 +36,7 @@ pub fn derive_escapes(snapshot: &Snapshot) -> Vec<Escape> {
 /// The same rule as [`derive_escapes`], as a boolean (`false` for any type
 /// but `"reload"`).
 pub fn is_escape_allowed(snapshot: &Snapshot, kind: &str) -> bool {
-    kind == "reload" && reload_refusal(&snapshot.dirty, snapshot.no_reload).is_none()
+    EscapeInputs::of(snapshot).allows(kind)
 }
 
 /// What the policy reads of a snapshot: `dirty` (default `[]`) and
@@ -92,6 +92,12 @@ impl EscapeInputs {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| EscapeInputsError(e.to_string()))?;
         Self::decode(&value)
+    }
+
+    /// `isEscapeAllowed`: whether [`Self::escapes`] allows `kind` (`false`
+    /// for any type but `"reload"`).
+    pub fn allows(&self, kind: &str) -> bool {
+        kind == "reload" && reload_refusal(&self.dirty, self.no_reload).is_none()
     }
 
     pub fn escapes(&self) -> Vec<Escape> {

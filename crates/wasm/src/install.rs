@@ -293,10 +293,10 @@ pub fn for_tests(reset: bool) {
     }
 }
 
-/// The escapes an `ISnapshot`'s `dirty` and `noReload` allow. Only those
+/// What the escape rule reads of an `ISnapshot`: `dirty` and `noReload`. Only those
 /// two fields are read: the rest of a snapshot (a screenshot, say) may be
 /// large or not JSON at all.
-fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
+fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> {
     const EXPECTED: &str = "expected an ISnapshot ({ dirty: string[], noReload: boolean })";
     if !snapshot.is_object() || Array::is_array(snapshot) {
         return Err(JsError::new(&format!("{EXPECTED}: not an object")));
@@ -309,15 +309,20 @@ fn escapes(snapshot: &JsValue) -> Result<Vec<sense::Escape>, JsError> {
         }
     }
     let json = crate::ports::stringify(&fields).unwrap_or_default();
-    playable::EscapeInputs::from_json(&json)
-        .map(|inputs| inputs.escapes())
-        .map_err(|e| JsError::new(&format!("{EXPECTED}: {e}")))
+    playable::EscapeInputs::from_json(&json).map_err(|e| JsError::new(&format!("{EXPECTED}: {e}")))
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.
-/// (`isEscapeAllowed(snapshot, type)` is www/entry.js's lookup in it.)
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
-    let json = serde_json::to_string(&escapes(&snapshot)?).unwrap_or_default();
+    let json = serde_json::to_string(&escape_inputs(&snapshot)?.escapes()).unwrap_or_default();
     js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
+}
+
+/// `isEscapeAllowed(snapshot, type)`: the same rule as a boolean; a `type`
+/// that is not a string is no escape.
+#[wasm_bindgen(js_name = isEscapeAllowed)]
+pub fn is_escape_allowed(snapshot: JsValue, kind: JsValue) -> Result<bool, JsError> {
+    let inputs = escape_inputs(&snapshot)?;
+    Ok(kind.as_string().is_some_and(|kind| inputs.allows(&kind)))
 }
