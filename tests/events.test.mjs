@@ -191,6 +191,28 @@ test("actionability after the wait: a target hidden, disabled or removed during 
     assert.deepEqual(r.log, []);
   }));
 
+test("input on a checkbox whose click the page cancels: DISPATCH_FAILED, not an ok that claims the box is checked", () =>
+  withEvents(async (page) => {
+    const r = await page.evaluate(async () => {
+      const host = document.createElement("div");
+      host.innerHTML = '<input type="checkbox" data-e2e-kind="playable" data-e2e-id="kept" data-e2e-event="input">';
+      document.body.prepend(host);
+      const box = host.firstElementChild;
+      box.addEventListener("click", (e) => e.preventDefault());
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "kept", value: true } });
+      const out = { code: up.ok ? "ok" : up.error.code, message: up.ok ? "" : up.error.message, checked: box.checked, phase: p.phase };
+      host.remove();
+      return out;
+    });
+    assert.equal(r.code, "DISPATCH_FAILED");
+    assert.match(r.message, /still unchecked after the event/);
+    assert.equal(r.checked, false);
+    assert.equal(r.phase, "live");
+  }));
+
 test("shadow DOM: open roots are scanned and runnable, closed roots stay invisible", () =>
   withEvents(async (page) => {
     const r = await page.evaluate(async () => {

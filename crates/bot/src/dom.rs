@@ -262,6 +262,19 @@ impl DomBot {
                     InputValue::List(l) => strings(l).into(),
                 };
                 set_value(target, kind, &js).map_err(thrown)?;
+                // As Playwright's check(): a checkbox or radio must end in
+                // the state asked (a handler may cancel the click).
+                if let InputValue::Bool(wanted) = value {
+                    let checked = js_sys::Reflect::get(target, &"checked".into())
+                        .is_ok_and(|c| c == JsValue::TRUE);
+                    if checked != *wanted {
+                        return Err(DispatchError::Failed(format!(
+                            "the {} is still {} after the event: the page kept it from changing",
+                            if kind == RADIO { "radio" } else { "checkbox" },
+                            if checked { "checked" } else { "unchecked" }
+                        )));
+                    }
+                }
                 Ok(Report::Done)
             }
             Action::Scroll { to, by } => {

@@ -214,3 +214,30 @@ async fn a_drop_target_is_judged_at_its_own_centre() {
     assert_eq!(check(&src, &drag).await, "the drop target is not visible");
     host.remove();
 }
+
+#[wasm_bindgen_test]
+fn a_checkbox_the_page_keeps_unchanged_is_a_failed_dispatch() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host = doc.create_element("div").unwrap();
+    host.set_inner_html(
+        "<input id=\"kept\" type=\"checkbox\" onclick=\"event.preventDefault()\">\
+         <input id=\"free\" type=\"checkbox\">",
+    );
+    doc.body().unwrap().append_child(&host).unwrap();
+    let on = Action::Input(InputValue::Bool(true));
+    let kept: JsValue = doc.get_element_by_id("kept").unwrap().into();
+    let free: JsValue = doc.get_element_by_id("free").unwrap().into();
+    match DomBot.dispatch(&kept, &on) {
+        Err(e) => assert_eq!(
+            e.to_string(),
+            "the checkbox is still unchecked after the event: the page kept it from changing"
+        ),
+        Ok(_) => panic!("a cancelled click is not a checked box"),
+    }
+    assert!(DomBot.dispatch(&free, &on).is_ok());
+    assert_eq!(
+        js_sys::Reflect::get(&free, &"checked".into()).unwrap(),
+        JsValue::TRUE
+    );
+    host.remove();
+}
