@@ -166,7 +166,10 @@ where
                 ErrorCode::PageMismatch,
                 format!(
                     "pageId {} is not this page's current pageId; say hello again",
-                    quote(down.page_id.as_deref().unwrap_or("null"))
+                    // A pageId that is not a string is read as null.
+                    down.page_id
+                        .as_deref()
+                        .map_or_else(|| "null (absent, or not a string)".to_string(), quote)
                 ),
             ));
         }

@@ -90,6 +90,22 @@ fn order_shape_then_cmd_then_phase_then_latch() {
         code(&send(&m, down(Value::Null, "snapshot", json!({})))),
         "PAGE_MISMATCH"
     );
+    // The message says what was sent: a string quoted, anything else null.
+    let said = |page_id: Value| {
+        let up = send(&m, down(page_id, "snapshot", json!({})));
+        up["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(said(json!("zzz")).starts_with("pageId \"zzz\" is not"));
+    assert!(said(json!("null")).starts_with("pageId \"null\" is not"));
+    for other in [Value::Null, json!(5), json!({})] {
+        assert!(
+            said(other.clone()).starts_with("pageId null (absent, or not a string) is not"),
+            "{other}"
+        );
+    }
     assert_eq!(
         code(&send(&m, down(pid.clone(), "run", json!({ "id": 5 })))),
         "BAD_REQUEST"
