@@ -134,39 +134,33 @@ pub enum Unactionable {
 }
 
 impl Unactionable {
+    /// The reason, said of `subject` ("the element", "the drop target"),
+    /// whose `act` ("event", "drop") another element would receive.
+    fn said_of(&self, subject: &str, act: &str) -> String {
+        match self {
+            Unactionable::Detached => format!("{subject} is detached from the document"),
+            Unactionable::Hidden => format!("{subject} is not visible"),
+            Unactionable::Unstable => format!(
+                "{subject} is not stable (it moved or resized between two animation frames)"
+            ),
+            Unactionable::Obscured(other) => {
+                format!("another element ({other}) would receive the {act} at {subject}'s centre")
+            }
+            Unactionable::Disabled => format!("{subject} is disabled"),
+            Unactionable::ReadOnly => format!("{subject} is read-only"),
+        }
+    }
+
     /// The reason, said of a drag's drop target.
     pub fn of_drop_target(&self) -> String {
-        match self {
-            Unactionable::Obscured(other) => format!(
-                "another element ({other}) would receive the drop at the drop target's centre"
-            ),
-            _ => {
-                let reason = self.to_string();
-                let rest = reason.strip_prefix("the element ").unwrap_or(&reason);
-                format!("the drop target {rest}")
-            }
-        }
+        self.said_of("the drop target", "drop")
     }
 }
 
 impl fmt::Display for Unactionable {
     /// The reason that goes into a `NOT_ACTIONABLE` message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Unactionable::Detached => "the element is detached from the document",
-            Unactionable::Hidden => "the element is not visible",
-            Unactionable::Unstable => {
-                "the element is not stable (it moved or resized between two animation frames)"
-            }
-            Unactionable::Obscured(other) => {
-                return write!(
-                    f,
-                    "another element ({other}) would receive the event at the element's centre"
-                )
-            }
-            Unactionable::Disabled => "the element is disabled",
-            Unactionable::ReadOnly => "the element is read-only",
-        })
+        f.write_str(&self.said_of("the element", "event"))
     }
 }
 

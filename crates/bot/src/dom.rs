@@ -5,8 +5,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Document, Element, ShadowRoot};
 
 use crate::{
-    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report,
-    Settled, Unactionable,
+    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report, Settled,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -61,22 +60,19 @@ fn rect(el: &Element) -> Rect {
     }
 }
 
-fn number(v: &JsValue, key: &str) -> f64 {
-    js_sys::Reflect::get(v, &key.into())
-        .ok()
-        .and_then(|n| n.as_f64())
-        .unwrap_or(0.0)
-}
-
 /// After the wait: the box, the viewport of `el`'s own window, and the
 /// element a hit test finds at the box's centre (in `el`'s document or
 /// shadow root, whichever holds it).
 fn settled(el: &Element, before: Rect) -> Settled {
     let after = rect(el);
-    let view: JsValue = el
-        .owner_document()
-        .and_then(|d| d.default_view())
-        .map_or(JsValue::UNDEFINED, Into::into);
+    let view = el.owner_document().and_then(|d| d.default_view());
+    // A detached document has no window: no viewport, so no hit test.
+    let size = |read: fn(&web_sys::Window) -> Result<JsValue, JsValue>| {
+        view.as_ref()
+            .and_then(|w| read(w).ok())
+            .and_then(|n| n.as_f64())
+            .unwrap_or(0.0)
+    };
     let (x, y) = after.centre();
     let root = el.get_root_node();
     // A document (9) or a shadow root (11): both have elementFromPoint. By
@@ -99,8 +95,8 @@ fn settled(el: &Element, before: Rect) -> Settled {
     Settled {
         before,
         after,
-        viewport_width: number(&view, "innerWidth"),
-        viewport_height: number(&view, "innerHeight"),
+        viewport_width: size(web_sys::Window::inner_width),
+        viewport_height: size(web_sys::Window::inner_height),
         hit,
     }
 }
@@ -114,6 +110,39 @@ fn editable(el: &Element) -> Editable {
         content_editable: js_sys::Reflect::get(v, &"isContentEditable".into())
             .is_ok_and(|b| b != JsValue::FALSE),
     }
+}
+
+/// What is judged before the wait: attached and visible.
+fn before_wait(el: &Element, target: &JsValue) -> Actionability {
+    Actionability {
+        connected: el.is_connected(),
+        visible: sense::dom::is_visible(target),
+        settled: None,
+        enabled: true,
+        editable: None,
+    }
+}
+
+/// Everything, on what the page is after the wait (editable only for `input`).
+fn after_wait(el: &Element, target: &JsValue, before: Rect, input: bool) -> Actionability {
+    Actionability {
+        connected: el.is_connected(),
+        visible: sense::dom::is_visible(target),
+        settled: Some(settled(el, before)),
+        enabled: sense::dom::is_enabled(target),
+        editable: input.then(|| editable(el)),
+    }
+}
+
+/// The verdict as a refusal, said of the target or of a drag's drop target.
+fn judge(facts: Actionability, drop_target: bool) -> Result<(), Refusal> {
+    facts.verdict().map_err(|e| {
+        not_actionable(if drop_target {
+            e.of_drop_target()
+        } else {
+            e.to_string()
+        })
+    })
 }
 
 /// Dispatches on live elements.
@@ -199,47 +228,21 @@ impl DomBot {
             },
             _ => None,
         };
-        let refuse = |drop_target: bool| {
-            move |e: Unactionable| {
-                not_actionable(if drop_target {
-                    e.of_drop_target()
-                } else {
-                    e.to_string()
-                })
-            }
-        };
         // Attached and visible first: nothing waits for a target that
         // cannot act. Then the same rule over what the wait found.
-        let early = |el: &Element, v: &JsValue| Actionability {
-            connected: el.is_connected(),
-            visible: sense::dom::is_visible(v),
-            settled: None,
-            enabled: true,
-            editable: None,
-        };
-        early(el, target).verdict().map_err(refuse(false))?;
+        judge(before_wait(el, target), false)?;
         if let Some((dst, to)) = dst {
-            early(dst, to).verdict().map_err(refuse(true))?;
+            judge(before_wait(dst, to), true)?;
         }
         let before = rect(el);
-        let dst_before = dst.map(|(dst, _)| rect(dst));
+        let dst = dst.map(|(dst, to)| (dst, to, rect(dst)));
         JsFuture::from(two_frames(target))
             .await
             .map_err(|e| not_actionable(thrown(e).to_string()))?;
-        let late = |el: &Element, v: &JsValue, before: Rect, editable_too: bool| Actionability {
-            connected: el.is_connected(),
-            visible: sense::dom::is_visible(v),
-            settled: Some(settled(el, before)),
-            enabled: sense::dom::is_enabled(v),
-            editable: editable_too.then(|| editable(el)),
-        };
-        late(el, target, before, matches!(action, Action::Input(_)))
-            .verdict()
-            .map_err(refuse(false))?;
-        if let (Some((dst, to)), Some(before)) = (dst, dst_before) {
-            late(dst, to, before, false)
-                .verdict()
-                .map_err(refuse(true))?;
+        let input = matches!(action, Action::Input(_));
+        judge(after_wait(el, target, before, input), false)?;
+        if let Some((dst, to, before)) = dst {
+            judge(after_wait(dst, to, before, false), true)?;
         }
         Ok(())
     }

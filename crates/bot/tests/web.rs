@@ -11,11 +11,21 @@ use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn button(attrs: &str) -> (Element, Rc<Cell<u32>>) {
-    let doc = web_sys::window().unwrap().document().unwrap();
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A div holding `html`, appended to the body (the caller removes it).
+fn mount(html: &str) -> Element {
+    let doc = document();
     let host = doc.create_element("div").unwrap();
-    host.set_inner_html(&format!("<button {attrs}>b</button>"));
+    host.set_inner_html(html);
     doc.body().unwrap().append_child(&host).unwrap();
+    host
+}
+
+fn button(attrs: &str) -> (Element, Rc<Cell<u32>>) {
+    let host = mount(&format!("<button {attrs}>b</button>"));
     let el = host.first_element_child().unwrap();
     let clicks = Rc::new(Cell::new(0));
     let counter = Rc::clone(&clicks);
@@ -86,7 +96,7 @@ fn fixed_button(extra: &str) -> Element {
 
 #[wasm_bindgen_test]
 async fn an_overlay_or_a_change_during_the_wait_refuses() {
-    let doc = web_sys::window().unwrap().document().unwrap();
+    let doc = document();
     let el = fixed_button("");
     let cover = doc.create_element("div").unwrap();
     cover.set_attribute("id", "cover").unwrap();
@@ -138,14 +148,12 @@ async fn an_overlay_or_a_change_during_the_wait_refuses() {
 
 #[wasm_bindgen_test]
 async fn an_input_must_be_editable() {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host = doc.create_element("div").unwrap();
-    host.set_inner_html(
+    let doc = document();
+    let host = mount(
         "<input id=\"ro\" readonly style=\"position:fixed;left:0;top:0\">\
          <input id=\"aria\" aria-readonly=\"true\" style=\"position:fixed;left:0;top:40px\">\
          <input id=\"rw\" style=\"position:fixed;left:0;top:80px\">",
     );
-    doc.body().unwrap().append_child(&host).unwrap();
     let text = Action::Input(InputValue::Text("x".into()));
     for (id, why) in [
         ("ro", "the element is read-only"),
@@ -162,12 +170,8 @@ async fn an_input_must_be_editable() {
 
 #[wasm_bindgen_test]
 fn svg_elements_get_a_synthetic_click() {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host = doc.create_element("div").unwrap();
-    host.set_inner_html(
-        "<svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"></rect></svg>",
-    );
-    doc.body().unwrap().append_child(&host).unwrap();
+    let host =
+        mount("<svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"></rect></svg>");
     let rect = host.query_selector("rect").unwrap().unwrap();
     let clicks = Rc::new(Cell::new(0));
     let counter = Rc::clone(&clicks);
@@ -182,13 +186,11 @@ fn svg_elements_get_a_synthetic_click() {
 
 #[wasm_bindgen_test]
 async fn a_drop_target_is_judged_at_its_own_centre() {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host = doc.create_element("div").unwrap();
-    host.set_inner_html(
+    let doc = document();
+    let host = mount(
         "<div id=\"src\" style=\"position:fixed;left:0;top:0;width:40px;height:40px\"></div>\
          <div id=\"dst\" style=\"position:fixed;left:100px;top:0;width:40px;height:40px\"></div>",
     );
-    doc.body().unwrap().append_child(&host).unwrap();
     let src: JsValue = doc.get_element_by_id("src").unwrap().into();
     let dst: JsValue = doc.get_element_by_id("dst").unwrap().into();
     let drag = Action::Drag { to: dst.clone() };
@@ -217,13 +219,11 @@ async fn a_drop_target_is_judged_at_its_own_centre() {
 
 #[wasm_bindgen_test]
 fn a_checkbox_the_page_keeps_unchanged_is_a_failed_dispatch() {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let host = doc.create_element("div").unwrap();
-    host.set_inner_html(
+    let doc = document();
+    let host = mount(
         "<input id=\"kept\" type=\"checkbox\" onclick=\"event.preventDefault()\">\
          <input id=\"free\" type=\"checkbox\">",
     );
-    doc.body().unwrap().append_child(&host).unwrap();
     let on = Action::Input(InputValue::Bool(true));
     let kept: JsValue = doc.get_element_by_id("kept").unwrap().into();
     let free: JsValue = doc.get_element_by_id("free").unwrap().into();
