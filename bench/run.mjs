@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
 import { cpus, totalmem, platform, release } from "node:os";
 import { fileURLToPath } from "node:url";
 import { launch } from "../tests/support/browser.mjs";
-import { startServer } from "../tests/support/server.mjs";
+import { ENTRY_PATH, startServer } from "../tests/support/server.mjs";
 import { measure as measureSize, moduleFiles } from "../scripts/size.mjs";
 import { generatePage } from "./generate.mjs";
 import { crateCosts } from "./crates.mjs";
@@ -161,9 +161,6 @@ function topSelf(profile, n) {
     .map(([name, us]) => ({ name, share: +(us / total).toFixed(3) }));
 }
 
-/** What `import "in-page-playable-page"` loads: the package's own entry, as package.json's exports name it. */
-const ENTRY = "/" + JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].import.replace(/^\.\//, "");
-
 /**
  * The package's import in a fresh page, alternating with bench/floor's
  * module (the card's crates alone) so that both see the same machine.
@@ -172,7 +169,7 @@ async function benchInstall(browser, origin) {
   const ours = [], installs = [], floors = [];
   for (let i = 0; i < SAMPLES; i++) {
     const page = await openPage(browser, origin, "blank.html");
-    const r = await page.evaluate(([m, entry]) => window.__bench.install(m, entry), [MIN_MS, ENTRY]);
+    const r = await page.evaluate(([m, entry]) => window.__bench.install(m, entry), [MIN_MS, ENTRY_PATH]);
     ours.push(r);
     installs.push(r.installMs);
     await page.close();
@@ -236,9 +233,14 @@ async function benchMemory(browser, origin) {
   };
 }
 
-async function main() {
+/** bench/tmp/blank.html: the fresh page each import sample opens. */
+function writeBlankPage() {
   mkdirSync("bench/tmp", { recursive: true });
   writeFileSync("bench/tmp/blank.html", "<!doctype html><html><head><meta charset=utf-8></head><body></body></html>");
+}
+
+async function main() {
+  writeBlankPage();
   const size = measureSize(moduleFiles());
   const server = await startServer();
   const browser = await launch();
@@ -290,8 +292,7 @@ async function main() {
 
 /** The import stage alone, as main() runs it; prints, writes nothing. */
 async function importOnly() {
-  mkdirSync("bench/tmp", { recursive: true });
-  writeFileSync("bench/tmp/blank.html", "<!doctype html><html><head><meta charset=utf-8></head><body></body></html>");
+  writeBlankPage();
   await floor(true);
   const server = await startServer();
   const browser = await launch();

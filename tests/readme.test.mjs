@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { useBrowser } from "./support/harness.mjs";
+import { ENTRY_PATH } from "./support/server.mjs";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -60,8 +61,7 @@ test("the README's examples run as written and do what their comments say", asyn
     });
     const epilogue = "\nwindow.__readme = { hello, snap, saved, refused, noted };\n";
     // "in-page-playable-page" is what package.json's exports name, as a user's import resolves it.
-    const entry = "/" + JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].import.replace(/^\.\//, "");
-    await page.addScriptTag({ type: "module", content: program(README, entry) + epilogue });
+    await page.addScriptTag({ type: "module", content: program(README, ENTRY_PATH) + epilogue });
     await page.waitForFunction(() => window.__readme, null, { timeout: 10000 }).catch(() => {});
     assert.deepEqual(errors, [], "the examples ran without an error");
     await page.waitForFunction(() => window.__replies.length > 0, null, { timeout: 5000 });

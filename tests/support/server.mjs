@@ -2,6 +2,7 @@
 // on 127.0.0.1 with correct MIME types. A `csp` query parameter adds a
 // Content-Security-Policy header (used to prove the clear CSP error).
 import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,13 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };
+/**
+ * The URL path (on this server) of what `import "in-page-playable-page"`
+ * loads: the file package.json's exports name.
+ */
+export const ENTRY_PATH =
+  "/" + JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports["."].import.replace(/^\.\//, "");
+
 const POLICIES = {
   // Scripts from self only and no 'wasm-unsafe-eval': WebAssembly cannot compile.
   strict: "script-src 'self'",
