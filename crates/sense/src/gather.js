@@ -173,16 +173,17 @@ export function gather(root, selector, ancestors) {
   return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above];
 }
 
+/** Runs of the characters Rust's `char::is_whitespace` takes. */
+const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
 /**
  * Reads what `asks` ([index, bits] pairs into `els`) asks for: visibility,
  * `:disabled`, the texts of the `aria-labelledby` references that exist,
  * and the fields (value, first label's text, placeholder, title, alt, text,
- * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units. Returns
- * [text, ints], one record per ask (wire.rs).
+ * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units (a longer
+ * one has its whitespace runs made one space first). Returns [text, ints],
+ * one record per ask (wire.rs).
  */
-/** Runs of the characters Rust's `char::is_whitespace` takes. */
-const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
-
 export function details(els, asks, textMax) {
   let ints = new Uint32Array(asks.length * 2 + 32);
   let len = 0;
