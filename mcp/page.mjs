@@ -3,7 +3,7 @@
 // wrapper with the same seq, within a timeout. No clicks by selector, no
 // script for agents, no navigation beyond the configured origin.
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize, sep } from "node:path";
+import { extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -18,6 +18,8 @@ export const MARKER = "__IN_PAGE_PLAYABLE_V1__";
 const INJECT_PATH = "/__in-page-playable__/";
 /** The page package's www/ folder (index.js, index.d.ts, pkg/): what --inject serves. */
 const WWW = fileURLToPath(new URL("www/", import.meta.resolve("in-page-playable-page/package.json")));
+/** The package's entry (what its exports name) inside WWW: the one module --inject imports. */
+const ENTRY_IN_WWW = relative(WWW, fileURLToPath(import.meta.resolve("in-page-playable-page"))).split(sep).join("/");
 /**
  * With --inject: how long after the page's load event a page that ships the
  * package may still take to install it (a module's top-level await, the
@@ -110,10 +112,10 @@ function exchange({ channel, marker, seq, envelope, timeoutMs, repeatMs = 0, gra
 
 // Runs in the page (--inject): loads the package from this origin and
 // installs it with the bridge open to this origin only.
-async function injectPackage({ base, marker }) {
+async function injectPackage({ base, entry, marker }) {
   if (window[marker]) return null;
   try {
-    const P = await import(base + "index.js");
+    const P = await import(base + entry);
     P.installPlayable({ allowedOrigins: [location.origin] }).attachWindowBridge();
     return null;
   } catch (e) {
@@ -266,7 +268,7 @@ export class PageLink {
     };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && this.options.inject) {
-      const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, marker: MARKER });
+      const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, entry: ENTRY_IN_WWW, marker: MARKER });
       if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
       answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
     }
