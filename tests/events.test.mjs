@@ -88,6 +88,18 @@ test("input refusals: wrong or missing value, unknown option, read-only, not edi
     assert.deepEqual(values, ["", false, "s", ""]);
   }));
 
+test("input refuses a text the field would not hold as it is (a number field and \"abc\"): BAD_REQUEST, nothing changes", () =>
+  withEvents(async (page) => {
+    const r = await runs(page, [
+      { id: "qty", value: "abc" },
+      { id: "qty", value: "12.5" },
+    ]);
+    assert.equal(r.out[0], 'BAD_REQUEST: "qty": a number field cannot hold "abc" as it is: the browser would make it ""');
+    assert.deepEqual(r.out[1], { id: "qty", value: "12.5" }, "the ok answer's value is what the field holds");
+    assert.deepEqual(r.log, ["qty:input", "qty:change"], "only the second run dispatched");
+    assert.equal(await page.evaluate(() => document.getElementById("qty").value), "12.5");
+  }));
+
 test("a React controlled form observes the values the bot sets", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -17,30 +17,9 @@ export function isElement(v) {
   return !!w && v instanceof w.Element;
 }
 
-// Kinds of editable things (dom.rs TAKES): 0 none, 1 text, 2 editable
-// (contenteditable), 3 checkbox, 4 radio, 5 select, 6 select-multiple.
+// The kinds of editable thing setValue is told (bot::Field, field.rs):
+// 1 text, 2 contenteditable, 3 checkbox, 4 radio, 5 select, 6 multiple select.
 const CHECKBOX = 3, RADIO = 4, SELECT = 5;
-
-/** What kind of editable thing `el` is (a number above), for matching an input value. */
-export function inputKind(el) {
-  const tag = el.tagName;
-  if (tag === "TEXTAREA") return 1;
-  if (tag === "SELECT") return el.multiple ? 6 : SELECT;
-  if (tag === "INPUT") {
-    const type = (el.getAttribute("type") || "text").toLowerCase();
-    if (type === "checkbox") return CHECKBOX;
-    if (type === "radio") return RADIO;
-    if (["button", "submit", "reset", "image", "file", "hidden", "range", "color"].includes(type)) return 0;
-    return 1;
-  }
-  return el.isContentEditable ? 2 : 0;
-}
-
-/** The option values of a select that are not among its options, joined with ", " ("" when all exist). */
-export function missingOptions(el, values) {
-  const have = new Set(Array.from(el.options, (o) => o.value));
-  return values.filter((v) => !have.has(v)).join(", ");
-}
 
 function frame(w) {
   // rAF does not run in hidden tabs: fall back to a short timer.
@@ -79,7 +58,7 @@ function fire(el, type) {
   el.dispatchEvent(new (win(el).Event)(type, { bubbles: true, cancelable: type !== "change", composed: true }));
 }
 
-/** Sets a value the way frameworks observe it: native setter, then input and change. `kind` as from inputKind. */
+/** Sets a value the way frameworks observe it: native setter, then input and change. `kind` as field.rs numbers it. */
 export function setValue(el, kind, value) {
   if (kind === CHECKBOX || kind === RADIO) {
     if (el.checked === value) return;

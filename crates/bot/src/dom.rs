@@ -5,15 +5,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Document, Element, ShadowRoot};
 
 use crate::{
-    Action, Actionability, DispatchError, Editable, Hit, InputValue, Rect, Refusal, Report, Settled,
+    missing_options, Action, Actionability, DispatchError, Editable, Field, FieldFacts, Hit,
+    InputValue, Rect, Refusal, Report, Settled,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = inputKind)]
-    fn input_kind(el: &JsValue) -> u32;
-    #[wasm_bindgen(js_name = missingOptions)]
-    fn missing_options(el: &JsValue, values: &Array) -> String;
     #[wasm_bindgen(js_name = twoFrames)]
     fn two_frames(el: &JsValue) -> Promise;
     #[wasm_bindgen(js_name = setValue, catch)]
@@ -33,22 +30,44 @@ pub fn element(v: &JsValue) -> Option<&Element> {
     is_element(v).then(|| v.unchecked_ref())
 }
 
-/// What each kind of editable thing takes, by `inputKind`'s number (act.js):
-/// 0 none, 1 text, 2 contenteditable, 3 checkbox, 4 radio, 5 select,
-/// 6 multiple select. The `BAD_REQUEST` message when the value does not fit.
-const TAKES: [&str; 7] = [
-    "",
-    "a text field takes a string",
-    "a contenteditable takes a string",
-    "a checkbox takes a boolean",
-    "a radio takes a boolean",
-    "a select takes a string (an option value)",
-    "a multiple select takes a string or a list of strings (option values)",
-];
-const CHECKBOX: u32 = 3;
-const RADIO: u32 = 4;
-const SELECT: u32 = 5;
-const SELECT_MULTIPLE: u32 = 6;
+/// A property of `v` (`undefined` when reading it throws).
+fn prop(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The facts [`Field::of`] judges, read off `el`.
+fn field(el: &Element) -> Option<Field> {
+    let input_type = el.get_attribute("type");
+    let tag = el.tag_name();
+    Field::of(FieldFacts {
+        tag: &tag,
+        input_type: input_type.as_deref(),
+        multiple: prop(el, "multiple") == JsValue::TRUE,
+        content_editable: prop(el, "isContentEditable") == JsValue::TRUE,
+    })
+}
+
+/// The values of a select's options, in order.
+fn option_values(el: &Element) -> Vec<String> {
+    let options = prop(el, "options");
+    // An HTMLOptionsCollection is array-like: Array.from reads it once.
+    js_sys::Array::from(&options)
+        .iter()
+        .map(|o| prop(&o, "value").as_string().unwrap_or_default())
+        .collect()
+}
+
+/// What an `<input>` of `el`'s type makes of `text`: a detached input of the
+/// same type, in the same document, is given the text and read back (the
+/// browser's own value sanitization; nothing of the page is touched).
+fn sanitized(el: &Element, text: &str) -> Option<(String, String)> {
+    let doc = el.owner_document()?;
+    let probe = doc.create_element("input").ok()?;
+    let kind = prop(el, "type");
+    js_sys::Reflect::set(&probe, &"type".into(), &kind).ok()?;
+    js_sys::Reflect::set(&probe, &"value".into(), &JsValue::from_str(text)).ok()?;
+    Some((prop(&probe, "value").as_string()?, kind.as_string()?))
+}
 
 fn rect(el: &Element) -> Rect {
     let r = el.get_bounding_client_rect();
@@ -170,37 +189,33 @@ fn strings(values: &[String]) -> Array {
 }
 
 impl DomBot {
-    /// Does the input value fit the element? (`BAD_REQUEST` when not.) The
-    /// element's kind as `inputKind` numbers it (an index into [`TAKES`]).
-    fn fits(&self, target: &JsValue, value: &InputValue) -> Result<u32, Refusal> {
-        let kind = input_kind(target);
-        let takes = match TAKES.get(kind as usize) {
-            Some(takes) if kind > 0 => takes,
-            _ => {
-                return Err(not_actionable(
-                    "the element is not editable (not a form field or contenteditable)",
-                ))
-            }
+    /// Does the input value fit the element? (`BAD_REQUEST` when not: the
+    /// wrong type, an option the select lacks, a text an `<input>` would
+    /// not hold as it is.)
+    fn fits(&self, el: &Element, value: &InputValue) -> Result<Field, Refusal> {
+        let Some(kind) = field(el) else {
+            return Err(not_actionable(
+                "the element is not editable (not a form field or contenteditable)",
+            ));
         };
-        let fits = match value {
-            InputValue::Bool(_) => kind == CHECKBOX || kind == RADIO,
-            InputValue::Text(_) => kind != CHECKBOX && kind != RADIO,
-            InputValue::List(l) => kind == SELECT_MULTIPLE || (kind == SELECT && l.len() == 1),
-        };
-        if !fits {
-            return Err(Refusal::BadRequest(takes.to_string()));
+        if !kind.fits(value) {
+            return Err(Refusal::BadRequest(kind.takes().to_string()));
         }
-        if kind >= SELECT {
-            let wanted = match value {
-                InputValue::Text(t) => strings(std::slice::from_ref(t)),
-                InputValue::List(l) => strings(l),
-                InputValue::Bool(_) => Array::new(),
-            };
-            let missing = missing_options(target, &wanted);
-            if !missing.is_empty() {
+        let wanted = match value {
+            InputValue::Text(t) => std::slice::from_ref(t),
+            InputValue::List(l) => l.as_slice(),
+            InputValue::Bool(_) => &[],
+        };
+        if matches!(kind, Field::Select | Field::SelectMultiple) {
+            if let Some(missing) = missing_options(&option_values(el), wanted) {
                 return Err(Refusal::BadRequest(format!(
                     "no option with value {missing}"
                 )));
+            }
+        }
+        if let (Field::Text, "INPUT", [text]) = (kind, el.tag_name().as_str(), wanted) {
+            if let Some((held, input_type)) = sanitized(el, text) {
+                Field::holds(text, &held, &input_type).map_err(Refusal::BadRequest)?;
             }
         }
         Ok(kind)
@@ -218,7 +233,7 @@ impl DomBot {
             return Err(not_actionable("the target is not an element"));
         };
         if let Action::Input(value) = action {
-            self.fits(target, value)?;
+            self.fits(el, value)?;
         }
         // A drag's drop target is judged by the same rule, at its own centre.
         let dst = match action {
@@ -256,15 +271,17 @@ impl DomBot {
         match action {
             Action::Click => self.click(target).map(|()| Report::Done),
             Action::Input(value) => {
+                let el = element(target)
+                    .ok_or_else(|| DispatchError::Failed("the target is not an element".into()))?;
                 let kind = self
-                    .fits(target, value)
+                    .fits(el, value)
                     .map_err(|r| DispatchError::Failed(r.reason().to_string()))?;
                 let js = match value {
                     InputValue::Text(t) => JsValue::from_str(t),
                     InputValue::Bool(b) => JsValue::from_bool(*b),
                     InputValue::List(l) => strings(l).into(),
                 };
-                set_value(target, kind, &js).map_err(thrown)?;
+                set_value(target, kind as u32, &js).map_err(thrown)?;
                 // As Playwright's check(): a checkbox or radio must end in
                 // the state asked (a handler may cancel the click).
                 if let InputValue::Bool(wanted) = value {
@@ -273,7 +290,11 @@ impl DomBot {
                     if checked != *wanted {
                         return Err(DispatchError::Failed(format!(
                             "the {} is still {} after the event: the page kept it from changing",
-                            if kind == RADIO { "radio" } else { "checkbox" },
+                            if kind == Field::Radio {
+                                "radio"
+                            } else {
+                                "checkbox"
+                            },
                             if checked { "checked" } else { "unchecked" }
                         )));
                     }

@@ -241,3 +241,59 @@ fn a_checkbox_the_page_keeps_unchanged_is_a_failed_dispatch() {
     );
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn a_text_the_field_would_not_hold_is_refused_before_anything_happens() {
+    let doc = document();
+    let host = mount(
+        "<input id=\"n\" type=\"number\" value=\"7\" style=\"position:fixed;left:0;top:0\">\
+         <input id=\"d\" type=\"date\" style=\"position:fixed;left:0;top:40px\">\
+         <input id=\"t\" style=\"position:fixed;left:0;top:80px\">\
+         <select id=\"s\" style=\"position:fixed;left:0;top:120px\"><option value=\"a\">A</option></select>",
+    );
+    let events = Rc::new(Cell::new(0));
+    let counter = Rc::clone(&events);
+    let cb = Closure::<dyn FnMut()>::new(move || counter.set(counter.get() + 1));
+    for name in ["input", "change", "focusin"] {
+        host.add_event_listener_with_callback(name, cb.as_ref().unchecked_ref())
+            .unwrap();
+    }
+    cb.forget();
+    let text = |t: &str| Action::Input(InputValue::Text(t.into()));
+    let el = |id: &str| -> JsValue { doc.get_element_by_id(id).unwrap().into() };
+    let value = |id: &str| js_sys::Reflect::get(&el(id), &"value".into()).unwrap();
+    for (id, asked, why) in [
+        (
+            "n",
+            "abc",
+            "a number field cannot hold \"abc\" as it is: the browser would make it \"\"",
+        ),
+        (
+            "d",
+            "2023-02-30",
+            "a date field cannot hold \"2023-02-30\" as it is: the browser would make it \"\"",
+        ),
+        (
+            "t",
+            "two\nlines",
+            "a text field cannot hold \"two\\nlines\" as it is: the browser would make it \"twolines\"",
+        ),
+        ("s", "", "no option with value \"\""),
+    ] {
+        assert_eq!(check(&el(id), &text(asked)).await, why, "{id}");
+        assert!(DomBot.dispatch(&el(id), &text(asked)).is_err(), "{id}");
+    }
+    assert_eq!(value("n"), JsValue::from_str("7"), "nothing was set");
+    assert_eq!(events.get(), 0, "no event was dispatched");
+    for (id, asked) in [
+        ("n", "-1.5e3"),
+        ("n", ""),
+        ("d", "2024-02-29"),
+        ("t", "one line"),
+    ] {
+        assert_eq!(check(&el(id), &text(asked)).await, "ok", "{id} {asked:?}");
+        DomBot.dispatch(&el(id), &text(asked)).unwrap();
+        assert_eq!(value(id), JsValue::from_str(asked), "{id}");
+    }
+    host.remove();
+}
