@@ -141,6 +141,22 @@ test("scroll: the element itself when it scrolls, else its container; to and by;
     assert.match(r.out[4], /^BAD_REQUEST/);
   }));
 
+test("scroll brings in a row its own container clips (no hit test: a scroll dispatches nothing at the element)", () =>
+  withEvents(async (page) => {
+    const clipped = await page.evaluate(() => {
+      const l = document.getElementById("list");
+      l.scrollTop = 0;
+      const row = document.getElementById("row7").getBoundingClientRect();
+      const box = l.getBoundingClientRect();
+      return row.top >= box.bottom && row.top + row.height / 2 < window.innerHeight;
+    });
+    assert.ok(clipped, "row 7 starts below its container's bottom edge, its centre inside the viewport");
+    const r = await runs(page, [{ id: "row7", to: "start" }]);
+    assert.equal(r.out[0].id, "row7", String(r.out[0]));
+    const top = await page.evaluate(() => document.getElementById("list").scrollTop);
+    assert.ok(top > 0 && r.out[0].scrollTop === top);
+  }));
+
 test("drag: HTML5 drag and drop with a DataTransfer, and a pointer-events drag", () =>
   withEvents(async (page) => {
     const r = await runs(page, [{ id: "card", to: "done" }, { id: "knob", to: "slot" }]);

@@ -594,6 +594,34 @@ test("deriveEscapes reads only dirty and noReload: any screenshot is fine, a wro
     for (const m of r.nulls) assert.match(m, /^expected an ISnapshot .*: not an object$/);
   }));
 
+test("deriveEscapes and isEscapeAllowed fail closed: an unreadable or non-JSON field is a clear error, never an allowed reload", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const { deriveEscapes, isEscapeAllowed } = window.P;
+      const both = (v) => [deriveEscapes, (s) => isEscapeAllowed(s, "reload")].map((f) => {
+        try { return "no error: " + JSON.stringify(f(v)); } catch (e) { return e.message; }
+      });
+      return {
+        getter: both({ get dirty() { throw new Error("gone"); }, noReload: false }),
+        noReloadGetter: both({ dirty: [], get noReload() { throw new Error("gone"); } }),
+        proxy: both(new Proxy({}, { get() { throw new Error("trap"); } })),
+        fn: both({ dirty: [], noReload: () => true }),
+        bigint: both({ dirty: [1n], noReload: false }),
+        surrogate: both({ dirty: ["x\ud800"], noReload: false }),
+      };
+    });
+    for (const [name, [derive, allowed]] of Object.entries(r)) {
+      assert.match(derive, /^expected an ISnapshot/, name + ": " + derive);
+      assert.equal(allowed, derive, name + ": the same error from both");
+    }
+    assert.match(r.getter[0], /reading dirty threw: gone$/);
+    assert.match(r.noReloadGetter[0], /reading noReload threw: gone$/);
+    assert.match(r.proxy[0], /reading dirty threw: trap$/);
+    assert.match(r.fn[0], /noReload is not JSON/);
+    assert.match(r.bigint[0], /dirty is not JSON/);
+    assert.match(r.surrogate[0], /lone surrogate \(\\ud800\)/);
+  }));
+
 test("a strict Content-Security-Policy fails installation with a clear error", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -36,7 +36,7 @@ fn prop(v: &JsValue, name: &str) -> JsValue {
 }
 
 /// The facts [`Field::of`] judges, read off `el`.
-fn field(el: &Element) -> Option<Field> {
+fn field(el: &Element) -> Result<Field, String> {
     let input_type = el.get_attribute("type");
     let tag = el.tag_name();
     Field::of(FieldFacts {
@@ -79,10 +79,10 @@ fn rect(el: &Element) -> Rect {
     }
 }
 
-/// After the wait: the box, the viewport of `el`'s own window, and the
-/// element a hit test finds at the box's centre (in `el`'s document or
-/// shadow root, whichever holds it).
-fn settled(el: &Element, before: Rect) -> Settled {
+/// After the wait: the box, the viewport of `el`'s own window, and (when
+/// `hit_test`) the element a hit test finds at the box's centre (in `el`'s
+/// document or shadow root, whichever holds it).
+fn settled(el: &Element, before: Rect, hit_test: bool) -> Settled {
     let after = rect(el);
     let view = el.owner_document().and_then(|d| d.default_view());
     // A detached document has no window: no viewport, so no hit test.
@@ -97,6 +97,7 @@ fn settled(el: &Element, before: Rect) -> Settled {
     // A document (9) or a shadow root (11): both have elementFromPoint. By
     // node type, not `instanceof`, which an iframe's document would fail.
     let found = match root.node_type() {
+        _ if !hit_test => None,
         9 => root
             .unchecked_ref::<Document>()
             .element_from_point(x as f32, y as f32),
@@ -142,12 +143,20 @@ fn before_wait(el: &Element, target: &JsValue) -> Actionability {
     }
 }
 
-/// Everything, on what the page is after the wait (editable only for `input`).
-fn after_wait(el: &Element, target: &JsValue, before: Rect, input: bool) -> Actionability {
+/// Everything, on what the page is after the wait (editable only for
+/// `input`; the hit test only for acts that dispatch pointer or input
+/// events at the element).
+fn after_wait(
+    el: &Element,
+    target: &JsValue,
+    before: Rect,
+    input: bool,
+    hit_test: bool,
+) -> Actionability {
     Actionability {
         connected: el.is_connected(),
         visible: sense::dom::is_visible(target),
-        settled: Some(settled(el, before)),
+        settled: Some(settled(el, before, hit_test)),
         enabled: sense::dom::is_enabled(target),
         editable: input.then(|| editable(el)),
     }
@@ -193,11 +202,7 @@ impl DomBot {
     /// wrong type, an option the select lacks, a text an `<input>` would
     /// not hold as it is.)
     fn fits(&self, el: &Element, value: &InputValue) -> Result<Field, Refusal> {
-        let Some(kind) = field(el) else {
-            return Err(not_actionable(
-                "the element is not editable (not a form field or contenteditable)",
-            ));
-        };
+        let kind = field(el).map_err(not_actionable)?;
         if !kind.fits(value) {
             return Err(Refusal::BadRequest(kind.takes().to_string()));
         }
@@ -255,9 +260,13 @@ impl DomBot {
             .await
             .map_err(|e| not_actionable(thrown(e).to_string()))?;
         let input = matches!(action, Action::Input(_));
-        judge(after_wait(el, target, before, input), false)?;
+        // A scroll moves the element's scroll container and dispatches
+        // nothing at the element: what covers its centre does not matter,
+        // and a row its own container clips is exactly what it brings in.
+        let hit_test = !matches!(action, Action::Scroll { .. });
+        judge(after_wait(el, target, before, input, hit_test), false)?;
         if let Some((dst, to, before)) = dst {
-            judge(after_wait(dst, to, before, false), true)?;
+            judge(after_wait(dst, to, before, false, true), true)?;
         }
         Ok(())
     }

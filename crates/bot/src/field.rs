@@ -42,23 +42,26 @@ pub struct FieldFacts<'a> {
 }
 
 impl Field {
-    /// The field `facts` describe, or `None` when the element is not editable.
-    pub fn of(facts: FieldFacts) -> Option<Field> {
+    /// The field `facts` describe, or the `NOT_ACTIONABLE` reason why the
+    /// element takes no typed value.
+    pub fn of(facts: FieldFacts) -> Result<Field, String> {
         match facts.tag {
-            "TEXTAREA" => Some(Field::Text),
-            "SELECT" if facts.multiple => Some(Field::SelectMultiple),
-            "SELECT" => Some(Field::Select),
+            "TEXTAREA" => Ok(Field::Text),
+            "SELECT" if facts.multiple => Ok(Field::SelectMultiple),
+            "SELECT" => Ok(Field::Select),
             "INPUT" => {
                 let kind = facts.input_type.unwrap_or("text").to_ascii_lowercase();
                 match kind.as_str() {
-                    "checkbox" => Some(Field::Checkbox),
-                    "radio" => Some(Field::Radio),
-                    t if NOT_TYPED.contains(&t) => None,
-                    _ => Some(Field::Text),
+                    "checkbox" => Ok(Field::Checkbox),
+                    "radio" => Ok(Field::Radio),
+                    t if NOT_TYPED.contains(&t) => Err(format!(
+                        "the element is an input of type {t}, which takes no typed value"
+                    )),
+                    _ => Ok(Field::Text),
                 }
             }
-            _ if facts.content_editable => Some(Field::ContentEditable),
-            _ => None,
+            _ if facts.content_editable => Ok(Field::ContentEditable),
+            _ => Err("the element is not editable (not a form field or contenteditable)".into()),
         }
     }
 
@@ -166,6 +169,7 @@ mod tests {
             input_type,
             ..FieldFacts::default()
         })
+        .ok()
     }
 
     #[test]
@@ -188,14 +192,24 @@ mod tests {
             multiple: true,
             ..FieldFacts::default()
         };
-        assert_eq!(Field::of(multiple), Some(Field::SelectMultiple));
+        assert_eq!(Field::of(multiple), Ok(Field::SelectMultiple));
         assert_eq!(of("DIV", None), None);
+        assert_eq!(
+            Field::of(FieldFacts {
+                tag: "INPUT",
+                input_type: Some("Range"),
+                ..FieldFacts::default()
+            }),
+            Err("the element is an input of type range, which takes no typed value".into())
+        );
+        assert!(Field::of(FieldFacts::default())
+            .is_err_and(|e| e.contains("not editable (not a form field or contenteditable)")));
         let editable = FieldFacts {
             tag: "DIV",
             content_editable: true,
             ..FieldFacts::default()
         };
-        assert_eq!(Field::of(editable), Some(Field::ContentEditable));
+        assert_eq!(Field::of(editable), Ok(Field::ContentEditable));
         // A form field is its own kind even inside a contenteditable.
         let inside = FieldFacts {
             tag: "INPUT",
@@ -203,7 +217,7 @@ mod tests {
             content_editable: true,
             ..FieldFacts::default()
         };
-        assert_eq!(Field::of(inside), Some(Field::Checkbox));
+        assert_eq!(Field::of(inside), Ok(Field::Checkbox));
     }
 
     #[test]

@@ -160,8 +160,21 @@ pub(crate) fn request_id_in(text: &str) -> String {
 }
 
 /// `s` as a JSON string literal, for messages that name an id or a value.
+/// How many characters of an id or a value a message quotes.
+const QUOTE_MAX_CHARS: usize = 200;
+
+/// `s` as a JSON string, for a message; over [`QUOTE_MAX_CHARS`] its start
+/// and its length (an agent or a page may send a mebibyte of it).
 pub(crate) fn quote(s: &str) -> String {
-    Value::from(s).to_string()
+    let shown = sense::prefix_chars(s, QUOTE_MAX_CHARS);
+    if shown.len() == s.len() {
+        return Value::from(s).to_string();
+    }
+    format!(
+        "{}… ({} characters)",
+        Value::from(shown),
+        sense::char_count(s)
+    )
 }
 
 pub(crate) fn type_name(v: Option<&Value>) -> &'static str {
@@ -216,7 +229,9 @@ pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
         got => {
             let why = match got {
                 Some(Value::String(s)) if s.is_empty() => "an empty string".to_string(),
-                Some(Value::String(s)) => format!("{} characters long", sense::char_count(s)),
+                Some(Value::String(s)) => {
+                    format!("a string of {} characters", sense::char_count(s))
+                }
                 other => type_name(other.as_ref()).to_string(),
             };
             return Err(bad(
@@ -439,27 +454,37 @@ pub(crate) fn payload_opt_str<'a>(
     }
 }
 
-/// A payload field that must be an integer >= 0 when present (one beyond
-/// `usize` saturates).
+/// The largest count a payload field may hold: 2^53, up to which every
+/// integer is a JS number exactly, so the window echoes what was asked.
+pub const MAX_COUNT: u64 = 1 << 53;
+
+/// A payload field that must be an integer from 0 to [`MAX_COUNT`] when
+/// present, written as an integer or as a whole float (`50.0`).
 pub(crate) fn payload_count(
     payload: &Map<String, Value>,
     key: &str,
-) -> Result<Option<usize>, Failure> {
+) -> Result<Option<u64>, Failure> {
     let Some(got) = payload.get(key) else {
         return Ok(None);
     };
     let n = match got {
         Value::Number(n) => match (n.as_u64(), n.as_f64()) {
-            (Some(u), _) => Some(usize::try_from(u).unwrap_or(usize::MAX)),
-            // `as` saturates: 1e300 is usize::MAX.
-            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 => Some(f as usize),
+            (Some(u), _) => Some(u),
+            // Exact: a whole f64 up to 2^53 converts without rounding.
+            (None, Some(f)) if (0.0..=MAX_COUNT as f64).contains(&f) && f.fract() == 0.0 => {
+                Some(f as u64)
+            }
             _ => None,
         },
         _ => None,
     };
-    match n {
+    match n.filter(|&n| n <= MAX_COUNT) {
         Some(n) => Ok(Some(n)),
-        None => Err(wrong_field(key, "an integer >= 0", Some(got))),
+        None => Err(wrong_field(
+            key,
+            "an integer from 0 to 9007199254740992 (2^53)",
+            Some(got),
+        )),
     }
 }
 
@@ -680,6 +705,18 @@ mod json_tests {
     }
 
     #[test]
+    fn a_quoted_value_is_capped_with_its_length() {
+        assert_eq!(quote("a\"b"), "\"a\\\"b\"");
+        let long = "é".repeat(1 << 20);
+        let q = quote(&long);
+        assert!(
+            q.ends_with("… (1048576 characters)") && q.chars().count() < 240,
+            "{q}"
+        );
+        assert_eq!(quote(&"x".repeat(200)), format!("\"{}\"", "x".repeat(200)));
+    }
+
+    #[test]
     fn counts_are_non_negative_integers() {
         let p = |v: Value| v.as_object().cloned().unwrap_or_default();
         assert_eq!(payload_count(&p(json!({})), "limit"), Ok(None));
@@ -692,10 +729,23 @@ mod json_tests {
             Ok(Some(50))
         );
         assert_eq!(
-            payload_count(&p(json!({ "limit": 1e300 })), "limit"),
-            Ok(Some(usize::MAX))
+            payload_count(&p(json!({ "limit": 9007199254740992.0 })), "limit"),
+            Ok(Some(MAX_COUNT))
         );
-        for bad in [json!(-1), json!(1.5), json!("3"), json!(null), json!(true)] {
+        assert_eq!(
+            payload_count(&p(json!({ "offset": 4294967296u64 })), "offset"),
+            Ok(Some(1 << 32)),
+            "beyond u32 (a wasm32 usize): echoed as asked"
+        );
+        for bad in [
+            json!(-1),
+            json!(1.5),
+            json!("3"),
+            json!(null),
+            json!(true),
+            json!(1e300),
+            json!(9007199254740993u64),
+        ] {
             let e = payload_count(&p(json!({ "limit": bad })), "limit").unwrap_err();
             assert_eq!(e.code, ErrorCode::BadRequest);
             assert!(e.message.contains("payload.limit"), "{}", e.message);

@@ -7,22 +7,29 @@ use std::fmt;
 use sense::{join, Escape, Snapshot};
 use serde::{Deserialize, Deserializer};
 
+/// How many dirty elements the reason names; the rest are counted.
+const DIRTY_NAMED: usize = 10;
+
 /// Why reload is not allowed now (`None`: allowed).
 pub fn reload_refusal(dirty: &[String], no_reload: bool) -> Option<String> {
     if no_reload {
         Some("the page forbids reload (data-e2e-noreload)".to_string())
     } else if !dirty.is_empty() {
-        Some(format!(
-            "unsaved work would be lost (dirty: {})",
-            join(
-                dirty.iter().map(|d| if d.is_empty() {
+        let named = join(
+            dirty.iter().take(DIRTY_NAMED).map(|d| {
+                if d.is_empty() {
                     "(unnamed)"
                 } else {
                     d.as_str()
-                }),
-                ", "
-            )
-        ))
+                }
+            }),
+            ", ",
+        );
+        let more = match dirty.len().saturating_sub(DIRTY_NAMED) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        Some(format!("unsaved work would be lost (dirty: {named}{more})"))
     } else {
         None
     }
@@ -134,6 +141,18 @@ mod tests {
         assert!(!e[0].allowed);
         assert!(e[0].reason.as_deref().unwrap_or("").contains("unsaved"));
         assert!(e[0].reason.as_deref().unwrap_or("").contains("(unnamed)"));
+    }
+
+    #[test]
+    fn the_reason_names_ten_dirty_elements_and_counts_the_rest() {
+        let ids: Vec<String> = (0..25).map(|i| format!("d{i}")).collect();
+        let why = reload_refusal(&ids, false).unwrap_or_default();
+        assert_eq!(
+            why,
+            "unsaved work would be lost (dirty: d0, d1, d2, d3, d4, d5, d6, d7, d8, d9 and 15 more)"
+        );
+        let ten = reload_refusal(&ids[..10], false).unwrap_or_default();
+        assert!(ten.ends_with("d9)"), "{ten}");
     }
 
     #[test]

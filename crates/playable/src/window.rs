@@ -9,8 +9,8 @@ use serde::Serialize;
 /// `menuWindow`: the menu items carried, out of `total` matching ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct MenuWindow {
-    pub offset: usize,
-    pub limit: usize,
+    pub offset: u64,
+    pub limit: u64,
     pub total: usize,
 }
 
@@ -18,8 +18,8 @@ pub struct MenuWindow {
 /// visible ones; `hidden` matching generics were left out as not visible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct GenericsWindow {
-    pub offset: usize,
-    pub limit: usize,
+    pub offset: u64,
+    pub limit: u64,
     pub total: usize,
     pub hidden: usize,
 }
@@ -43,12 +43,13 @@ fn lowercase(s: &str) -> String {
 pub struct Query {
     /// The query's whitespace-separated words, lowercased (none: everything matches).
     words: Vec<String>,
-    offset: usize,
-    limit: Option<usize>,
+    /// As asked (u64: a wasm32 `usize` would cut what the window echoes).
+    offset: u64,
+    limit: Option<u64>,
 }
 
 impl Query {
-    pub fn new(query: &str, offset: usize, limit: Option<usize>) -> Self {
+    pub fn new(query: &str, offset: u64, limit: Option<u64>) -> Self {
         Self {
             words: query.split_whitespace().map(lowercase).collect(),
             offset,
@@ -77,17 +78,19 @@ impl Query {
 
     /// `[offset, offset + limit)` of `total` items; the limit as reported
     /// (asked, or what is left after the offset).
-    fn range(&self, total: usize) -> (usize, usize, usize) {
-        let start = self.offset.min(total);
+    fn range(&self, total: usize) -> (usize, usize, u64) {
+        let total64 = total as u64;
+        let start = self.offset.min(total64);
         let limit = self
             .limit
-            .unwrap_or_else(|| total.saturating_sub(self.offset));
-        let end = start.saturating_add(limit).min(total);
-        (start, end, limit)
+            .unwrap_or_else(|| total64.saturating_sub(self.offset));
+        let end = start.saturating_add(limit).min(total64);
+        // Both at most `total`, so they fit a usize.
+        (start as usize, end as usize, limit)
     }
 
     /// Keeps, in order, the matching items of `list` inside the window.
-    fn window<T>(&self, list: &mut Vec<T>, keep: impl Fn(&T) -> bool) -> (usize, usize) {
+    fn window<T>(&self, list: &mut Vec<T>, keep: impl Fn(&T) -> bool) -> (usize, u64) {
         let mut matching: Vec<T> = std::mem::take(list).into_iter().filter(keep).collect();
         let total = matching.len();
         let (start, end, limit) = self.range(total);
@@ -300,7 +303,7 @@ mod tests {
         );
 
         let mut s = rows();
-        let (menu, _) = Query::new("", usize::MAX, Some(usize::MAX)).apply(&mut s);
+        let (menu, _) = Query::new("", u64::MAX, Some(u64::MAX)).apply(&mut s);
         assert!(s.menu.is_empty());
         assert_eq!(menu.total, 1000);
     }

@@ -6,7 +6,10 @@ use fnv::FnvHashMap;
 
 use crate::model::{Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 use crate::slots::{IslandSlots, SlotSpec};
-use crate::text::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+use crate::text::{
+    cap_chars, char_count, prefix_chars, DESC_MAX_CHARS, EVENT_MAX_CHARS, ID_MAX_CHARS,
+    TITLE_MAX_CHARS,
+};
 
 /// A snapshot plus, for each menu item, the node that a run would target
 /// (`None` for ambiguous items: they are never dispatched).
@@ -34,6 +37,12 @@ pub fn is_generic_ref(id: &str) -> bool {
 
 fn non_empty(s: Option<&str>) -> Option<&str> {
     s.filter(|s| !s.is_empty())
+}
+
+/// A usable id: non-empty and at most [`ID_MAX_CHARS`] characters (a
+/// longer one is no id, as an empty one is).
+fn usable_id(s: Option<&str>) -> Option<&str> {
+    non_empty(s).filter(|s| s.len() <= ID_MAX_CHARS || char_count(s) <= ID_MAX_CHARS)
 }
 
 fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
@@ -103,7 +112,7 @@ fn menu_item(
 ) -> MenuItem {
     MenuItem {
         id,
-        event: non_empty(node.event).unwrap_or("click").to_string(),
+        event: prefix_chars(non_empty(node.event).unwrap_or("click"), EVENT_MAX_CHARS).to_string(),
         title: cap_chars(title.unwrap_or(""), TITLE_MAX_CHARS),
         desc: cap_chars(desc.unwrap_or(""), DESC_MAX_CHARS),
         enabled: node.has(RawNode::FLAG_ENABLED),
@@ -150,12 +159,14 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
             }
         }
         if node.has(RawNode::FLAG_DIRTY) {
-            snap.dirty.push(node.id.unwrap_or_default().to_string());
+            // Still dirty, so reload stays forbidden; unnamed when its id is no id.
+            snap.dirty
+                .push(usable_id(node.id).unwrap_or_default().to_string());
         }
         if node.has(RawNode::FLAG_NORELOAD) {
             snap.no_reload = true;
         }
-        let (Some(kind), Some(id)) = (node.kind, non_empty(node.id)) else {
+        let (Some(kind), Some(id)) = (node.kind, usable_id(node.id)) else {
             continue;
         };
         match kind {
@@ -221,7 +232,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     }
 
     for (index, node) in nodes.iter().enumerate() {
-        let is_playable = node.kind == Some("playable") && non_empty(node.id).is_some();
+        let is_playable = node.kind == Some("playable") && usable_id(node.id).is_some();
         if !node.has(RawNode::FLAG_INTERACTIVE) || is_playable || slot_nodes[index] {
             continue;
         }

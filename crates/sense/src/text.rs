@@ -4,6 +4,14 @@
 pub const TITLE_MAX_CHARS: usize = 200;
 /// Descriptions: at most this many characters.
 pub const DESC_MAX_CHARS: usize = 1000;
+/// Ids (`data-e2e-id` of playables, islands and dirty elements): one longer
+/// than this is no id. Not cut: a cut id would name something else, and an
+/// agent could not run it. Bounds what a hostile page puts in `menu`,
+/// `islands`, `dirty` and the escape's reason.
+pub const ID_MAX_CHARS: usize = 1024;
+/// An unknown `data-e2e-event` is reported as written, up to this many
+/// characters (every known event is far shorter, so a cut one stays unknown).
+pub const EVENT_MAX_CHARS: usize = 40;
 
 /// Collapses runs of whitespace, trims, and keeps at most `max` characters.
 pub fn cap_chars(s: &str, max: usize) -> String {

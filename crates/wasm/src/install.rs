@@ -298,18 +298,30 @@ pub fn for_tests(reset: bool) {
 /// large or not JSON at all.
 fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> {
     const EXPECTED: &str = "expected an ISnapshot ({ dirty: string[], noReload: boolean })";
+    let refuse = |why: String| JsError::new(&format!("{EXPECTED}: {why}"));
     if !snapshot.is_object() || Array::is_array(snapshot) {
-        return Err(JsError::new(&format!("{EXPECTED}: not an object")));
+        return Err(refuse("not an object".into()));
     }
+    // Fail closed: a field that cannot be read, or that JSON cannot hold
+    // (a function, a BigInt), is an error, never "absent" (which would
+    // allow the reload).
     let fields = Object::new();
     for key in ["dirty", "noReload"] {
-        let value = crate::js::get(snapshot, key);
-        if !value.is_undefined() {
-            let _ = Reflect::set(&fields, &key.into(), &value);
+        let value = Reflect::get(snapshot, &key.into())
+            .map_err(|e| refuse(format!("reading {key} threw: {}", crate::js::thrown(&e))))?;
+        if value.is_undefined() {
+            continue;
         }
+        if crate::ports::stringify(&value).is_none() {
+            return Err(refuse(format!(
+                "{key} is not JSON (a function, a BigInt or a symbol, or a getter inside it threw)"
+            )));
+        }
+        let _ = Reflect::set(&fields, &key.into(), &value);
     }
     let json = crate::ports::stringify(&fields).unwrap_or_default();
-    playable::EscapeInputs::from_json(&json).map_err(|e| JsError::new(&format!("{EXPECTED}: {e}")))
+    playable::EscapeInputs::from_json(&json)
+        .map_err(|e| refuse(playable::bounds::unreadable(&json, &e)))
 }
 
 /// `deriveEscapes(snapshot)`: `[{ type: "reload", allowed, reason? }]`.

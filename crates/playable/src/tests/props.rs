@@ -381,7 +381,7 @@ proptest! {
         for (i, v) in visible.iter().enumerate() {
             s.generics.push(sense::Generic { reference: format!("g{i}"), role: "button".into(), name: ids.get(i).cloned().unwrap_or_default(), visible: *v });
         }
-        let q = Query::new(&query, offset, limit);
+        let q = Query::new(&query, offset as u64, limit.map(|l| l as u64));
         let matching: Vec<_> = s.menu.iter().filter(|m| q.item_matches(m)).cloned().collect();
         let full = s.clone();
         let (menu, generics) = q.apply(&mut s);
@@ -389,7 +389,7 @@ proptest! {
         let end = limit.map_or(matching.len(), |l| (offset + l).min(matching.len()));
         let want: Vec<_> = matching.get(offset.min(matching.len())..end.max(offset.min(matching.len()))).unwrap_or(&[]).to_vec();
         prop_assert_eq!(&s.menu, &want);
-        prop_assert_eq!(menu.limit, limit.unwrap_or(matching.len().saturating_sub(offset)));
+        prop_assert_eq!(menu.limit, limit.unwrap_or(matching.len().saturating_sub(offset)) as u64);
         let shown = full.generics.iter().filter(|g| q.generic_matches(g)).count();
         prop_assert_eq!(generics.total + generics.hidden, shown);
         prop_assert!(s.generics.iter().all(|g| g.visible));

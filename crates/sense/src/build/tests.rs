@@ -250,6 +250,46 @@ fn page_text_is_capped() {
 }
 
 #[test]
+fn an_id_over_the_cap_is_no_id_and_an_unknown_event_is_cut() {
+    let at_cap = "é".repeat(ID_MAX_CHARS);
+    let over = "i".repeat(ID_MAX_CHARS + 1);
+    let mut odd = playable("odd", "O", EV);
+    let event = "e".repeat(5000);
+    odd.event = Some(&event);
+    let mut too_long = playable(&over, "T", EV);
+    too_long.flags |= N::FLAG_INTERACTIVE;
+    let dirty = N {
+        flags: N::FLAG_DIRTY,
+        id: Some(&over),
+        ..N::default()
+    };
+    let b = build(
+        &[
+            playable(&at_cap, "A", EV),
+            too_long,
+            island(&over, 3, 0),
+            dirty,
+            odd,
+        ],
+        &pagination(),
+    );
+    let ids: Vec<&str> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [at_cap.as_str(), "odd"],
+        "the over-long id is not in the menu"
+    );
+    assert!(b.snapshot.islands.is_empty(), "nor is the island");
+    assert_eq!(b.snapshot.dirty, [String::new()], "still dirty, unnamed");
+    assert_eq!(
+        b.snapshot.generics.len(),
+        1,
+        "the button is an unmarked one"
+    );
+    assert_eq!(b.snapshot.menu[1].event, "e".repeat(EVENT_MAX_CHARS));
+}
+
+#[test]
 fn generic_refs_are_recognised() {
     assert!(is_generic_ref("g0"));
     assert!(is_generic_ref("g12"));
