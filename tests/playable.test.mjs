@@ -369,6 +369,33 @@ test("a real reload escape reloads the document; the new document starts fresh",
     assert.notEqual(after.pageId, before.pageId);
   }));
 
+test("a reload the page cancels (beforeunload, the person stays) does not retire the instance for good: once the document is plainly still here it is live again, same pageId", () =>
+  withPage(async (page) => {
+    const dialogs = [];
+    page.on("dialog", (d) => { dialogs.push(d.type()); d.dismiss(); }); // dismiss: stay on the page
+    await page.evaluate(() => {
+      window.addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = ""; });
+      window.__same = true;
+    });
+    await page.mouse.click(5, 5); // the user activation a beforeunload dialog needs
+    const before = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      return { pageId: h.payload.pageId, e: e.payload, phase: p.phase };
+    });
+    assert.deepEqual(before.e, { type: "reload", retired: true });
+    assert.equal(before.phase, "retired");
+    await new Promise((r) => setTimeout(r, 10_500)); // bom::STAYED_AFTER_MS, and a margin
+    const after = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      return { same: window.__same === true, phase: p.phase, pageId: h.payload && h.payload.pageId, code: h.ok ? "ok" : h.error.code };
+    });
+    assert.deepEqual(dialogs, ["beforeunload"], "the page asked, and its person stayed");
+    assert.deepEqual(after, { same: true, phase: "live", pageId: before.pageId, code: "ok" });
+  }));
+
 test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -78,7 +78,17 @@ where
     }
 
     pub fn phase(&self) -> Phase {
+        self.revive_if_reload_undone();
         self.state.borrow().phase
+    }
+
+    /// A retired instance whose reload the page cancelled is live again:
+    /// the document it serves is still here (no fake retirement).
+    fn revive_if_reload_undone(&self) {
+        let retired = self.state.borrow().phase == Phase::Retired;
+        if retired && self.bom.reload_undone() {
+            self.state.borrow_mut().phase = Phase::Live;
+        }
     }
 
     pub fn page_id(&self) -> Option<String> {
@@ -145,6 +155,7 @@ where
 
     /// Phase, then latch.
     fn gate(&self, down: &Downlink) -> Result<(), Failure> {
+        self.revive_if_reload_undone();
         let state = self.state.borrow();
         match state.phase {
             Phase::Retired => {

@@ -72,6 +72,13 @@ pub trait Bot<T> {
 /// Browser-object actions (reload).
 pub trait Bom {
     async fn reload(&self) -> Result<Outcome, PortError>;
+
+    /// Whether the last reload that retired this instance did not happen
+    /// (the page cancelled it and the document stayed): the instance is then
+    /// live again. Said once per reload.
+    fn reload_undone(&self) -> bool {
+        false
+    }
 }
 
 /// Cryptographic randomness for pageIds.

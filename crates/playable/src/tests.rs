@@ -91,6 +91,8 @@ impl Bot<String> for FakeBot {
 pub struct FakeBom {
     pub outcome: Cell<Outcome>,
     pub reloads: Cell<u32>,
+    /// What `reload_undone` says next (then `false`: it says so once).
+    pub undone: Cell<bool>,
 }
 
 impl Default for FakeBom {
@@ -101,6 +103,7 @@ impl Default for FakeBom {
                 retired: true,
             }),
             reloads: Cell::new(0),
+            undone: Cell::new(false),
         }
     }
 }
@@ -109,6 +112,10 @@ impl Bom for FakeBom {
     async fn reload(&self) -> Result<Outcome, PortError> {
         self.reloads.set(self.reloads.get() + 1);
         Ok(self.outcome.get())
+    }
+
+    fn reload_undone(&self) -> bool {
+        self.undone.replace(false)
     }
 }
 

@@ -142,6 +142,11 @@ impl Bom for BomPort {
             retired: answer.retired(),
         })
     }
+
+    /// Only the real reload can be undone; an injected port's answer stands.
+    fn reload_undone(&self) -> bool {
+        self.js.is_none() && self.dom.undone()
+    }
 }
 
 /// `window.crypto` (through Reflect.get, which the module imports anyway).

@@ -283,6 +283,24 @@ fn escape_reload_retires_and_everything_after_is_retired() {
 }
 
 #[test]
+fn a_reload_the_page_cancelled_leaves_the_instance_live_with_its_pageid() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    assert_eq!(m.phase(), Phase::Retired);
+    assert_eq!(
+        code(&send(&m, down(pid.clone(), "snapshot", json!({})))),
+        "RETIRED"
+    );
+    // The bom finds the document still here, long after the reload returned.
+    m.bom.undone.set(true);
+    assert_eq!(m.phase(), Phase::Live);
+    assert_eq!(hello(&m), pid, "the same document, the same pageId");
+    let up = send(&m, down(pid.clone(), "run", json!({ "id": "a" })));
+    assert_eq!(up["ok"], json!(true), "{up}");
+}
+
+#[test]
 fn escape_refusals() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
