@@ -43,6 +43,33 @@ test("install is synchronous, once per window, marks the window", () =>
     assert.deepEqual(r, { same: true, marker: true, pageId: null, phase: "installed", isPromise: false, hasHandle: true });
   }));
 
+test("resetPlayableForTests drops the instance for good: an old object answers RETIRED, cannot attach a bridge, and the new one alone replies", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const old = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const h = await old.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      old.attachWindowBridge();
+      window.P.resetPlayableForTests();
+      const fresh = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      fresh.attachWindowBridge();
+      const run = await old.handle({ pageId: h.payload.pageId, requestId: "r", cmd: "run", payload: { id: "btn-save" } });
+      let attach = "no throw";
+      try { old.attachWindowBridge(); } catch (e) { attach = e.message; }
+      const replies = [];
+      const listen = (e) => { if (e.data && e.data.dir === "up") replies.push(e.data.envelope.requestId); };
+      window.addEventListener("message", listen);
+      window.postMessage({ channel: "in-page-playable", dir: "down", seq: 1, envelope: { pageId: null, requestId: "b", cmd: "hello", payload: {} } }, location.origin);
+      await new Promise((res) => setTimeout(res, 200));
+      window.removeEventListener("message", listen);
+      return { phase: old.phase, run: run.ok ? "ok" : run.error.code + ": " + run.error.message, attach, replies, differ: old !== fresh };
+    });
+    assert.equal(r.phase, "retired");
+    assert.match(r.run, /^RETIRED: .*resetPlayableForTests/);
+    assert.match(r.attach, /dropped \(resetPlayableForTests\)/);
+    assert.deepEqual(r.replies, ["b"], "one reply, from the new instance");
+    assert.ok(r.differ);
+  }));
+
 test("a second install returns the instance whatever its options, even ones a first install refuses", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

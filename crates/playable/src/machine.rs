@@ -43,6 +43,8 @@ pub struct Response<Shot> {
 struct State {
     phase: Phase,
     page_id: Option<String>,
+    /// Dropped by its owner (`resetPlayableForTests`): retired for good.
+    dropped: bool,
 }
 
 pub struct Machine<S, B, M, R> {
@@ -72,6 +74,7 @@ where
             state: RefCell::new(State {
                 phase: Phase::Installed,
                 page_id: None,
+                dropped: false,
             }),
             fifo: Fifo::default(),
         }
@@ -82,10 +85,26 @@ where
         self.state.borrow().phase
     }
 
+    /// Retires the instance for good: its owner dropped it (a JS object
+    /// handed out earlier must not keep acting on the page). Every command
+    /// is then `RETIRED`, saying so.
+    pub fn drop_for_good(&self) {
+        let mut state = self.state.borrow_mut();
+        state.phase = Phase::Retired;
+        state.dropped = true;
+    }
+
+    /// Whether [`Machine::drop_for_good`] was called.
+    pub fn dropped(&self) -> bool {
+        self.state.borrow().dropped
+    }
+
     /// A retired instance whose reload the page cancelled is live again:
     /// the document it serves is still here (no fake retirement).
     fn revive_if_reload_undone(&self) {
-        let retired = self.state.borrow().phase == Phase::Retired;
+        let state = self.state.borrow();
+        let retired = state.phase == Phase::Retired && !state.dropped;
+        drop(state);
         if retired && self.bom.reload_undone() {
             self.state.borrow_mut().phase = Phase::Live;
         }
@@ -158,6 +177,12 @@ where
         self.revive_if_reload_undone();
         let state = self.state.borrow();
         match state.phase {
+            Phase::Retired if state.dropped => {
+                return Err(fail(
+                    ErrorCode::Retired,
+                    "this instance was dropped (resetPlayableForTests); install a new one".into(),
+                ))
+            }
             Phase::Retired => {
                 return Err(fail(
                     ErrorCode::Retired,

@@ -86,7 +86,17 @@ impl Instance {
         Box::pin(self.handle(down))
     }
 
-    fn attach_bridge(self: &Rc<Self>) -> Result<(), OriginsError> {
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), JsError> {
+        if self.machine.dropped() {
+            return Err(JsError::new(
+                "attachWindowBridge: this instance was dropped (resetPlayableForTests); install a new one",
+            ));
+        }
+        self.attach_listener()
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    fn attach_listener(self: &Rc<Self>) -> Result<(), OriginsError> {
         let me = Rc::downgrade(self);
         crate::serve::serve_boxed(
             &self.bridge,
@@ -157,9 +167,7 @@ impl Playable {
     /// Starts answering `window.postMessage` downlinks (baseline §3).
     #[wasm_bindgen(js_name = attachWindowBridge)]
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
-        self.inner
-            .attach_bridge()
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.inner.attach_bridge()
     }
 
     /// Publishes the runnable menu as WebMCP tools (a no-op without WebMCP).
@@ -284,6 +292,8 @@ pub fn for_tests(reset: bool) {
     for (window, _, instance) in &list {
         take(&instance.bridge);
         if reset {
+            // The JS object handed out may still be held: it must not act.
+            instance.machine.drop_for_good();
             take(&instance.webmcp);
             let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
         }

@@ -301,6 +301,26 @@ fn a_reload_the_page_cancelled_leaves_the_instance_live_with_its_pageid() {
 }
 
 #[test]
+fn a_dropped_instance_is_retired_for_good_and_says_why() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    m.drop_for_good();
+    m.bom.undone.set(true);
+    assert_eq!(
+        m.phase(),
+        Phase::Retired,
+        "no reload to undo brings it back"
+    );
+    let up = send(&m, down(pid.clone(), "run", json!({ "id": "a" })));
+    assert_eq!(code(&up), "RETIRED");
+    assert!(up["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("resetPlayableForTests"));
+    assert!(m.bot.clicks.borrow().is_empty());
+}
+
+#[test]
 fn escape_refusals() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
