@@ -16,7 +16,12 @@ export const IN_PAGE = () => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
-  const disabled = (el) => el.matches(":disabled") || el.closest('[aria-disabled="true"],[inert]') !== null;
+  // The contract's disabled: `:disabled`, inside a disabled fieldset, aria-disabled or inert (an
+  // ancestor's attribute, or outside an open modal dialog, looked up once per read).
+  let modal = null;
+  const disabled = (el) =>
+    el.matches(":disabled") || el.closest("fieldset[disabled]") !== null ||
+    el.closest('[aria-disabled="true"],[inert]') !== null || (modal !== null && !modal.contains(el));
 
   /**
    * The DOM floor: the minimum reads the snapshot contract needs, in a bare
@@ -30,6 +35,7 @@ export const IN_PAGE = () => {
    * shadowRoot. The generated pages have none, so nothing more is read.
    */
   function floor(root) {
+    modal = (root.ownerDocument || root).querySelector("dialog:modal");
     const all = root.getElementsByTagName("*");
     for (let i = 0, n = all.length; i < n; i++) if (all[i].shadowRoot !== null) sink++;
     const list = root.querySelectorAll(FLOOR_SELECTOR);

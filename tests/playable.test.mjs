@@ -70,6 +70,40 @@ test("resetPlayableForTests drops the instance for good: an old object answers R
     assert.ok(r.differ);
   }));
 
+test("enabled follows the browser: anything inside <fieldset disabled> but its first legend, and everything outside an open modal dialog, is disabled and never clicked", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      document.body.innerHTML = `
+        <fieldset disabled>
+          <legend><span data-e2e-kind="playable" data-e2e-id="in-legend">L</span></legend>
+          <div data-e2e-kind="playable" data-e2e-id="fs-div">D</div>
+          <button data-e2e-kind="playable" data-e2e-id="fs-button">B</button>
+        </fieldset>
+        <button data-e2e-kind="playable" data-e2e-id="behind">Behind</button>
+        <dialog id="dlg"><button data-e2e-kind="playable" data-e2e-id="in-dialog">OK</button></dialog>`;
+      const clicks = [];
+      document.addEventListener("click", (e) => clicks.push(e.target.getAttribute("data-e2e-id")), true);
+      const p = window.P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const send = (cmd, payload) => p.handle({ pageId: h.payload.pageId, requestId: "r", cmd, payload });
+      const enabled = async () => Object.fromEntries((await send("snapshot", {})).payload.snapshot.menu.map((m) => [m.id, m.enabled]));
+      const code = async (id) => { const u = await send("run", { id }); return u.ok ? "ok" : u.error.code; };
+      const closed = await enabled();
+      const fsDiv = await code("fs-div");
+      document.getElementById("dlg").showModal();
+      const modal = await enabled();
+      const behind = await code("behind");
+      const inDialog = await code("in-dialog");
+      return { closed, fsDiv, modal, behind, inDialog, clicks };
+    });
+    assert.deepEqual(r.closed, { "in-legend": true, "fs-div": false, "fs-button": false, behind: true, "in-dialog": true }, "a closed dialog hides its button; it does not disable it");
+    assert.equal(r.fsDiv, "NOT_ACTIONABLE");
+    assert.deepEqual(r.modal, { "in-legend": false, "fs-div": false, "fs-button": false, behind: false, "in-dialog": true });
+    assert.equal(r.behind, "NOT_ACTIONABLE");
+    assert.equal(r.inDialog, "ok");
+    assert.deepEqual(r.clicks, ["in-dialog"], "only the dialog's button was clicked");
+  }));
+
 test("a second install returns the instance whatever its options, even ones a first install refuses", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

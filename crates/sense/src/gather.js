@@ -26,9 +26,29 @@ export function isVisible(el) {
   return r.width > 0 && r.height > 0;
 }
 
-/** Not `:disabled`, and neither `el` nor an ancestor matches `disabling` (Rust's selector). */
+/** The open modal dialog of `el`'s document, if any (everything outside it is inert). */
+function modalOf(el) {
+  const doc = el.ownerDocument;
+  return doc ? doc.querySelector("dialog:modal") : null;
+}
+
+/**
+ * What the browser itself disables: `:disabled` (form controls), being
+ * inside a `<fieldset disabled>` but not in its first `<legend>` (any
+ * element, not only controls), and lying outside an open modal dialog.
+ */
+function browserDisabled(el, modal) {
+  if (el.matches(":disabled")) return true;
+  for (let set = el.closest("fieldset[disabled]"); set; set = set.parentElement && set.parentElement.closest("fieldset[disabled]")) {
+    const legend = set.querySelector(":scope > legend");
+    if (!(legend && legend.contains(el))) return true;
+  }
+  return modal !== null && !modal.contains(el);
+}
+
+/** Not disabled by the browser (above), and neither `el` nor an ancestor matches `disabling` (Rust's selector). */
 export function isEnabled(el, disabling) {
-  return !(el.matches(":disabled") || el.closest(disabling) !== null);
+  return !(browserDisabled(el, modalOf(el)) || el.closest(disabling) !== null);
 }
 
 /** [isVisible, isEnabled], so other bulk readers (Surface) apply the same rules. */
@@ -178,7 +198,7 @@ const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202
 
 /**
  * Reads what `asks` ([index, bits] pairs into `els`) asks for: visibility,
- * `:disabled`, the texts of the `aria-labelledby` references that exist,
+ * whether the browser disables the element (`browserDisabled`), the texts of the `aria-labelledby` references that exist,
  * and the fields (value, first label's text, placeholder, title, alt, text,
  * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units (a longer
  * one has its whitespace runs made one space first). Returns [text, ints],
@@ -214,6 +234,7 @@ export function details(els, asks, textMax) {
     // so the name Rust makes of the text is unchanged.
     return t.replace(WHITESPACE_RUNS, " ").slice(0, textMax);
   };
+  const modal = els.length ? modalOf(els[0]) : null;
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];
     const ask = asks[k + 1];
@@ -221,7 +242,7 @@ export function details(els, asks, textMax) {
     head = 0;
     const at = len++;
     if (ask & VISIBLE && isVisible(el)) head |= VISIBLE;
-    if (ask & DISABLED && el.matches(":disabled")) head |= DISABLED;
+    if (ask & DISABLED && browserDisabled(el, modal)) head |= DISABLED;
     if (ask & REFS) {
       const by = el.getAttribute("aria-labelledby");
       if (by) {
