@@ -5,8 +5,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Document, Element, ShadowRoot};
 
 use crate::{
-    missing_options, Action, Actionability, DispatchError, Editable, Field, FieldFacts, Hit,
-    InputValue, Rect, Refusal, Report, Settled,
+    disabled_option, missing_options, Action, Actionability, DispatchError, Editable, Field,
+    FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -47,13 +47,22 @@ fn field(el: &Element) -> Result<Field, String> {
     })
 }
 
-/// The values of a select's options, in order.
-fn option_values(el: &Element) -> Vec<String> {
+/// A select's options, in order: each one's value, and whether it is
+/// disabled (its own `disabled`, or its optgroup's: `:disabled` covers both).
+fn options(el: &Element) -> Vec<(String, bool)> {
     let options = prop(el, "options");
     // An HTMLOptionsCollection is array-like: Array.from reads it once.
     js_sys::Array::from(&options)
         .iter()
-        .map(|o| prop(&o, "value").as_string().unwrap_or_default())
+        .map(|o| {
+            let value = prop(&o, "value").as_string().unwrap_or_default();
+            // Unchecked: an option of an iframe's select fails `instanceof`.
+            let disabled = o
+                .unchecked_ref::<Element>()
+                .matches(":disabled")
+                .unwrap_or(false);
+            (value, disabled)
+        })
         .collect()
 }
 
@@ -212,10 +221,15 @@ impl DomBot {
             InputValue::Bool(_) => &[],
         };
         if matches!(kind, Field::Select | Field::SelectMultiple) {
-            if let Some(missing) = missing_options(&option_values(el), wanted) {
+            let options = options(el);
+            let values: Vec<String> = options.iter().map(|(v, _)| v.clone()).collect();
+            if let Some(missing) = missing_options(&values, wanted) {
                 return Err(Refusal::BadRequest(format!(
                     "no option with value {missing}"
                 )));
+            }
+            if let Some(why) = disabled_option(&options, wanted) {
+                return Err(not_actionable(why));
             }
         }
         if let (Field::Text, "INPUT", [text]) = (kind, el.tag_name().as_str(), wanted) {

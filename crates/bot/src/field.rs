@@ -159,6 +159,19 @@ pub fn missing_options(have: &[String], wanted: &[String]) -> Option<String> {
     Some(out)
 }
 
+/// The first of `wanted` that only a disabled option of the select holds
+/// (`have`: each option's value and whether it is disabled), quoted: a
+/// person cannot pick it, so neither may an agent (`NOT_ACTIONABLE`).
+pub fn disabled_option(have: &[(String, bool)], wanted: &[String]) -> Option<String> {
+    wanted
+        .iter()
+        .find(|w| {
+            let mut named = have.iter().filter(|(v, _)| v == *w).peekable();
+            named.peek().is_some() && named.all(|(_, disabled)| *disabled)
+        })
+        .map(|w| format!("the option \"{}\" is disabled", quote(w)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +271,25 @@ mod tests {
         assert!(Field::holds("\u{7}", "", "text")
             .expect_err("changed")
             .contains("\"\u{fffd}\""));
+    }
+
+    #[test]
+    fn a_value_only_a_disabled_option_holds_is_named() {
+        let have = |o: &[(&str, bool)]| -> Vec<(String, bool)> {
+            o.iter().map(|(v, d)| (v.to_string(), *d)).collect()
+        };
+        let want = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let opts = have(&[("a", false), ("b", true), ("c", true), ("c", false)]);
+        assert_eq!(disabled_option(&opts, &want(&["a", "c"])), None);
+        assert_eq!(
+            disabled_option(&opts, &want(&["a", "b"])),
+            Some("the option \"b\" is disabled".into())
+        );
+        assert_eq!(
+            disabled_option(&opts, &want(&["z"])),
+            None,
+            "missing is not disabled"
+        );
     }
 
     #[test]

@@ -297,3 +297,19 @@ async fn a_text_the_field_would_not_hold_is_refused_before_anything_happens() {
     }
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn an_option_a_person_cannot_pick_is_refused() {
+    let doc = document();
+    let host = mount(
+        "<select id=\"s\" style=\"position:fixed;left:0;top:0\">\
+         <option value=\"a\">A</option><option value=\"b\" disabled>B</option>\
+         <optgroup label=\"g\" disabled><option value=\"c\">C</option></optgroup></select>",
+    );
+    let el: JsValue = doc.get_element_by_id("s").unwrap().into();
+    let pick = |v: &str| Action::Input(InputValue::Text(v.into()));
+    assert_eq!(check(&el, &pick("b")).await, "the option \"b\" is disabled");
+    assert_eq!(check(&el, &pick("c")).await, "the option \"c\" is disabled");
+    assert_eq!(check(&el, &pick("a")).await, "ok");
+    host.remove();
+}

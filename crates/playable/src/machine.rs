@@ -314,12 +314,14 @@ where
             .reload()
             .await
             .map_err(|e| fail(ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
-        if !outcome.retired {
+        // Only `{ ok: true, retired: true }` retires: a failure that also
+        // says "retired" is still a failure (no fake retirement).
+        if !(outcome.ok && outcome.retired) {
             return Err(fail(
                 ErrorCode::DispatchFailed,
                 format!(
-                    "reload reported ok:{} retired:false; the page is still live",
-                    outcome.ok
+                    "the reload did not report {{ ok: true, retired: true }} (it reported ok: {}, retired: {}; anything but true reads as false): the page is still live",
+                    outcome.ok, outcome.retired
                 ),
             ));
         }

@@ -12,10 +12,14 @@ use crate::ports::{Action, Bot, Refusal, Report, Sense};
 
 /// The menu item `id` names, if it is runnable at all.
 fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a MenuItem, Failure> {
-    let item = snapshot.menu.iter().find(|m| m.id == id);
+    let mut named = snapshot.menu.iter().filter(|m| m.id == id);
+    let item = named.next();
+    // An id listed twice (a sense port's snapshot may do so without the
+    // `ambiguous` mark the DOM read sets) is claimed twice all the same.
+    let twice = named.next().is_some();
     let (code, why) = match item {
         None => (ErrorCode::NotInMenu, "is not in the current menu"),
-        Some(m) if m.ambiguous => (
+        Some(m) if m.ambiguous || twice => (
             ErrorCode::Ambiguous,
             "is claimed by more than one element; nothing was dispatched",
         ),

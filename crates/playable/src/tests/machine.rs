@@ -202,9 +202,19 @@ fn run_refusals_have_their_codes_and_click_nothing() {
     dup.ambiguous = true;
     let mut typed = item("typed");
     typed.event = "hover".into();
-    let m = machine(vec![disabled, hidden, dup, typed, item("ok")]);
+    // Listed twice without the mark (as a sense port may list it).
+    let m = machine(vec![
+        disabled,
+        hidden,
+        dup,
+        typed,
+        item("ok"),
+        item("twice"),
+        item("twice"),
+    ]);
     let pid = hello(&m);
     for (id, want) in [
+        ("twice", "AMBIGUOUS"),
         ("", "NOT_IN_MENU"),
         ("g0", "NOT_IN_MENU"),
         ("g12", "NOT_IN_MENU"),
@@ -351,10 +361,25 @@ fn escape_refusals() {
         retired: false,
     });
     assert_eq!(
-        code(&send(&m, down(pid, "escape", json!({ "type": "reload" })))),
+        code(&send(
+            &m,
+            down(pid.clone(), "escape", json!({ "type": "reload" }))
+        )),
         "DISPATCH_FAILED"
     );
     assert_eq!(m.phase(), Phase::Live, "no fake retirement");
+    // A failure that also says "retired" is a failure.
+    m.bom.outcome.set(Outcome {
+        ok: false,
+        retired: true,
+    });
+    let up = send(&m, down(pid, "escape", json!({ "type": "reload" })));
+    assert_eq!(code(&up), "DISPATCH_FAILED");
+    assert!(up["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("ok: false, retired: true"));
+    assert_eq!(m.phase(), Phase::Live);
 }
 
 #[test]
