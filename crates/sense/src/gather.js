@@ -51,9 +51,18 @@ export function isEnabled(el, disabling) {
   return !(browserDisabled(el, modalOf(el)) || el.closest(disabling) !== null);
 }
 
-/** [isVisible, isEnabled], so other bulk readers (Surface) apply the same rules. */
+/**
+ * [isVisible, isEnabled], so other bulk readers (Surface) apply the same
+ * rules: one pair per read, which looks the open modal dialog up once, not
+ * once per element.
+ */
 export function checks(disabling) {
-  return [isVisible, (el) => isEnabled(el, disabling)];
+  let modal;
+  const enabled = (el) => {
+    if (modal === undefined) modal = modalOf(el);
+    return !(browserDisabled(el, modal) || el.closest(disabling) !== null);
+  };
+  return [isVisible, enabled];
 }
 
 /** `a` contains `el`, looking through the shadow roots `el` sits in (when `deep`). */
