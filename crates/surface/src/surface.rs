@@ -150,8 +150,14 @@ impl Surface {
         host: &impl Host,
         page: &impl Page,
     ) -> Response {
+        // The shape first: a malformed request is refused without asking
+        // the host for a session (which may never answer).
+        let parsed = match parse_request(request) {
+            Ok(parsed) => parsed,
+            Err(error) => return Response::refused(echo_id(request), error),
+        };
         let session = host.session().await;
-        let p = match self.begin(reader, request, session, host, page) {
+        let p = match self.begin(reader, parsed, session, host, page) {
             Begun::Done(response) => return response,
             Begun::Run(p) => p,
         };
@@ -179,12 +185,12 @@ impl Surface {
     fn begin(
         &self,
         reader: Reader,
-        request: &Value,
+        request: Request,
         session: Option<Session>,
         host: &impl Host,
         page: &impl Page,
     ) -> Begun {
-        let id = echo_id(request);
+        let id = request.id().to_string();
         match self.checked(reader, request, session, host, page) {
             Ok(Ok(p)) => Begun::Run(p),
             Ok(Err(answer)) => Begun::Done(Response::answered(id, answer)),
@@ -192,18 +198,17 @@ impl Surface {
         }
     }
 
-    /// The check order: shape → session → replay → rate (invoke) →
-    /// exposure (invoke) → the method itself. `Ok(Err(answer))` is a
+    /// The check order after the shape: session → replay → rate (invoke)
+    /// → exposure (invoke) → the method itself. `Ok(Err(answer))` is a
     /// finished exchange (a describe, or a business error).
     fn checked(
         &self,
         reader: Reader,
-        request: &Value,
+        request: Request,
         session: Option<Session>,
         host: &impl Host,
         page: &impl Page,
     ) -> Result<Result<Pending, Answer>, ProtocolError> {
-        let request = parse_request(request)?;
         let now = host.now_ms();
         let session = check_session(session, now)?;
         let invoking = matches!(request, Request::Invoke { .. });

@@ -144,6 +144,16 @@ fn shape_is_checked_before_session() {
     *fx.session.borrow_mut() = None;
     let r = fx.send(&with(base("describe"), "method", json!("eval")));
     assert_eq!(protocol_code(&r), "INVALID_REQUEST");
+    // A malformed request never asks for the session (which may hang);
+    // a well-formed one asks once.
+    fx.send(&json!(null));
+    fx.send(&with(base("invoke"), "capability", json!("")));
+    assert_eq!(fx.session_reads.get(), 0);
+    assert_eq!(
+        protocol_code(&fx.send(&base("describe"))),
+        "SESSION_EXPIRED"
+    );
+    assert_eq!(fx.session_reads.get(), 1);
 }
 
 #[test]
