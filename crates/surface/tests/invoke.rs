@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use surface::{exec_outcome_from_json, BusinessError, Registry, SurfaceConfig};
+use surface::{exec_outcome_from_json, BusinessError, Registry, Session, SurfaceConfig};
 
 fn note(record: &str, note: Value) -> Value {
     json!({ "record": record, "note": note })
@@ -290,6 +290,95 @@ fn confirm_hook_decides_high_risk() {
     // Low-risk capabilities never ask.
     fx.invoke("orders.search", json!({ "query": "q" }));
     assert_eq!(fx.confirm.asked.borrow().len(), 2);
+}
+
+/// A fixture whose person approves `orders.cancel@order` after `meanwhile`
+/// changed the session or the page.
+fn approving(meanwhile: impl Fn(&Fixture) + 'static) -> Fixture {
+    let mut fx = Fixture::orders();
+    fx.confirm.configured = true;
+    fx.confirm.answer = true;
+    *fx.confirm.meanwhile.borrow_mut() = Some(Box::new(meanwhile));
+    fx
+}
+
+fn cancel(fx: &Fixture, record: &str) -> Value {
+    fx.invoke("orders.cancel@order", json!({ "record": record }))
+}
+
+#[test]
+fn session_is_checked_again_after_approval() {
+    let cases: Vec<(Box<dyn Fn(&mut Session)>, &str)> = vec![
+        (Box::new(|s| s.revoked = true), "SESSION_REVOKED"),
+        (
+            Box::new(|s| s.expires_at = Some(NOW - 1.0)),
+            "SESSION_EXPIRED",
+        ),
+        (Box::new(|s| s.id = "sess-2".into()), "SESSION_EXPIRED"),
+        (
+            Box::new(|s| s.scope = vec!["orders.search".into()]),
+            "CAPABILITY_NOT_EXPOSED",
+        ),
+    ];
+    for (change, code) in cases {
+        let fx = approving(move |fx| {
+            if let Some(s) = fx.session.borrow_mut().as_mut() {
+                change(s);
+            }
+        });
+        let r = cancel(&fx, "SO-1001");
+        assert_eq!(protocol_code(&r), code, "{r}");
+        assert!(!message(&r).contains("sess-"), "{}", message(&r));
+        assert!(fx.calls.borrow().is_empty(), "nothing ran: {r}");
+    }
+    let fx = approving(|fx| *fx.session.borrow_mut() = None);
+    assert_eq!(protocol_code(&cancel(&fx, "SO-1001")), "SESSION_EXPIRED");
+    assert!(fx.calls.borrow().is_empty());
+    // Unchanged: it runs.
+    let fx = approving(|_| {});
+    assert_eq!(cancel(&fx, "SO-1001")["ok"], true);
+    assert_eq!(fx.calls.borrow().len(), 1);
+}
+
+#[test]
+fn availability_is_checked_again_after_approval() {
+    let lock = |fx: &Fixture| {
+        let mut obs = fx.page.obs.borrow_mut();
+        let a = obs
+            .actions
+            .iter_mut()
+            .find(|a| a.capability == "orders.cancel@order");
+        a.expect("the cancel control").unavailable_reason = Some("已退款".into());
+    };
+    let hide = |fx: &Fixture| fx.page.obs.borrow_mut().regions[0].active = false;
+    let drop = |fx: &Fixture| {
+        fx.page.obs.borrow_mut().records.remove(0);
+    };
+    let cases: Vec<(Box<dyn Fn(&Fixture)>, &str)> = vec![
+        (Box::new(lock), "已退款"),
+        (Box::new(hide), "not active"),
+        (Box::new(drop), "no `order` record `SO-1001`"),
+    ];
+    for (meanwhile, reason) in cases {
+        let fx = approving(meanwhile);
+        let r = cancel(&fx, "SO-1001");
+        assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+        assert!(message(&r).contains(reason), "{}", message(&r));
+        assert!(fx.calls.borrow().is_empty(), "nothing ran: {r}");
+    }
+}
+
+#[test]
+fn evidence_after_approval_is_measured_from_the_page_read_after_approval() {
+    // A note changed while the person was asked is not the action's doing.
+    let fx = approving(|fx| {
+        let mut obs = fx.page.obs.borrow_mut();
+        obs.records[1]
+            .fields
+            .insert("note".into(), json!("meanwhile"));
+    });
+    let r = cancel(&fx, "SO-1001");
+    assert_eq!(r["result"]["after"]["records"], json!([]), "{r}");
 }
 
 #[test]
