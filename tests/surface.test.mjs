@@ -240,6 +240,27 @@ test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITE
     assert.equal(r.internal.error.code, "INTERNAL_ERROR");
   }));
 
+test("describe: offset and limit up to 2^53 are echoed exactly; beyond, and a too-long capability, say their bound", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const win = async (input) => {
+        const resp = await s.handle(req("describe", { input }));
+        return resp.ok ? resp.result.recordWindow : resp.error.message;
+      };
+      return {
+        big: await win({ offset: 2 ** 32, limit: 2 ** 32 }),
+        max: await win({ offset: 2 ** 53 }),
+        past: await win({ offset: 2 ** 53 + 2 }),
+        long: (await s.handle(invoke("x".repeat(5000), {}))).error.message,
+      };
+    });
+    assert.deepEqual(r.big, { offset: 2 ** 32, limit: 100, total: 4 }, "not cut to 32 bits; limit clamped");
+    assert.deepEqual(r.max, { offset: 2 ** 53, limit: 8, total: 4 });
+    assert.match(r.past, /`input\.offset` must be a non-negative integer of at most 9007199254740992/);
+    assert.match(r.long, /`capability`: a non-empty string of at most 4096 characters/);
+  }));
+
 test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

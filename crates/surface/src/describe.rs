@@ -76,7 +76,8 @@ pub struct Context {
 /// `recordWindow: { offset, limit, total }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RecordWindow {
-    pub offset: usize,
+    /// As asked, up to 2^53 (past `total` it shows no records).
+    pub offset: u64,
     pub limit: usize,
     pub total: usize,
 }
@@ -146,8 +147,12 @@ fn select_records<'o>(
     let all = &observation.records;
     match selection {
         RecordSelection::Window { offset, limit } => {
-            let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
-            let window = all.iter().skip(*offset).take(limit).collect();
+            let limit = limit.map_or(config.record_limit, |l| {
+                usize::try_from(l).unwrap_or(usize::MAX)
+            });
+            let limit = limit.min(MAX_RECORD_LIMIT);
+            let skip = usize::try_from(*offset).unwrap_or(usize::MAX);
+            let window = all.iter().skip(skip).take(limit).collect();
             let total = all.len();
             let shown = RecordWindow {
                 offset: *offset,

@@ -100,6 +100,22 @@ fn invalid_request_shapes() {
         (with(base("invoke"), "capability", json!(3)), "capability"),
         (with(base("invoke"), "capability", json!("")), "capability"),
         (
+            with(base("invoke"), "capability", json!("x".repeat(5000))),
+            "at most 4096 characters",
+        ),
+        (
+            with(
+                base("describe"),
+                "input",
+                json!({ "offset": 9_007_199_254_740_993u64 }),
+            ),
+            "at most 9007199254740992",
+        ),
+        (
+            with(base("describe"), "input", json!({ "limit": 1e16 })),
+            "at most 9007199254740992",
+        ),
+        (
             with(
                 with(base("invoke"), "capability", json!("orders.search")),
                 "input",
@@ -135,6 +151,28 @@ fn integral_floats_are_integers() {
     assert_eq!(
         r["result"]["recordWindow"],
         json!({ "offset": 1, "limit": 2, "total": 4 })
+    );
+}
+
+#[test]
+fn counts_up_to_2_pow_53_are_echoed_exactly() {
+    let fx = Fixture::orders();
+    for (offset, limit) in [
+        (json!(4_294_967_296u64), json!(9_007_199_254_740_992u64)),
+        (json!(9_007_199_254_740_992.0), json!(4_294_967_296.0)),
+    ] {
+        let r = fx.describe(json!({ "offset": offset, "limit": limit }));
+        let window = &r["result"]["recordWindow"];
+        assert_eq!(window["offset"].as_f64(), offset.as_f64(), "{r}");
+        assert_eq!(window["limit"], 100, "clamped: {r}");
+        assert_eq!(r["result"]["records"], json!([]));
+    }
+    let capability = "x".repeat(4096);
+    let r = fx.invoke(&capability, json!({}));
+    assert_eq!(
+        protocol_code(&r),
+        "CAPABILITY_NOT_EXPOSED",
+        "4096 is within the bound"
     );
 }
 
