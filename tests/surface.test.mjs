@@ -206,7 +206,7 @@ test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITE
         { protocol: "pling.surface/0.1", id: "x8", method: "invoke", capability: "orders.search", input: cyclic },
         { protocol: "pling.surface/0.1", id: "x9", method: "invoke", capability: "orders.search", input: { q: "x".repeat(2_000_000) } },
         { protocol: "pling.surface/0.1", id: "x10", method: "invoke", capability: "orders.search", get input() { throw new Error("getter"); } },
-        new Proxy({}, { get() { throw new Error("proxy"); } }),
+        new Proxy({ protocol: "pling.surface/0.1" }, { get() { throw new Error("proxy"); } }),
       ]) {
         const resp = await s.handle(bad);
         invalid.push([resp.ok, resp.error?.code, resp.id, resp.protocol]);
@@ -259,6 +259,24 @@ test("describe: offset and limit up to 2^53 are echoed exactly; beyond, and a to
     assert.deepEqual(r.max, { offset: 2 ** 53, limit: 8, total: 4 });
     assert.match(r.past, /`input\.offset` must be a non-negative integer of at most 9007199254740992/);
     assert.match(r.long, /`capability`: a non-empty string of at most 4096 characters/);
+  }));
+
+test("a request's fields are its own: Object.prototype cannot fill them in", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      Object.prototype.capability = "orders.search";
+      Object.prototype.input = { q: "planted" };
+      try {
+        return await s.handle({ protocol: "pling.surface/0.1", id: "own-1", method: "invoke" });
+      } finally {
+        delete Object.prototype.capability;
+        delete Object.prototype.input;
+      }
+    });
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.equal(r.error.code, "INVALID_REQUEST");
+    assert.match(r.error.message, /`capability`/);
   }));
 
 test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
