@@ -127,7 +127,16 @@ pub(crate) fn describe(
         capabilities: if unchanged { Vec::new() } else { capabilities },
         capabilities_unchanged: changed_mode.then_some(unchanged),
         context: observation.page_context().map(|page| Context { page }),
-        regions: observation.regions.clone(),
+        // As placement judges them: an id claimed twice is active only if
+        // every claimant is.
+        regions: observation
+            .regions
+            .iter()
+            .map(|r| Region {
+                active: observation.region_active(&r.id),
+                ..r.clone()
+            })
+            .collect(),
         record_window,
         missing,
         unavailable: unavailable(&visible, observation, &records),

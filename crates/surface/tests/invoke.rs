@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use surface::{exec_outcome_from_json, BusinessError, Registry, Session, SurfaceConfig};
+use surface::{exec_outcome_from_json, BusinessError, Region, Registry, Session, SurfaceConfig};
 
 fn note(record: &str, note: Value) -> Value {
     json!({ "record": record, "note": note })
@@ -236,6 +236,32 @@ fn record_in_a_region_the_page_does_not_list_is_unavailable() {
     fx.page.obs.borrow_mut().records[0].region = None;
     let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
     assert!(r["result"].get("error").is_none(), "{r}");
+}
+
+#[test]
+fn a_region_id_claimed_twice_is_active_only_if_every_claimant_is() {
+    let fx = Fixture::orders();
+    // A hidden second "list" region: its records must not pass as active.
+    fx.page.obs.borrow_mut().regions.push(Region {
+        id: "list".into(),
+        title: "hidden copy".into(),
+        active: false,
+    });
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(
+        message(&r).contains("`list`, which is not active"),
+        "{}",
+        message(&r)
+    );
+    // describe says the same of both.
+    let regions = &fx.describe(json!({}))["result"]["regions"];
+    assert_eq!(
+        regions[0],
+        json!({ "id": "list", "title": "订单列表", "active": false })
+    );
+    assert_eq!(regions[2]["active"], false);
+    assert!(fx.calls.borrow().is_empty());
 }
 
 #[test]
