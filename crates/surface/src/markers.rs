@@ -15,7 +15,7 @@
 use crate::declaration::RowActionId;
 use crate::page::{ActionState, Feedback, Observation, PageError, Record, Region};
 use fnv::FnvHasher;
-use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+use sense::{cap_chars, TITLE_MAX_CHARS};
 use serde_json::Value;
 use std::hash::Hasher;
 
@@ -28,8 +28,7 @@ pub const FLAG_ENABLED: u64 = 2;
 pub const MAX_ID_CHARS: usize = 200;
 /// Titles, field names, states, levels and reasons: at most this many characters.
 pub const MAX_LABEL_CHARS: usize = TITLE_MAX_CHARS;
-/// Field, status and feedback text: at most this many characters.
-pub const MAX_TEXT_CHARS: usize = DESC_MAX_CHARS;
+pub use crate::page::MAX_TEXT_CHARS;
 /// Fields kept per record (the first ones in document order).
 pub const MAX_FIELDS_PER_RECORD: usize = 64;
 

@@ -9,6 +9,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
+/// Field, status and feedback text: at most this many characters, its
+/// whitespace runs collapsed to one space and trimmed.
+pub const MAX_TEXT_CHARS: usize = sense::DESC_MAX_CHARS;
+
 /// A `data-e2e-kind="region"` element: `{ id, title, active }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Region {

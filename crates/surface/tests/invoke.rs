@@ -445,6 +445,38 @@ fn expectation_uses_declared_within_and_passes_when_text_shows() {
 }
 
 #[test]
+fn expected_text_is_read_as_page_text_is() {
+    // Page text is whitespace-collapsed and trimmed; so is the declared text.
+    let fx = Fixture::with(
+        SurfaceConfig::new("orders", ["orders.save"]),
+        json!([{ "id": "orders.save", "title": "保存", "expect": { "text": " 3 \n  orders已保存\t" } }]),
+        seed_page(),
+    );
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.status = vec!["3 orders已保存".into()];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.save", json!({}));
+    assert!(r["result"].get("error").is_none(), "{r}");
+    assert_eq!(fx.page.waits.borrow()[0].0, "3 orders已保存");
+    // Longer than page text is read to: it could never show, so the
+    // declaration is refused (and says why) rather than always failing.
+    let long = format!("{} {}", "x".repeat(1000), "y");
+    let registry =
+        Registry::from_json(&json!([{ "id": "a", "title": "A", "expect": { "text": long } }]));
+    assert!(registry.declarations.is_empty());
+    let warning = registry.warning().unwrap_or_default();
+    assert!(
+        warning.contains("longer than the 1000 characters"),
+        "{warning}"
+    );
+    let fits = format!("{}  ", "x".repeat(1000));
+    let registry =
+        Registry::from_json(&json!([{ "id": "a", "title": "A", "expect": { "text": fits } }]));
+    assert_eq!(registry.declarations.len(), 1);
+}
+
+#[test]
 fn executor_result_json_is_read_strictly() {
     assert_eq!(exec_outcome_from_json(&json!({ "ok": true })), Ok(None));
     assert_eq!(
