@@ -254,8 +254,8 @@ impl CapabilityDeclaration {
     /// The schema actually enforced and described: the declared one (or
     /// `{ "type": "object" }`), plus, for row actions, a required string
     /// `record` (the target). A declared `record` keeps what it adds (a
-    /// description, a pattern) but is a string whatever type it declares:
-    /// the target is always a record id.
+    /// description, a `maxLength`) but is a string whatever type it
+    /// declares: the target is always a record id.
     pub fn effective_schema(&self) -> Value {
         let mut schema = match &self.input {
             Some(Value::Object(map)) => map.clone(),
@@ -460,6 +460,13 @@ mod tests {
         );
         let boolean = schema(json!({ "properties": { "record": true } }));
         assert_eq!(boolean["properties"]["record"]["type"], "string");
+        // As docs/surface.md says: supported keywords stay, an unsupported
+        // one (`pattern`) refuses the declaration as anywhere else.
+        let bounded = schema(json!({ "properties": { "record": { "maxLength": 9 } } }));
+        assert_eq!(bounded["properties"]["record"]["maxLength"], 9);
+        let pattern = json!({ "id": "n@order", "title": "N",
+            "input": { "properties": { "record": { "pattern": "^SO-" } } } });
+        assert!(CapabilityDeclaration::from_json(&pattern).is_err());
     }
 
     #[test]
