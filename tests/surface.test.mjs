@@ -363,6 +363,37 @@ test("expect: status text appearing after the action succeeds as soon as it show
     assert.ok(r.ms >= 90 && r.ms < 800, `resolved after ${r.ms} ms`);
   }));
 
+test("page text is what a person sees: no hidden descendants or script in fields; hidden status and feedback are not reported and meet no expect", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      document.querySelector('[data-e2e-id="list"]').insertAdjacentHTML("beforeend", `
+        <div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="H-1">
+          <span data-e2e-field="card">**** 4242<span style="display:none">4111 1111 1111 4242</span><script>var k="sk_live_SECRET"</script><style>.x{}</style></span>
+        </div>`);
+      document.body.insertAdjacentHTML("beforeend", `
+        <section data-e2e-kind="region" data-e2e-id="vault" hidden>
+          <div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="H-2"><span data-e2e-field="customer">Hidden row<script>var k="SECRET"</script><noscript>SECRET</noscript></span></div>
+        </section>
+        <p data-e2e-kind="status" hidden id="hidden-status">DONE-HIDDEN</p>
+        <div data-e2e-kind="feedback" data-e2e-level="error" style="display:none">internal: db password SECRET</div>`);
+      const s = makeSurface();
+      const d = await s.handle(req("describe", { input: { record: ["H-1", "H-2"] } }));
+      const withExpect = (text) => REGISTRY.map((x) => (x.id === "orders.search" ? { ...x, expect: { text, within: 300 } } : x));
+      const hidden = await makeSurface({ registry: withExpect("DONE-HIDDEN") }).handle(invoke("orders.search", { q: "a" }));
+      const shown = makeSurface({
+        registry: withExpect("DONE-HIDDEN"),
+        execute: () => { setTimeout(() => document.getElementById("hidden-status").removeAttribute("hidden"), 50); return { ok: true }; },
+      });
+      const revealed = await shown.handle(invoke("orders.search", { q: "a" }));
+      return { fields: d.result.records.map((x) => x.fields), status: d.result.status, feedback: d.result.feedback, hidden: hidden.result, revealed: revealed.result };
+    });
+    assert.deepEqual(r.fields, [{ card: "**** 4242" }, { customer: "Hidden row" }]);
+    assert.deepEqual(r.status, ["3 orders"], "the hidden status is not reported");
+    assert.deepEqual(r.feedback, [], "the hidden feedback is not reported");
+    assert.equal(r.hidden.error?.code, "EXPECTATION_FAILED", "a hidden status does not meet an expect");
+    assert.equal(r.revealed.error, undefined, "a status shown later does (the wait wakes on `hidden`)");
+  }));
+
 test("after: capabilities that appeared, records that changed, current status; none after a navigation", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

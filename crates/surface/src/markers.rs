@@ -10,7 +10,8 @@
 //! unavailable, level, pagetitle, text]` in document order. `parent` is the
 //! index of the nearest enclosing region or record row (`-1`: none); the
 //! strings are attribute values (`null` when absent) and `text` is the
-//! element's text for fields, status and feedback.
+//! element's text as a person sees it (observe.js `seen`) for fields,
+//! status and feedback.
 
 use crate::declaration::RowActionId;
 use crate::page::{ActionState, Feedback, Observation, PageError, Record, Region};
@@ -19,7 +20,8 @@ use sense::{cap_chars, TITLE_MAX_CHARS};
 use serde_json::Value;
 use std::hash::Hasher;
 
-/// `flags` bit: the element is visible (measured for regions).
+/// `flags` bit: the element is visible (measured for regions, status and
+/// feedback).
 pub const FLAG_VISIBLE: u64 = 1;
 /// `flags` bit: the element is enabled (measured for playables).
 pub const FLAG_ENABLED: u64 = 2;
@@ -143,13 +145,15 @@ pub fn read_observation(json: &str) -> Result<Observation, PageError> {
                     });
                 }
             }
-            "status" => {
+            // Only what a person can see: a hidden status or feedback
+            // neither describes the page nor meets an `expect`.
+            "status" if row.has(FLAG_VISIBLE) => {
                 let text = row.text();
                 if !text.is_empty() {
                     obs.status.push(text);
                 }
             }
-            "feedback" => {
+            "feedback" if row.has(FLAG_VISIBLE) => {
                 let text = row.text();
                 if !text.is_empty() {
                     obs.feedback.push(Feedback {
