@@ -334,7 +334,8 @@ fn cancel(fx: &Fixture, record: &str) -> Value {
 
 #[test]
 fn session_is_checked_again_after_approval() {
-    let cases: Vec<(Box<dyn Fn(&mut Session)>, &str)> = vec![
+    type Change = Box<dyn Fn(&mut Session)>;
+    let cases: Vec<(Change, &str)> = vec![
         (Box::new(|s| s.revoked = true), "SESSION_REVOKED"),
         (
             Box::new(|s| s.expires_at = Some(NOW - 1.0)),
@@ -380,7 +381,7 @@ fn availability_is_checked_again_after_approval() {
     let drop = |fx: &Fixture| {
         fx.page.obs.borrow_mut().records.remove(0);
     };
-    let cases: Vec<(Box<dyn Fn(&Fixture)>, &str)> = vec![
+    let cases: Vec<(Meanwhile, &str)> = vec![
         (Box::new(lock), "已退款"),
         (Box::new(hide), "not active"),
         (Box::new(drop), "no `order` record `SO-1001`"),

@@ -85,8 +85,11 @@ pub struct FakeConfirm {
     pub answer: bool,
     pub asked: RefCell<Vec<(String, Value)>>,
     /// What changes on the page or in the session while the person is asked.
-    pub meanwhile: RefCell<Option<Box<dyn Fn(&Fixture)>>>,
+    pub meanwhile: RefCell<Option<Meanwhile>>,
 }
+
+/// A change made to the fixture while a person is asked.
+pub type Meanwhile = Box<dyn Fn(&Fixture)>;
 
 pub struct FakeClock(pub Cell<f64>);
 
