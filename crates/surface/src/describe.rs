@@ -156,10 +156,7 @@ fn select_records<'o>(
     let all = &observation.records;
     match selection {
         RecordSelection::Window { offset, limit } => {
-            let limit = limit.map_or(config.record_limit, |l| {
-                usize::try_from(l).unwrap_or(usize::MAX)
-            });
-            let limit = limit.min(MAX_RECORD_LIMIT);
+            let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
             let skip = usize::try_from(*offset).unwrap_or(usize::MAX);
             let window = all.iter().skip(skip).take(limit).collect();
             let total = all.len();

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 /// Longest request id accepted (ids are remembered for replay detection).
 pub const MAX_REQUEST_ID_CHARS: usize = 256;
 
-/// Longest `capability` accepted, in UTF-16 units (a JS string's
-/// `length`): the longest scalar a request carries across from JS
-/// (`crossing::MAX_SCALAR_CHARS`).
+/// Longest `capability` accepted, in characters. From JS, a string of
+/// more UTF-16 units than this (`crossing::MAX_SCALAR_CHARS`) crosses only
+/// as its length, and is refused with the same message.
 pub const MAX_CAPABILITY_CHARS: usize = 4096;
 
 /// Most records one describe may return; a larger `limit` is clamped and
@@ -29,8 +29,9 @@ pub const MAX_COUNT: u64 = 1 << 53;
 /// Which records a describe returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordSelection {
-    /// A window; `limit: None` means the configured `recordLimit`.
-    Window { offset: u64, limit: Option<u64> },
+    /// A window; `limit: None` means the configured `recordLimit`; a
+    /// given one is already clamped to [`MAX_RECORD_LIMIT`].
+    Window { offset: u64, limit: Option<usize> },
     /// Exactly these record ids.
     Ids(Vec<String>),
 }
@@ -155,7 +156,7 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
     // A longer string crosses from JS only as its length (crossing.rs);
     // bounding it here too gives one message for both ways in.
     let capability = match wire.capability {
-        Field::Given(c) if !c.is_empty() && c.encode_utf16().count() <= MAX_CAPABILITY_CHARS => c,
+        Field::Given(c) if !c.is_empty() && sense::char_count(&c) <= MAX_CAPABILITY_CHARS => c,
         _ => {
             return Err(ProtocolError::invalid(format!(
                 "invoke needs `capability`: a non-empty string of at most {MAX_CAPABILITY_CHARS} characters"
@@ -192,7 +193,7 @@ fn parse_describe_input(
     let records = match wire.record {
         Field::Absent => RecordSelection::Window {
             offset: count("offset", wire.offset)?.unwrap_or(0),
-            limit: count("limit", wire.limit)?,
+            limit: count("limit", wire.limit)?.map(|l| l.min(MAX_RECORD_LIMIT as u64) as usize),
         },
         record => {
             if !wire.offset.is_absent() || !wire.limit.is_absent() {
