@@ -105,7 +105,9 @@ test("read: the named fields once each, in order, up to the getter that threw", 
   assert.equal(read({ input }, ["input"])[0][0], input, "a value is handed over as it is, not copied");
   const getter = { protocol: "p", id: "x10", get method() { throw new Error("getter"); } };
   assert.deepEqual(read(getter, ["protocol", "id", "method", "input"]), [["p", "x10"], "getter"]);
-  assert.deepEqual(read(new Proxy({}, { get() { throw new Error("proxy"); } }), ["protocol"]), [[], "proxy"]);
+  assert.deepEqual(read(new Proxy({ protocol: 1 }, { get() { throw new Error("proxy"); } }), ["protocol"]), [[], "proxy"]);
+  const ownTrap = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error("trap"); } });
+  assert.deepEqual(read(ownTrap, ["protocol"]), [[], "trap"]);
   for (const none of [null, undefined, "describe", 42, [], () => 1]) {
     assert.deepEqual(read(none, ["protocol"]), [null, null], String(none));
   }
@@ -125,3 +127,22 @@ test("attach and thrown never throw", () => {
   const hostile = { get message() { throw new Error("no"); } };
   assert.equal(typeof thrown(hostile), "string");
 });
+
+test("read and project: only own fields are read, as JSON.stringify does; inherited ones read as absent", () => {
+  const names = ["protocol", "id", "method", "capability", "input"];
+  Object.prototype.capability = "orders.delete";
+  Object.prototype.payload = { polluted: true };
+  try {
+    const [values] = read({ protocol: "p", id: "i", method: "invoke" }, names);
+    assert.deepEqual(values, ["p", "i", "invoke", undefined, undefined]);
+    const inheriting = Object.create({ id: "inherited" });
+    inheriting.method = "describe";
+    assert.deepEqual(read(inheriting, names)[0], [undefined, undefined, "describe", undefined, undefined]);
+    const [text] = project({ pageId: null, requestId: "r", cmd: "hello" });
+    assert.equal(text, '{"pageId":null,"requestId":"r","cmd":"hello"}', "no inherited payload");
+  } finally {
+    delete Object.prototype.capability;
+    delete Object.prototype.payload;
+  }
+});
+

@@ -18,11 +18,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * of session 6 (194,527 B), plus a little room; session 7's contract fixes
  * brought it to 197,653 B, and session 8's move of the stable, hit-test and
  * read-only rules from act.js into bot::Actionability (issue 14: Rust makes
- * every decision) to 199,981 B (docs/benchmarks.md, bench/notes.md). A
+ * every decision) to 199,981 B (docs/benchmarks.md, bench/notes.md), and
+ * the Surface audit's twelve fixes (re-checks after approval, own-field
+ * reads, page text as seen, …) from 202,875 B to about 203,500 B. A
  * ceiling that catches growth, not a goal; it comes down as the module does,
  * and goes when the budget above is met.
  */
-const CEILING_GZIP_BYTES = 203_000;
+const CEILING_GZIP_BYTES = 204_000;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

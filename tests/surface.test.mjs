@@ -206,7 +206,7 @@ test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITE
         { protocol: "pling.surface/0.1", id: "x8", method: "invoke", capability: "orders.search", input: cyclic },
         { protocol: "pling.surface/0.1", id: "x9", method: "invoke", capability: "orders.search", input: { q: "x".repeat(2_000_000) } },
         { protocol: "pling.surface/0.1", id: "x10", method: "invoke", capability: "orders.search", get input() { throw new Error("getter"); } },
-        new Proxy({}, { get() { throw new Error("proxy"); } }),
+        new Proxy({ protocol: "pling.surface/0.1" }, { get() { throw new Error("proxy"); } }),
       ]) {
         const resp = await s.handle(bad);
         invalid.push([resp.ok, resp.error?.code, resp.id, resp.protocol]);
@@ -238,6 +238,45 @@ test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITE
     assert.ok(r.invokes[2].error.retryAfterMs > 0);
     assert.equal(r.internal.ok, false);
     assert.equal(r.internal.error.code, "INTERNAL_ERROR");
+  }));
+
+test("describe: offset and limit up to 2^53 are echoed exactly; beyond, and a too-long capability, say their bound", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const win = async (input) => {
+        const resp = await s.handle(req("describe", { input }));
+        return resp.ok ? resp.result.recordWindow : resp.error.message;
+      };
+      return {
+        big: await win({ offset: 2 ** 32, limit: 2 ** 32 }),
+        max: await win({ offset: 2 ** 53 }),
+        past: await win({ offset: 2 ** 53 + 2 }),
+        long: (await s.handle(invoke("x".repeat(5000), {}))).error.message,
+      };
+    });
+    assert.deepEqual(r.big, { offset: 2 ** 32, limit: 100, total: 4 }, "not cut to 32 bits; limit clamped");
+    assert.deepEqual(r.max, { offset: 2 ** 53, limit: 8, total: 4 });
+    assert.match(r.past, /`input\.offset` must be a non-negative integer of at most 9007199254740992/);
+    assert.match(r.long, /`capability`: a non-empty string of at most 4096 characters/);
+  }));
+
+test("a request's fields are its own: Object.prototype cannot fill them in", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      Object.prototype.capability = "orders.search";
+      Object.prototype.input = { q: "planted" };
+      try {
+        return await s.handle({ protocol: "pling.surface/0.1", id: "own-1", method: "invoke" });
+      } finally {
+        delete Object.prototype.capability;
+        delete Object.prototype.input;
+      }
+    });
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.equal(r.error.code, "INVALID_REQUEST");
+    assert.match(r.error.message, /`capability`/);
   }));
 
 test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
@@ -322,6 +361,37 @@ test("expect: status text appearing after the action succeeds as soon as it show
     assert.deepEqual(r.resp.result.value, { saved: "SO-1001" });
     // The page sets the status 100 ms after execute; `within` is 1000 ms.
     assert.ok(r.ms >= 90 && r.ms < 800, `resolved after ${r.ms} ms`);
+  }));
+
+test("page text is what a person sees: no hidden descendants or script in fields; hidden status and feedback are not reported and meet no expect", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      document.querySelector('[data-e2e-id="list"]').insertAdjacentHTML("beforeend", `
+        <div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="H-1">
+          <span data-e2e-field="card">**** 4242<span style="display:none">4111 1111 1111 4242</span><script>var k="sk_live_SECRET"</script><style>.x{}</style></span>
+        </div>`);
+      document.body.insertAdjacentHTML("beforeend", `
+        <section data-e2e-kind="region" data-e2e-id="vault" hidden>
+          <div data-e2e-kind="record" data-e2e-record="order" data-e2e-id="H-2"><span data-e2e-field="customer">Hidden row<script>var k="SECRET"</script><noscript>SECRET</noscript></span></div>
+        </section>
+        <p data-e2e-kind="status" hidden id="hidden-status">DONE-HIDDEN</p>
+        <div data-e2e-kind="feedback" data-e2e-level="error" style="display:none">internal: db password SECRET</div>`);
+      const s = makeSurface();
+      const d = await s.handle(req("describe", { input: { record: ["H-1", "H-2"] } }));
+      const withExpect = (text) => REGISTRY.map((x) => (x.id === "orders.search" ? { ...x, expect: { text, within: 300 } } : x));
+      const hidden = await makeSurface({ registry: withExpect("DONE-HIDDEN") }).handle(invoke("orders.search", { q: "a" }));
+      const shown = makeSurface({
+        registry: withExpect("DONE-HIDDEN"),
+        execute: () => { setTimeout(() => document.getElementById("hidden-status").removeAttribute("hidden"), 50); return { ok: true }; },
+      });
+      const revealed = await shown.handle(invoke("orders.search", { q: "a" }));
+      return { fields: d.result.records.map((x) => x.fields), status: d.result.status, feedback: d.result.feedback, hidden: hidden.result, revealed: revealed.result };
+    });
+    assert.deepEqual(r.fields, [{ card: "**** 4242" }, { customer: "Hidden row" }]);
+    assert.deepEqual(r.status, ["3 orders"], "the hidden status is not reported");
+    assert.deepEqual(r.feedback, [], "the hidden feedback is not reported");
+    assert.equal(r.hidden.error?.code, "EXPECTATION_FAILED", "a hidden status does not meet an expect");
+    assert.equal(r.revealed.error, undefined, "a status shown later does (the wait wakes on `hidden`)");
   }));
 
 test("after: capabilities that appeared, records that changed, current status; none after a navigation", () =>

@@ -27,8 +27,8 @@ pub const REQUEST_SCALARS: usize = 4;
 
 /// Longest string a scalar field carries as itself, in UTF-16 units;
 /// a longer one crosses as `{ "length": n }` (no valid request has one:
-/// the longest valid scalar is a 256-character id).
-pub const MAX_SCALAR_CHARS: usize = 4096;
+/// the longest valid scalar is a capability id of this many units).
+pub const MAX_SCALAR_CHARS: usize = crate::request::MAX_CAPABILITY_CHARS;
 
 /// One scalar field of a request, as read in JS.
 #[derive(Debug, Clone, PartialEq)]

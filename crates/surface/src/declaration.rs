@@ -7,7 +7,9 @@
 
 use crate::bounds::{self, DecodeError};
 use crate::field::{from_object, Field, Object};
+use crate::page::MAX_TEXT_CHARS;
 use crate::schema::{self, SchemaError};
+use sense::{cap_chars, char_count};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -93,6 +95,8 @@ pub enum DeclarationError {
     ReadOnly(String),
     ExpectNotObject(String),
     ExpectText(String),
+    /// `expect.text` longer than status or feedback text can be.
+    ExpectTextLong(String),
     ExpectWithin(String),
     /// A later declaration with an id already declared.
     Duplicate(String),
@@ -117,6 +121,9 @@ impl fmt::Display for DeclarationError {
             Self::ReadOnly(id) => (id, "`readOnly` must be a boolean"),
             Self::ExpectNotObject(id) => (id, "`expect` must be an object"),
             Self::ExpectText(id) => (id, "`expect.text` must be a non-empty string"),
+            Self::ExpectTextLong(id) => {
+                return write!(f, "`{id}`: `expect.text` is longer than the {MAX_TEXT_CHARS} characters status and feedback text is read to, so it could never show")
+            }
             Self::ExpectWithin(id) => (
                 id,
                 "`expect.within` must be a non-negative number of milliseconds",
@@ -204,10 +211,19 @@ impl TryFrom<DeclarationWire> for CapabilityDeclaration {
             Field::Absent | Field::Null => None,
             Field::Other => return Err(E::ExpectNotObject(id)),
             Field::Given(Object(e)) => {
+                // Read as status and feedback text is: whitespace runs
+                // collapsed, trimmed, and within their cap (past it, it
+                // could never show).
                 let text = match e.text {
-                    Field::Given(t) if !t.trim().is_empty() => t,
-                    _ => return Err(E::ExpectText(id)),
+                    Field::Given(t) => cap_chars(&t, usize::MAX),
+                    _ => String::new(),
                 };
+                if text.is_empty() {
+                    return Err(E::ExpectText(id));
+                }
+                if char_count(&text) > MAX_TEXT_CHARS {
+                    return Err(E::ExpectTextLong(id));
+                }
                 let within_ms = match e.within {
                     Field::Absent | Field::Null => DEFAULT_EXPECT_WITHIN_MS,
                     // (A JSON number is always finite.)
@@ -238,8 +254,8 @@ impl CapabilityDeclaration {
     /// The schema actually enforced and described: the declared one (or
     /// `{ "type": "object" }`), plus, for row actions, a required string
     /// `record` (the target). A declared `record` keeps what it adds (a
-    /// description, a pattern) but is a string whatever type it declares:
-    /// the target is always a record id.
+    /// description, a `maxLength`) but is a string whatever type it
+    /// declares: the target is always a record id.
     pub fn effective_schema(&self) -> Value {
         let mut schema = match &self.input {
             Some(Value::Object(map)) => map.clone(),
@@ -444,6 +460,13 @@ mod tests {
         );
         let boolean = schema(json!({ "properties": { "record": true } }));
         assert_eq!(boolean["properties"]["record"]["type"], "string");
+        // As docs/surface.md says: supported keywords stay, an unsupported
+        // one (`pattern`) refuses the declaration as anywhere else.
+        let bounded = schema(json!({ "properties": { "record": { "maxLength": 9 } } }));
+        assert_eq!(bounded["properties"]["record"]["maxLength"], 9);
+        let pattern = json!({ "id": "n@order", "title": "N",
+            "input": { "properties": { "record": { "pattern": "^SO-" } } } });
+        assert!(CapabilityDeclaration::from_json(&pattern).is_err());
     }
 
     #[test]

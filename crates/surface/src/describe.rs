@@ -76,7 +76,8 @@ pub struct Context {
 /// `recordWindow: { offset, limit, total }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RecordWindow {
-    pub offset: usize,
+    /// As asked, up to 2^53 (past `total` it shows no records).
+    pub offset: u64,
     pub limit: usize,
     pub total: usize,
 }
@@ -126,7 +127,16 @@ pub(crate) fn describe(
         capabilities: if unchanged { Vec::new() } else { capabilities },
         capabilities_unchanged: changed_mode.then_some(unchanged),
         context: observation.page_context().map(|page| Context { page }),
-        regions: observation.regions.clone(),
+        // As placement judges them: an id claimed twice is active only if
+        // every claimant is.
+        regions: observation
+            .regions
+            .iter()
+            .map(|r| Region {
+                active: observation.region_active(&r.id),
+                ..r.clone()
+            })
+            .collect(),
         record_window,
         missing,
         unavailable: unavailable(&visible, observation, &records),
@@ -147,7 +157,8 @@ fn select_records<'o>(
     match selection {
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
-            let window = all.iter().skip(*offset).take(limit).collect();
+            let skip = usize::try_from(*offset).unwrap_or(usize::MAX);
+            let window = all.iter().skip(skip).take(limit).collect();
             let total = all.len();
             let shown = RecordWindow {
                 offset: *offset,

@@ -61,7 +61,8 @@ pub(crate) struct Pending {
     before: Result<Observation, PageError>,
 }
 
-/// registration → input schema → availability → "can a person be asked".
+/// registration → input schema → availability → "can a person be asked"
+/// (availability is checked again after approval: [`Pending::recheck`]).
 pub(crate) fn prepare(
     session: Session,
     capability: String,
@@ -102,6 +103,20 @@ impl Pending {
     /// The declared text to wait for after a successful run.
     pub(crate) fn expect(&self) -> Option<&Expectation> {
         self.registry.get(&self.capability)?.expect.as_ref()
+    }
+
+    /// Availability on the page read again after approval; that reading
+    /// becomes the `before` of the evidence.
+    pub(crate) fn recheck(
+        &mut self,
+        page: Result<Observation, PageError>,
+    ) -> Result<(), BusinessError> {
+        if let Some(decl) = self.registry.get(&self.capability) {
+            availability(decl, &self.input, &page)
+                .map_err(|why| BusinessError::new(BusinessCode::ActionUnavailable, why))?;
+        }
+        self.before = page;
+        Ok(())
     }
 
     /// The outcome when the person said no.

@@ -64,7 +64,7 @@ pub use page::{
 };
 pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
-    MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
+    MAX_CAPABILITY_CHARS, MAX_COUNT, MAX_RECORD_IDS, MAX_RECORD_LIMIT, MAX_REQUEST_ID_CHARS,
 };
 pub use response::{echo_id_in, Answer, Response};
 pub use session::{

@@ -10,16 +10,18 @@
 //! unavailable, level, pagetitle, text]` in document order. `parent` is the
 //! index of the nearest enclosing region or record row (`-1`: none); the
 //! strings are attribute values (`null` when absent) and `text` is the
-//! element's text for fields, status and feedback.
+//! element's text as a person sees it (observe.js `seen`) for fields,
+//! status and feedback.
 
 use crate::declaration::RowActionId;
 use crate::page::{ActionState, Feedback, Observation, PageError, Record, Region};
 use fnv::FnvHasher;
-use sense::{cap_chars, DESC_MAX_CHARS, TITLE_MAX_CHARS};
+use sense::{cap_chars, TITLE_MAX_CHARS};
 use serde_json::Value;
 use std::hash::Hasher;
 
-/// `flags` bit: the element is visible (measured for regions).
+/// `flags` bit: the element is visible (measured for regions, status and
+/// feedback).
 pub const FLAG_VISIBLE: u64 = 1;
 /// `flags` bit: the element is enabled (measured for playables).
 pub const FLAG_ENABLED: u64 = 2;
@@ -28,8 +30,7 @@ pub const FLAG_ENABLED: u64 = 2;
 pub const MAX_ID_CHARS: usize = 200;
 /// Titles, field names, states, levels and reasons: at most this many characters.
 pub const MAX_LABEL_CHARS: usize = TITLE_MAX_CHARS;
-/// Field, status and feedback text: at most this many characters.
-pub const MAX_TEXT_CHARS: usize = DESC_MAX_CHARS;
+pub use crate::page::MAX_TEXT_CHARS;
 /// Fields kept per record (the first ones in document order).
 pub const MAX_FIELDS_PER_RECORD: usize = 64;
 
@@ -144,13 +145,15 @@ pub fn read_observation(json: &str) -> Result<Observation, PageError> {
                     });
                 }
             }
-            "status" => {
+            // Only what a person can see: a hidden status or feedback
+            // neither describes the page nor meets an `expect`.
+            "status" if row.has(FLAG_VISIBLE) => {
                 let text = row.text();
                 if !text.is_empty() {
                     obs.status.push(text);
                 }
             }
-            "feedback" => {
+            "feedback" if row.has(FLAG_VISIBLE) => {
                 let text = row.text();
                 if !text.is_empty() {
                     obs.feedback.push(Feedback {

@@ -15,6 +15,20 @@ const serials = new WeakMap();
 let nextSerial = 1;
 
 const cut = (s) => (s.length > RAW_MAX ? s.slice(0, RAW_MAX) : s);
+const UNSEEN = new Set(["script", "style", "noscript", "template"]);
+
+// What a person sees of el: a rendered element's innerText (no hidden
+// descendants, no script or style); for one not rendered (in a hidden
+// region, say, where innerText is all of textContent), its text outside
+// script, style, noscript and template.
+function seen(el) {
+  if (el.getClientRects().length && typeof el.innerText === "string") return el.innerText;
+  const skip = (n) => (n.nodeType === 1 && UNSEEN.has(n.localName) ? 2 : 1); // FILTER_REJECT skips the subtree
+  const walk = el.ownerDocument.createTreeWalker(el, 5, skip); // SHOW_ELEMENT | SHOW_TEXT
+  let s = "";
+  for (let n = walk.nextNode(); n && s.length <= RAW_MAX; n = walk.nextNode()) if (n.nodeType === 3) s += n.data;
+  return s;
+}
 
 /** `[documentSerial, href, documentTitle, rows]` as JSON (see markers.rs), or why not; never throws. */
 export function observe(root, all, checks) {
@@ -38,7 +52,8 @@ function gather(root, all, [isVisible, isEnabled]) {
     const el = els[i];
     while (open.length && !open[open.length - 1][0].contains(el)) open.pop();
     const kind = el.getAttribute("data-e2e-kind");
-    const flags = (kind === "region" && isVisible(el) ? 1 : 0) | (kind === "playable" && isEnabled(el) ? 2 : 0);
+    const texts = kind === "status" || kind === "feedback";
+    const flags = ((kind === "region" || texts) && isVisible(el) ? 1 : 0) | (kind === "playable" && isEnabled(el) ? 2 : 0);
     const row = [open.length ? open[open.length - 1][1] : -1, flags, kind];
     for (const a of el.attributes) {
       const slot = SLOT[a.name];
@@ -46,9 +61,9 @@ function gather(root, all, [isVisible, isEnabled]) {
       while (row.length < slot) row.push(null);
       row[slot] = cut(a.value);
     }
-    if (kind === "status" || kind === "feedback" || row[4] != null) {
+    if (texts || row[4] != null) {
       while (row.length < 12) row.push(null);
-      row[12] = cut(el.textContent || "");
+      row[12] = cut(seen(el) || "");
     }
     rows.push(row);
     if (kind === "region" || kind === "record") open.push([el, i]);
@@ -70,7 +85,8 @@ export function nextChange(root, deadline) {
     const observer = new MutationObserver(() => done(true));
     // setTimeout fires at once beyond 2^31-1 ms.
     const timer = setTimeout(() => done(false), Math.min(ms, 2147483647));
-    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-e2e-kind"] });
+    // hidden, style, class: a hidden status or feedback shown counts too.
+    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-e2e-kind", "hidden", "style", "class"] });
   });
 }
 

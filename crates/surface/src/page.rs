@@ -9,12 +9,17 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
+/// Field, status and feedback text: at most this many characters, its
+/// whitespace runs collapsed to one space and trimmed.
+pub const MAX_TEXT_CHARS: usize = sense::DESC_MAX_CHARS;
+
 /// A `data-e2e-kind="region"` element: `{ id, title, active }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Region {
     pub id: String,
     pub title: String,
-    /// False when the region is not visible or says `data-e2e-active="false"`.
+    /// False when the region is not visible or says `data-e2e-active="false"`
+    /// (in describe, also when another region with its id is).
     pub active: bool,
 }
 
@@ -128,12 +133,17 @@ impl Observation {
     /// not list counts as inactive (fail closed).
     pub fn placement<'r>(&self, record: &'r Record) -> Placement<'r> {
         match &record.region {
-            None => Placement::Active,
-            Some(region) if self.regions.iter().any(|r| &r.id == region && r.active) => {
-                Placement::Active
-            }
-            Some(region) => Placement::Inactive(region),
+            Some(region) if !self.region_active(region) => Placement::Inactive(region),
+            _ => Placement::Active,
         }
+    }
+
+    /// Whether the region `id` is active: listed, and active everywhere it
+    /// is listed. Fail closed: a record knows only its region's id, so when
+    /// two regions claim one id, a hidden one must not pass as the visible.
+    pub fn region_active(&self, id: &str) -> bool {
+        let mut claimed = self.regions.iter().filter(|r| r.id == id).peekable();
+        claimed.peek().is_some() && claimed.all(|r| r.active)
     }
 
     /// The control for `capability` on `record` (`None` = page level).

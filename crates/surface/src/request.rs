@@ -10,6 +10,11 @@ use serde_json::{Map, Value};
 /// Longest request id accepted (ids are remembered for replay detection).
 pub const MAX_REQUEST_ID_CHARS: usize = 256;
 
+/// Longest `capability` accepted, in characters. From JS, a string of
+/// more UTF-16 units than this (`crossing::MAX_SCALAR_CHARS`) crosses only
+/// as its length, and is refused with the same message.
+pub const MAX_CAPABILITY_CHARS: usize = 4096;
+
 /// Most records one describe may return; a larger `limit` is clamped and
 /// the clamped value is reported in `recordWindow.limit`.
 pub const MAX_RECORD_LIMIT: usize = 100;
@@ -17,11 +22,16 @@ pub const MAX_RECORD_LIMIT: usize = 100;
 /// Most ids one `record: [...]` read may name.
 pub const MAX_RECORD_IDS: usize = MAX_RECORD_LIMIT;
 
+/// Largest `offset` or `limit` accepted: 2^53, the last integer a JS
+/// number holds exactly, whether it arrives as an integer or a float.
+pub const MAX_COUNT: u64 = 1 << 53;
+
 /// Which records a describe returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordSelection {
-    /// A window; `limit: None` means the configured `recordLimit`.
-    Window { offset: usize, limit: Option<usize> },
+    /// A window; `limit: None` means the configured `recordLimit`; a
+    /// given one is already clamped to [`MAX_RECORD_LIMIT`].
+    Window { offset: u64, limit: Option<usize> },
     /// Exactly these record ids.
     Ids(Vec<String>),
 }
@@ -143,12 +153,14 @@ pub fn parse_request(request: &Value) -> Result<Request, ProtocolError> {
         let input = parse_describe_input(input.as_ref())?;
         return Ok(Request::Describe { id, input });
     }
+    // A longer string crosses from JS only as its length (crossing.rs);
+    // bounding it here too gives one message for both ways in.
     let capability = match wire.capability {
-        Field::Given(c) if !c.is_empty() => c,
+        Field::Given(c) if !c.is_empty() && sense::char_count(&c) <= MAX_CAPABILITY_CHARS => c,
         _ => {
-            return Err(ProtocolError::invalid(
-                "invoke needs `capability`: a non-empty string",
-            ))
+            return Err(ProtocolError::invalid(format!(
+                "invoke needs `capability`: a non-empty string of at most {MAX_CAPABILITY_CHARS} characters"
+            )))
         }
     };
     Ok(Request::Invoke {
@@ -166,21 +178,22 @@ fn parse_describe_input(
             .ok_or_else(|| ProtocolError::invalid("`input` must be an object"))?,
         None => DescribeWire::default(),
     };
-    let count = |name: &str, field: Field<Value>| -> Result<Option<usize>, ProtocolError> {
+    let count = |name: &str, field: Field<Value>| -> Result<Option<u64>, ProtocolError> {
         let n = match field {
             Field::Absent => return Ok(None),
-            Field::Given(v) => as_count(&v),
+            Field::Given(v) => as_count(&v).filter(|&n| n <= MAX_COUNT),
             Field::Null | Field::Other => None,
         };
-        n.map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
-            .ok_or_else(|| {
-                ProtocolError::invalid(format!("`input.{name}` must be a non-negative integer"))
-            })
+        n.map(Some).ok_or_else(|| {
+            ProtocolError::invalid(format!(
+                "`input.{name}` must be a non-negative integer of at most {MAX_COUNT} (2^53)"
+            ))
+        })
     };
     let records = match wire.record {
         Field::Absent => RecordSelection::Window {
             offset: count("offset", wire.offset)?.unwrap_or(0),
-            limit: count("limit", wire.limit)?,
+            limit: count("limit", wire.limit)?.map(|l| l.min(MAX_RECORD_LIMIT as u64) as usize),
         },
         record => {
             if !wire.offset.is_absent() || !wire.limit.is_absent() {

@@ -118,7 +118,9 @@ pub fn scope_matches(entry: &str, capability: &str) -> bool {
 }
 
 /// The session check: none or past `expiresAt` → `SESSION_EXPIRED`,
-/// `revoked` → `SESSION_REVOKED` (revocation wins when both hold).
+/// `revoked` → `SESSION_REVOKED` (revocation wins when both hold). The
+/// messages never name the session: its id may be a bearer credential, and
+/// any script on the page can read a reply.
 pub(crate) fn check_session(
     session: Option<Session>,
     now_ms: f64,
@@ -132,10 +134,7 @@ pub(crate) fn check_session(
     if session.revoked {
         return Err(ProtocolError::new(
             ProtocolCode::SessionRevoked,
-            format!(
-                "session `{}` was revoked: request a new delegation",
-                session.id
-            ),
+            "the session was revoked: request a new delegation",
         ));
     }
     if let Some(expires_at) = session.expires_at {
@@ -145,8 +144,7 @@ pub(crate) fn check_session(
             return Err(ProtocolError::new(
                 ProtocolCode::SessionExpired,
                 format!(
-                    "session `{}` expired at {} (now {}): sign in again or request a new delegation",
-                    session.id,
+                    "the session expired at {} (now {}): sign in again or request a new delegation",
                     number_text(expires_at),
                     number_text(now_ms)
                 ),

@@ -3,18 +3,19 @@
 //!
 //! ```text
 //! bounds → shape → session → replay → rate (invoke) → exposure (invoke)
-//!   → describe | registration → schema → availability → confirm → execute
+//!   → describe | registration → schema → availability → confirm
+//!   → (high risk: session, exposure and availability again) → execute
 //!   → expectation → after
 //! ```
 
 use crate::bounds;
-use crate::codes::{ProtocolCode, ProtocolError};
+use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::config::SurfaceConfig;
 use crate::crossing::{CrossedRequest, Unreadable};
 use crate::describe;
 use crate::host::{ExecOutcome, Host};
 use crate::invoke::{self, Pending};
-use crate::page::Page;
+use crate::page::{Observation, Page, PageError};
 use crate::request::{echo_id, parse_request, Request};
 use crate::response::{Answer, Response};
 use crate::session::{check_session, Session, SessionState, MAX_TRACKED_SESSIONS};
@@ -150,15 +151,30 @@ impl Surface {
         host: &impl Host,
         page: &impl Page,
     ) -> Response {
+        // The shape first: a malformed request is refused without asking
+        // the host for a session (which may never answer).
+        let parsed = match parse_request(request) {
+            Ok(parsed) => parsed,
+            Err(error) => return Response::refused(echo_id(request), error),
+        };
         let session = host.session().await;
-        let p = match self.begin(reader, request, session, host, page) {
+        let p = match self.begin(reader, parsed, session, host, page) {
             Begun::Done(response) => return response,
             Begun::Run(p) => p,
         };
+        let mut p = p;
         let approved = !p.ask || host.confirm(&p.capability, &p.input).await;
         let outcome: ExecOutcome = match approved {
-            true => host.execute(&p.capability, &p.input).await,
             false => p.declined(),
+            true if p.ask => {
+                let session = host.session().await;
+                match self.after_approval(&mut p, session, host.now_ms(), || page.observe()) {
+                    Err(error) => return Response::refused(echo_id(request), error),
+                    Ok(Err(unavailable)) => Err(unavailable),
+                    Ok(Ok(())) => host.execute(&p.capability, &p.input).await,
+                }
+            }
+            true => host.execute(&p.capability, &p.input).await,
         };
         let shown = match (&outcome, p.expect()) {
             (Ok(_), Some(e)) => page.wait_for_text(&e.text, e.within_ms).await,
@@ -179,12 +195,12 @@ impl Surface {
     fn begin(
         &self,
         reader: Reader,
-        request: &Value,
+        request: Request,
         session: Option<Session>,
         host: &impl Host,
         page: &impl Page,
     ) -> Begun {
-        let id = echo_id(request);
+        let id = request.id().to_string();
         match self.checked(reader, request, session, host, page) {
             Ok(Ok(p)) => Begun::Run(p),
             Ok(Err(answer)) => Begun::Done(Response::answered(id, answer)),
@@ -192,18 +208,17 @@ impl Surface {
         }
     }
 
-    /// The check order: shape → session → replay → rate (invoke) →
-    /// exposure (invoke) → the method itself. `Ok(Err(answer))` is a
+    /// The check order after the shape: session → replay → rate (invoke)
+    /// → exposure (invoke) → the method itself. `Ok(Err(answer))` is a
     /// finished exchange (a describe, or a business error).
     fn checked(
         &self,
         reader: Reader,
-        request: &Value,
+        request: Request,
         session: Option<Session>,
         host: &impl Host,
         page: &impl Page,
     ) -> Result<Result<Pending, Answer>, ProtocolError> {
-        let request = parse_request(request)?;
         let now = host.now_ms();
         let session = check_session(session, now)?;
         let invoking = matches!(request, Request::Invoke { .. });
@@ -245,12 +260,7 @@ impl Surface {
                 capability, input, ..
             } => {
                 if !self.config.is_exposed(&session, &capability) {
-                    return Err(ProtocolError::new(
-                        ProtocolCode::CapabilityNotExposed,
-                        format!(
-                            "`{capability}` is not exposed to this session: describe again, or request a scope that includes it"
-                        ),
-                    ));
+                    return Err(not_exposed(&capability));
                 }
                 let prepared = invoke::prepare(
                     session,
@@ -263,6 +273,32 @@ impl Surface {
                 Ok(prepared.map_err(|error| Answer::Failed { error }))
             }
         }
+    }
+
+    /// The checks again once a person approved `p`: approval can take
+    /// minutes, so the session, read again, must still be the same one,
+    /// valid and in scope (protocol errors), and the page, read again, must
+    /// still allow the action (`ACTION_UNAVAILABLE`); that reading is then
+    /// the `before` of the evidence.
+    fn after_approval(
+        &self,
+        p: &mut Pending,
+        session: Option<Session>,
+        now_ms: f64,
+        observe: impl FnOnce() -> Result<Observation, PageError>,
+    ) -> Result<Result<(), BusinessError>, ProtocolError> {
+        let session = check_session(session, now_ms)?;
+        if session.id != p.session.id {
+            return Err(ProtocolError::new(
+                ProtocolCode::SessionExpired,
+                "the session changed while a person was asked: describe again in the new session",
+            ));
+        }
+        if !self.config.is_exposed(&session, &p.capability) {
+            return Err(not_exposed(&p.capability));
+        }
+        p.session = session;
+        Ok(p.recheck(observe()))
     }
 
     /// Runs `f` on `session_id`'s memory (created on first use), which then
@@ -285,4 +321,13 @@ impl Surface {
         self.sessions.set(sessions);
         out
     }
+}
+
+fn not_exposed(capability: &str) -> ProtocolError {
+    ProtocolError::new(
+        ProtocolCode::CapabilityNotExposed,
+        format!(
+            "`{capability}` is not exposed to this session: describe again, or request a scope that includes it"
+        ),
+    )
 }

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use surface::{exec_outcome_from_json, BusinessError, Registry, SurfaceConfig};
+use surface::{exec_outcome_from_json, BusinessError, Region, Registry, Session, SurfaceConfig};
 
 fn note(record: &str, note: Value) -> Value {
     json!({ "record": record, "note": note })
@@ -239,6 +239,32 @@ fn record_in_a_region_the_page_does_not_list_is_unavailable() {
 }
 
 #[test]
+fn a_region_id_claimed_twice_is_active_only_if_every_claimant_is() {
+    let fx = Fixture::orders();
+    // A hidden second "list" region: its records must not pass as active.
+    fx.page.obs.borrow_mut().regions.push(Region {
+        id: "list".into(),
+        title: "hidden copy".into(),
+        active: false,
+    });
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert!(
+        message(&r).contains("`list`, which is not active"),
+        "{}",
+        message(&r)
+    );
+    // describe says the same of both.
+    let regions = &fx.describe(json!({}))["result"]["regions"];
+    assert_eq!(
+        regions[0],
+        json!({ "id": "list", "title": "订单列表", "active": false })
+    );
+    assert_eq!(regions[2]["active"], false);
+    assert!(fx.calls.borrow().is_empty());
+}
+
+#[test]
 fn availability_is_checked_before_permission() {
     let fx = Fixture::orders();
     fx.page.obs.borrow_mut().actions[4].unavailable_reason = Some("已发货，不能取消".into());
@@ -292,6 +318,96 @@ fn confirm_hook_decides_high_risk() {
     assert_eq!(fx.confirm.asked.borrow().len(), 2);
 }
 
+/// A fixture whose person approves `orders.cancel@order` after `meanwhile`
+/// changed the session or the page.
+fn approving(meanwhile: impl Fn(&Fixture) + 'static) -> Fixture {
+    let mut fx = Fixture::orders();
+    fx.confirm.configured = true;
+    fx.confirm.answer = true;
+    *fx.confirm.meanwhile.borrow_mut() = Some(Box::new(meanwhile));
+    fx
+}
+
+fn cancel(fx: &Fixture, record: &str) -> Value {
+    fx.invoke("orders.cancel@order", json!({ "record": record }))
+}
+
+#[test]
+fn session_is_checked_again_after_approval() {
+    type Change = Box<dyn Fn(&mut Session)>;
+    let cases: Vec<(Change, &str)> = vec![
+        (Box::new(|s| s.revoked = true), "SESSION_REVOKED"),
+        (
+            Box::new(|s| s.expires_at = Some(NOW - 1.0)),
+            "SESSION_EXPIRED",
+        ),
+        (Box::new(|s| s.id = "sess-2".into()), "SESSION_EXPIRED"),
+        (
+            Box::new(|s| s.scope = vec!["orders.search".into()]),
+            "CAPABILITY_NOT_EXPOSED",
+        ),
+    ];
+    for (change, code) in cases {
+        let fx = approving(move |fx| {
+            if let Some(s) = fx.session.borrow_mut().as_mut() {
+                change(s);
+            }
+        });
+        let r = cancel(&fx, "SO-1001");
+        assert_eq!(protocol_code(&r), code, "{r}");
+        assert!(!message(&r).contains("sess-"), "{}", message(&r));
+        assert!(fx.calls.borrow().is_empty(), "nothing ran: {r}");
+    }
+    let fx = approving(|fx| *fx.session.borrow_mut() = None);
+    assert_eq!(protocol_code(&cancel(&fx, "SO-1001")), "SESSION_EXPIRED");
+    assert!(fx.calls.borrow().is_empty());
+    // Unchanged: it runs.
+    let fx = approving(|_| {});
+    assert_eq!(cancel(&fx, "SO-1001")["ok"], true);
+    assert_eq!(fx.calls.borrow().len(), 1);
+}
+
+#[test]
+fn availability_is_checked_again_after_approval() {
+    let lock = |fx: &Fixture| {
+        let mut obs = fx.page.obs.borrow_mut();
+        let a = obs
+            .actions
+            .iter_mut()
+            .find(|a| a.capability == "orders.cancel@order");
+        a.expect("the cancel control").unavailable_reason = Some("已退款".into());
+    };
+    let hide = |fx: &Fixture| fx.page.obs.borrow_mut().regions[0].active = false;
+    let drop = |fx: &Fixture| {
+        fx.page.obs.borrow_mut().records.remove(0);
+    };
+    let cases: Vec<(Meanwhile, &str)> = vec![
+        (Box::new(lock), "已退款"),
+        (Box::new(hide), "not active"),
+        (Box::new(drop), "no `order` record `SO-1001`"),
+    ];
+    for (meanwhile, reason) in cases {
+        let fx = approving(meanwhile);
+        let r = cancel(&fx, "SO-1001");
+        assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+        assert!(message(&r).contains(reason), "{}", message(&r));
+        assert!(fx.calls.borrow().is_empty(), "nothing ran: {r}");
+    }
+}
+
+#[test]
+fn evidence_after_approval_is_measured_from_the_page_read_after_approval() {
+    // A note changed while the person was asked is not the action's doing.
+    let fx = approving(|fx| {
+        let mut obs = fx.page.obs.borrow_mut();
+        obs.records[1]
+            .fields
+            .insert("note".into(), json!("meanwhile"));
+    });
+    let r = cancel(&fx, "SO-1001");
+    assert_eq!(r["result"]["after"]["records"], json!([]), "{r}");
+}
+
 #[test]
 fn executor_business_errors_pass_through() {
     let fx = Fixture::orders();
@@ -327,6 +443,38 @@ fn expectation_uses_declared_within_and_passes_when_text_shows() {
     let r = fx.invoke("orders.save", json!({}));
     assert!(r["result"].get("error").is_none(), "{r}");
     assert_eq!(*fx.page.waits.borrow(), vec![("已保存".to_string(), 150.0)]);
+}
+
+#[test]
+fn expected_text_is_read_as_page_text_is() {
+    // Page text is whitespace-collapsed and trimmed; so is the declared text.
+    let fx = Fixture::with(
+        SurfaceConfig::new("orders", ["orders.save"]),
+        json!([{ "id": "orders.save", "title": "保存", "expect": { "text": " 3 \n  orders已保存\t" } }]),
+        seed_page(),
+    );
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.status = vec!["3 orders已保存".into()];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.save", json!({}));
+    assert!(r["result"].get("error").is_none(), "{r}");
+    assert_eq!(fx.page.waits.borrow()[0].0, "3 orders已保存");
+    // Longer than page text is read to: it could never show, so the
+    // declaration is refused (and says why) rather than always failing.
+    let long = format!("{} {}", "x".repeat(1000), "y");
+    let registry =
+        Registry::from_json(&json!([{ "id": "a", "title": "A", "expect": { "text": long } }]));
+    assert!(registry.declarations.is_empty());
+    let warning = registry.warning().unwrap_or_default();
+    assert!(
+        warning.contains("longer than the 1000 characters"),
+        "{warning}"
+    );
+    let fits = format!("{}  ", "x".repeat(1000));
+    let registry =
+        Registry::from_json(&json!([{ "id": "a", "title": "A", "expect": { "text": fits } }]));
+    assert_eq!(registry.declarations.len(), 1);
 }
 
 #[test]

@@ -100,6 +100,22 @@ fn invalid_request_shapes() {
         (with(base("invoke"), "capability", json!(3)), "capability"),
         (with(base("invoke"), "capability", json!("")), "capability"),
         (
+            with(base("invoke"), "capability", json!("x".repeat(5000))),
+            "at most 4096 characters",
+        ),
+        (
+            with(
+                base("describe"),
+                "input",
+                json!({ "offset": 9_007_199_254_740_993u64 }),
+            ),
+            "at most 9007199254740992",
+        ),
+        (
+            with(base("describe"), "input", json!({ "limit": 1e16 })),
+            "at most 9007199254740992",
+        ),
+        (
             with(
                 with(base("invoke"), "capability", json!("orders.search")),
                 "input",
@@ -139,11 +155,43 @@ fn integral_floats_are_integers() {
 }
 
 #[test]
+fn counts_up_to_2_pow_53_are_echoed_exactly() {
+    let fx = Fixture::orders();
+    for (offset, limit) in [
+        (json!(4_294_967_296u64), json!(9_007_199_254_740_992u64)),
+        (json!(9_007_199_254_740_992.0), json!(4_294_967_296.0)),
+    ] {
+        let r = fx.describe(json!({ "offset": offset, "limit": limit }));
+        let window = &r["result"]["recordWindow"];
+        assert_eq!(window["offset"].as_f64(), offset.as_f64(), "{r}");
+        assert_eq!(window["limit"], 100, "clamped: {r}");
+        assert_eq!(r["result"]["records"], json!([]));
+    }
+    let capability = "x".repeat(4096);
+    let r = fx.invoke(&capability, json!({}));
+    assert_eq!(
+        protocol_code(&r),
+        "CAPABILITY_NOT_EXPOSED",
+        "4096 is within the bound"
+    );
+}
+
+#[test]
 fn shape_is_checked_before_session() {
     let fx = Fixture::orders();
     *fx.session.borrow_mut() = None;
     let r = fx.send(&with(base("describe"), "method", json!("eval")));
     assert_eq!(protocol_code(&r), "INVALID_REQUEST");
+    // A malformed request never asks for the session (which may hang);
+    // a well-formed one asks once.
+    fx.send(&json!(null));
+    fx.send(&with(base("invoke"), "capability", json!("")));
+    assert_eq!(fx.session_reads.get(), 0);
+    assert_eq!(
+        protocol_code(&fx.send(&base("describe"))),
+        "SESSION_EXPIRED"
+    );
+    assert_eq!(fx.session_reads.get(), 1);
 }
 
 #[test]
@@ -157,7 +205,10 @@ fn session_expiry_is_inclusive_of_the_deadline() {
     fx.clock.0.set(NOW + 1.0);
     let r = fx.describe(json!({}));
     assert_eq!(protocol_code(&r), "SESSION_EXPIRED");
-    assert!(message(&r).contains("sess-1"));
+    // The times, never the session id (it may be a bearer credential).
+    let expected = format!("expired at {NOW} (now {})", NOW + 1.0);
+    assert!(message(&r).contains(&expected), "{}", message(&r));
+    assert!(!message(&r).contains("sess-1"), "{}", message(&r));
     // A broken clock fails closed.
     fx.clock.0.set(f64::NAN);
     assert_eq!(protocol_code(&fx.describe(json!({}))), "SESSION_EXPIRED");
@@ -173,7 +224,9 @@ fn revoked_wins_over_expired_and_session_wins_over_replay() {
         expires_at: Some(NOW - 5.0),
         ..seed_session()
     });
-    assert_eq!(protocol_code(&fx.send(&request)), "SESSION_REVOKED");
+    let r = fx.send(&request);
+    assert_eq!(protocol_code(&r), "SESSION_REVOKED");
+    assert!(!message(&r).contains("sess-1"), "{}", message(&r));
 }
 
 #[test]

@@ -44,17 +44,21 @@ export function stringify(v) {
   }
 }
 
+const own = Object.prototype.hasOwnProperty;
+
 /**
- * The fields `names` of `v`, read once each, in order: [values, thrown].
- * `values` is null when `v` has no fields to read (it is not an object, or
- * it is an array); else the values read, up to the getter that threw;
- * `thrown` is what it threw, or null.
+ * The own fields `names` of `v`, read once each, in order: [values, thrown].
+ * An inherited field reads as undefined, as JSON.stringify skips it: a
+ * script setting Object.prototype.capability must not fill in others'
+ * requests. `values` is null when `v` has no fields to read (it is not an
+ * object, or it is an array); else the values read, up to the getter (or
+ * proxy trap) that threw; `thrown` is what it threw, or null.
  */
 export function read(v, names) {
   const values = [];
   try {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return [null, null];
-    for (const k of names) values.push(v[k]);
+    for (const k of names) values.push(own.call(v, k) ? v[k] : undefined);
     return [values, null];
   } catch (e) {
     return [values, thrown(e)];

@@ -71,10 +71,10 @@ fn orders_rows() -> Vec<Value> {
             &[(ID, "update_note@order"), (UNAVAILABLE, "记录已锁定")],
         ),
         row(-1, FLAG_ENABLED, Some("playable"), &[(ID, "orders.search")]),
-        row(-1, 0, Some("status"), &[(TEXT, " 2 orders ")]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, " 2 orders ")]),
         row(
             -1,
-            0,
+            FLAG_VISIBLE,
             Some("feedback"),
             &[(LEVEL, "info"), (TEXT, "Welcome back")],
         ),
@@ -241,8 +241,13 @@ fn page_text_is_capped_and_overlong_ids_are_ignored() {
         ),
         row(1, 0, None, &[(FIELD, &long), (TEXT, &long)]),
         row(-1, 0, Some("record"), &[(ID, &long_id), (KIND, "k")]),
-        row(-1, 0, Some("status"), &[(TEXT, &long)]),
-        row(-1, 0, Some("feedback"), &[(TEXT, &long), (LEVEL, &long)]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, &long)]),
+        row(
+            -1,
+            FLAG_VISIBLE,
+            Some("feedback"),
+            &[(TEXT, &long), (LEVEL, &long)],
+        ),
         row(-1, 0, Some("playable"), &[(ID, "a"), (UNAVAILABLE, &long)]),
         row(-1, 0, None, &[(PAGETITLE, &long)]),
     ]);
@@ -282,12 +287,24 @@ fn fields_per_record_are_bounded_and_the_first_of_a_name_wins() {
 }
 
 #[test]
+fn hidden_status_and_feedback_are_skipped() {
+    let obs = observe(vec![
+        row(-1, 0, Some("status"), &[(TEXT, "hidden status")]),
+        row(-1, 0, Some("feedback"), &[(TEXT, "internal: db password")]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, "Saved")]),
+    ]);
+    assert_eq!(obs.status, vec!["Saved"]);
+    assert!(obs.feedback.is_empty());
+    assert!(!obs.shows_text("hidden status"));
+}
+
+#[test]
 fn empty_status_and_feedback_are_skipped() {
     let obs = observe(vec![
-        row(-1, 0, Some("status"), &[(TEXT, "  \n ")]),
-        row(-1, 0, Some("status"), &[]),
-        row(-1, 0, Some("feedback"), &[(LEVEL, "error")]),
-        row(-1, 0, Some("status"), &[(TEXT, "Saved")]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, "  \n ")]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[]),
+        row(-1, FLAG_VISIBLE, Some("feedback"), &[(LEVEL, "error")]),
+        row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, "Saved")]),
     ]);
     assert_eq!(obs.status, vec!["Saved"]);
     assert!(obs.feedback.is_empty());
@@ -342,11 +359,16 @@ fn shows_text_is_a_substring_match_over_status_and_feedback() {
     let obs = observe(vec![
         row(
             -1,
-            0,
+            FLAG_VISIBLE,
             Some("status"),
             &[(TEXT, "Order SO-1001: 备注已保存 (2 s)")],
         ),
-        row(-1, 0, Some("feedback"), &[(TEXT, "Payment declined")]),
+        row(
+            -1,
+            FLAG_VISIBLE,
+            Some("feedback"),
+            &[(TEXT, "Payment declined")],
+        ),
     ]);
     for yes in ["备注已保存", "SO-1001", "(2 s)", "Order", "declined", ""] {
         assert!(obs.shows_text(yes), "{yes:?}");

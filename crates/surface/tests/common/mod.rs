@@ -84,7 +84,12 @@ pub struct FakeConfirm {
     pub configured: bool,
     pub answer: bool,
     pub asked: RefCell<Vec<(String, Value)>>,
+    /// What changes on the page or in the session while the person is asked.
+    pub meanwhile: RefCell<Option<Meanwhile>>,
 }
+
+/// A change made to the fixture while a person is asked.
+pub type Meanwhile = Box<dyn Fn(&Fixture)>;
 
 pub struct FakeClock(pub Cell<f64>);
 
@@ -132,6 +137,9 @@ impl Host for Fixture {
             .borrow_mut()
             .push((capability.to_string(), input.clone()));
         yield_once().await;
+        if let Some(meanwhile) = &*self.confirm.meanwhile.borrow() {
+            meanwhile(self);
+        }
         self.confirm.answer
     }
 
@@ -304,6 +312,7 @@ impl Fixture {
                 configured: false,
                 answer: false,
                 asked: RefCell::new(Vec::new()),
+                meanwhile: RefCell::new(None),
             },
             clock: FakeClock(Cell::new(NOW)),
             calls: RefCell::new(Vec::new()),
