@@ -37,9 +37,31 @@ export const CHROMIUM_ARGS = [
   "--disable-gpu",
   "--disable-quic",
   "--no-first-run",
+  "--no-default-browser-check",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--disable-component-extensions-with-background-pages",
+  "--disable-domain-reliability",
+  "--disable-client-side-phishing-detection",
+  "--disable-breakpad",
+  "--metrics-recording-only",
+  "--no-pings",
+  "--password-store=basic",
+  // The services that still call Google on their own: autofill's server
+  // queries, sign-in (accounts.google.com), optimization hints, translate,
+  // media router, the variations seed.
+  "--disable-features=AutofillServerCommunication,OptimizationHints,OptimizationHintsFetching,Translate,MediaRouter,DialMediaRouteProvider,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,SignInProfileCreation,AccountConsistency",
+  // What is left asks a Google host by name: point those names at a closed
+  // local port (nothing listens on the discard port), so no lookup leaves.
+  "--variations-server-url=http://127.0.0.1:9",
+  "--google-base-url=http://127.0.0.1:9",
+  "--gaia-url=http://127.0.0.1:9",
+  "--lso-url=http://127.0.0.1:9",
+  "--google-apis-url=http://127.0.0.1:9",
+  "--component-updater=url-source=http://127.0.0.1:9",
 ];
 
 /** A failure to reach the page (no answer, no instance, wrong origin): not an uplink. */
@@ -58,7 +80,10 @@ export class LinkError extends Error {
 // wrapper again until one is answered: a channel with no marker (Surface) may
 // attach its listener after the page's load event, when a module's top-level
 // await settles, and a message posted before that is simply not heard.
-function exchange({ channel, marker, seq, envelope, timeoutMs, repeatMs = 0, graceMs = -1 }) {
+function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0, graceMs = -1 }) {
+  // The envelope crosses as JSON text: Playwright's own serializer stalls on
+  // a deeply nested argument (100 levels) instead of failing.
+  const envelope = JSON.parse(envelopeJson);
   return new Promise((resolve) => {
     const started = Date.now();
     const settled = () => {
@@ -157,6 +182,10 @@ export class PageLink {
     this.ownsBrowser = false;
     /** Set when the page tried to leave the origin (the navigation was stopped). */
     this.blocked = null;
+    /** The URL of the last document the page had on the origin (where #landed takes it back). */
+    this.here = this.url.href;
+    /** Settles once #landed has taken the page back to the origin. */
+    this.returning = null;
     /** Count of main-frame loads: tells when a reload has replaced the document. */
     this.loads = 0;
     /** The value of `loads` when this document's Surface last answered (null: not yet). */
@@ -180,8 +209,40 @@ export class PageLink {
     const fresh = !this.page;
     if (fresh) this.page = await (this.browser.contexts()[0] ?? (await this.browser.newContext())).newPage();
     this.page.on("load", () => this.loads++);
-    await this.page.route(() => true, (route) => this.#route(route));
+    this.page.on("framenavigated", (frame) => void this.#landed(frame));
+    // A launched browser is the server's own: its whole context is routed,
+    // so a popup or a target=_blank tab is kept on the origin too. An
+    // attached one (--cdp) is the user's: only the server's tab is.
+    const routed = this.ownsBrowser ? this.page.context() : this.page;
+    // A throw in a route handler would take the whole server down: the
+    // request then goes on as the browser sent it.
+    await routed.route(() => true, (route) => this.#route(route).catch(() => route.fallback().catch(() => {})));
     if (fresh) await this.page.goto(this.url.href);
+  }
+
+  /**
+   * The last line of the origin guard: Playwright routes only the first
+   * request of a redirect chain, so a chain that turns away from the origin
+   * after a same-origin hop is seen only once the page has landed. The page
+   * is then taken back to the last document it had on the origin.
+   */
+  async #landed(frame) {
+    if (frame !== this.page.mainFrame()) return;
+    let url;
+    try {
+      url = new URL(frame.url());
+    } catch {
+      return;
+    }
+    if (url.origin === this.origin) {
+      this.here = url.href;
+      return;
+    }
+    if (url.protocol === "about:" || url.protocol === "chrome-error:") return;
+    this.blocked = url.href;
+    // #send waits for this before it looks where the page is.
+    this.returning = this.page.goto(this.here).then(() => {}, () => {});
+    await this.returning;
   }
 
   /** Closes a launched browser; from an attached one it only detaches (the tab stays). */
@@ -204,13 +265,45 @@ export class PageLink {
         return route.fulfill({ status: 404 });
       }
     }
-    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame() && url.origin !== this.origin) {
+    if (!request.isNavigationRequest()) return route.fallback();
+    // A new tab's first navigation comes before its frame exists: a main frame.
+    let frame = null;
+    try {
+      frame = request.frame();
+    } catch {
+      // no frame yet
+    }
+    if (frame !== null && frame.parentFrame() !== null) return route.fallback();
+    if (url.origin !== this.origin) {
       // 204 No Content: the browser stays on the current document (an abort
       // would replace it with an error page).
       this.blocked = url.href;
       return route.fulfill({ status: 204 });
     }
-    return route.fallback();
+    if (frame !== this.page.mainFrame()) return route.fallback();
+    // A same-origin navigation of the server's page may answer with a
+    // redirect to another origin, which the browser would follow unrouted:
+    // fetch it here without following, and stop a redirect that leaves.
+    let response;
+    try {
+      response = await route.fetch({ maxRedirects: 0 });
+    } catch {
+      return route.fallback();
+    }
+    const location = response.status() >= 300 && response.status() < 400 ? response.headers()["location"] : undefined;
+    if (location !== undefined) {
+      let to = null;
+      try {
+        to = new URL(location, url);
+      } catch {
+        // an unreadable Location: let the browser deal with it
+      }
+      if (to && to.origin !== this.origin) {
+        this.blocked = to.href;
+        return route.fulfill({ status: 204 });
+      }
+    }
+    return route.fulfill({ response });
   }
 
   /**
@@ -253,7 +346,14 @@ export class PageLink {
   async #send(envelope, channel, marker, repeat = false) {
     const page = this.page;
     if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
-    const here = new URL(page.url());
+    let here = new URL(page.url());
+    // Off the origin: #landed may be taking the page back right now (give it
+    // up to two seconds: the load of the last same-origin document).
+    for (const until = Date.now() + 2000; here.origin !== this.origin && Date.now() < until; ) {
+      await (this.returning ?? new Promise((r) => setTimeout(r, 25)));
+      this.returning = null;
+      here = new URL(page.url());
+    }
     if (here.origin !== this.origin) {
       throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
     }
@@ -261,7 +361,7 @@ export class PageLink {
       channel,
       marker,
       seq: ++this.seq,
-      envelope,
+      envelopeJson: JSON.stringify(envelope),
       timeoutMs: this.timeoutMs,
       repeatMs: repeat ? 50 : 0,
       graceMs: marker && this.options.inject ? INSTALL_GRACE_MS : -1,
@@ -287,14 +387,24 @@ export class PageLink {
   }
 
   async #evaluate(fn, arg) {
+    // The page bounds its own wait by timeoutMs; this bounds everything
+    // else (a page busy in a long task, a stalled evaluate), with a margin
+    // so the page's own timeout answer wins when it can.
+    let timer;
+    const deadline = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new LinkError(`the page did not answer within ${this.timeoutMs} ms (it may be busy)`)), this.timeoutMs + 2000);
+    });
     try {
-      return await this.page.evaluate(fn, arg);
+      return await Promise.race([this.page.evaluate(fn, arg), deadline]);
     } catch (e) {
+      if (e instanceof LinkError) throw e;
       const why = String(e?.message ?? e).split("\n")[0];
       if (/context was destroyed|navigat|Target .*closed/i.test(why)) {
         throw new LinkError(`the page navigated or closed before answering (${why})`);
       }
       throw new LinkError(`could not reach the page: ${why}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -100,6 +100,21 @@ export function renderPayload(payload) {
   return toon(payload);
 }
 
+/**
+ * A successful run's payload as one short line: `ok <id>`, then each other
+ * field as `key=value` (strings JSON-quoted: an input's value is the
+ * agent's own text; others as JSON). A run's reply is read after every act,
+ * so it stays within issue 13's 40 tokens with its structuredContent, for
+ * a scroll's position or a drag's target too.
+ */
+export function renderRan(payload) {
+  const id = typeof payload.id === "string" && /^[^\s"=]+$/.test(payload.id) ? payload.id : JSON.stringify(payload.id);
+  const rest = Object.entries(payload)
+    .filter(([key]) => key !== "id")
+    .map(([key, value]) => ` ${key}=${JSON.stringify(value)}`);
+  return `ok ${id}${rest.join("")}`;
+}
+
 /** A refusal: "refused CODE: message". */
 export function renderError(error) {
   return `refused ${error.code}: ${error.message}`;

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { LinkError } from "./page.mjs";
 import { boundSurface, boundUplink, isWindowed, LIMITS, UNTRUSTED_NOTE, windowLocally } from "./compact.mjs";
 import { MenuTools } from "./menu-tools.mjs";
-import { renderError, renderSnapshot, toon } from "./render.mjs";
+import { renderError, renderRan, renderSnapshot, toon } from "./render.mjs";
 
 /** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
@@ -172,14 +172,16 @@ export function createServer(link, options = {}) {
   }
 
   /**
-   * run, escape: { ok, payload } or { ok, error } as TOON text and as
-   * structuredContent; with format "json" the text is the whole uplink
-   * envelope as JSON (pageId and requestId included).
+   * run, escape: { ok, payload } or { ok, error } as TOON text (a run's
+   * success as renderRan's one line) and as structuredContent; with format
+   * "json" the text is the whole uplink envelope as JSON (pageId and
+   * requestId included).
    */
-  function actionResult(up, note, format = "toon") {
+  function actionResult(up, note, format = "toon", ran = false) {
     const b = boundUplink(up);
     const structured = b.ok ? { ok: true, payload: b.payload } : { ok: false, error: b.error };
-    const text = format === "json" ? JSON.stringify(b) : b.ok ? toon(structured) : renderError(b.error);
+    const ok = () => (ran ? renderRan(b.payload) : toon(structured));
+    const text = format === "json" ? JSON.stringify(b) : b.ok ? ok() : renderError(b.error);
     return reply(text, structured, { isError: !b.ok, note, pageText: !b.ok });
   }
 
@@ -194,7 +196,7 @@ export function createServer(link, options = {}) {
     for (const key of ["value", "to", "by"]) if (args[key] !== undefined) payload[key] = args[key];
     try {
       const { up, note } = await latched("run", payload);
-      return actionResult(up, note);
+      return actionResult(up, note, "toon", true);
     } catch (e) {
       return failure(e);
     }

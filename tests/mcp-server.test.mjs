@@ -227,6 +227,22 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
 });
 
+test("page_run's success line: ok <id> key=value, within 40 tokens with its structuredContent for a scroll, an input and a drag too", async () => {
+  const { renderRan } = await import("../mcp/render.mjs");
+  const cases = [
+    [{ id: "desk.activity", scrollLeft: 0, scrollTop: 12040 }, "ok desk.activity scrollLeft=0 scrollTop=12040"],
+    [{ id: "desk.name", value: "Ada Lovelace" }, 'ok desk.name value="Ada Lovelace"'],
+    [{ id: "desk.card", to: "desk.done" }, 'ok desk.card to="desk.done"'],
+    [{ id: "tags", value: ["a", "b"] }, 'ok tags value=["a","b"]'],
+    [{ id: "two words" }, 'ok "two words"'],
+  ];
+  for (const [payload, line] of cases) {
+    assert.equal(renderRan(payload), line);
+    const all = line + "\n" + JSON.stringify({ ok: true, payload });
+    assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
+  }
+});
+
 test("a page with an older package: the same window, made here, and said once on stderr", async () => {
   const args = { query: "approve 7", offset: 2, limit: 5 };
   const answers = [];

@@ -231,6 +231,51 @@ test("the page cannot take the server to another origin", () =>
     assert.equal(snap.up.payload.snapshot.pageTitle, "count=0");
   }));
 
+// Runs `id`, then snapshots until the "tried to navigate" note arrives; returns the notes and the last snapshot.
+async function leaveBy(client, id) {
+  const run = await call(client, "page_run", { id });
+  assert.equal(run.up.ok, true, "the click itself happened");
+  const notes = [...run.notes];
+  let snap;
+  for (let i = 0; i < 50; i++) {
+    // A read that the navigation itself interrupts ("the page navigated or
+    // closed before answering") is simply read again.
+    const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+    notes.push(...res.content.slice(1).map((c) => c.text));
+    if (res.structuredContent) snap = { up: res.structuredContent };
+    if (snap && notes.some((n) => /tried to navigate/.test(n))) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { notes: notes.join(" "), snap };
+}
+
+test("a same-origin redirect to another origin is stopped before it leaves (no request reaches the other origin)", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const blank = server.hits("/tests/fixtures/blank.html");
+    const { notes, snap } = await leaveBy(client, "away-redirect");
+    assert.match(notes, /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html\?redirect.*navigation was stopped/);
+    assert.equal(snap.up.ok, true, "still on the configured page");
+    assert.equal(snap.up.payload.snapshot.pageTitle, "count=0");
+    assert.equal(server.hits("/tests/fixtures/blank.html"), blank, "the other origin was never asked");
+  }));
+
+test("a redirect chain that leaves after a same-origin hop is brought back to the origin, and said", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const { notes, snap } = await leaveBy(client, "away-chain");
+    assert.match(notes, /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html\?chain/);
+    assert.equal(snap.up.ok, true, "back on the configured page");
+    assert.equal(snap.up.payload.snapshot.pageTitle, "count=0");
+  }));
+
+test("a new tab to another origin is kept off it too", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    const blank = server.hits("/tests/fixtures/blank.html");
+    const { notes, snap } = await leaveBy(client, "away-tab");
+    assert.match(notes, /tried to navigate to http:\/\/localhost:\d+\/tests\/fixtures\/blank.html\?tab/);
+    assert.equal(snap.up.ok, true);
+    assert.equal(server.hits("/tests/fixtures/blank.html"), blank, "the other origin was never asked");
+  }));
+
 test("snapshots are bounded windows with totals", () =>
   withClient("/tests/fixtures/mcp.html?many=300", async (client) => {
     const s = await snapshot(client);
@@ -298,6 +343,19 @@ test("Surface: describe and invoke over the pling.surface bridge", () =>
     assert.equal(hidden.response.ok, false);
     assert.equal(hidden.response.error.code, "CAPABILITY_NOT_EXPOSED");
     assert.notEqual(invoked.response.id, invalid.response.id, "request ids never repeat");
+  }));
+
+test("Surface: an input nested 100 levels deep gets the page's INVALID_REQUEST within the timeout (it crosses as JSON text)", () =>
+  withClient("/tests/fixtures/mcp.html?surface", async (client) => {
+    let input = {};
+    for (let i = 0; i < 100; i++) input = { a: input };
+    const started = Date.now();
+    const res = await client.callTool({ name: "surface_invoke", arguments: { capability: "inc", input } });
+    const response = JSON.parse(res.content[0].text);
+    assert.equal(response.ok, false);
+    assert.equal(response.error.code, "INVALID_REQUEST");
+    assert.match(response.error.message, /deeper than 32 levels/);
+    assert.ok(Date.now() - started < 5000, "answered within --timeout");
   }));
 
 test("Surface: a Surface that attaches late still hears the first request, and an invoke runs once", async () => {

@@ -18,13 +18,17 @@ const BUDGET_GZIP_BYTES = 100_000;
  * of session 6 (194,527 B), plus a little room; session 7's contract fixes
  * brought it to 197,653 B, and session 8's move of the stable, hit-test and
  * read-only rules from act.js into bot::Actionability (issue 14: Rust makes
- * every decision) to 199,981 B (docs/benchmarks.md, bench/notes.md), and
- * the Surface audit's twelve fixes (re-checks after approval, own-field
- * reads, page text as seen, …) from 202,875 B to about 203,500 B. A
- * ceiling that catches growth, not a goal; it comes down as the module does,
- * and goes when the budget above is met.
+ * every decision) to 201,030 B (docs/benchmarks.md, bench/notes.md).
+ * Session 9 (bench/notes.md, "Session 9"): bot::Field, which decides what
+ * kind of field a target is and whether a value fits it (moved from act.js,
+ * with the browser's sanitization check), +1.8 KB; the playable audit's
+ * fixes (fail-closed escapes, id and event caps, exact windows, the undone
+ * reload, the dropped instance, fieldset/modal disabling, disabled options)
+ * +1.8 KB; the Surface audit's twelve fixes +0.7 KB; an attached Surface
+ * held by its bridge: 205,393 B. A ceiling that catches growth, not a goal;
+ * it comes down as the module does, and goes when the budget above is met.
  */
-const CEILING_GZIP_BYTES = 204_000;
+const CEILING_GZIP_BYTES = 206_000;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

@@ -15,17 +15,6 @@ const ctx = useBrowser();
 const withSnippets = (html, fn) =>
   ctx.withSnippet({ modules: { A: "/crates/bot/src/act.js", O: "/crates/surface/src/observe.js" }, html }, fn);
 
-test("act.js inputKind: the kind of editable thing, as dom.rs numbers them", () =>
-  withSnippets(
-    `<textarea id="t"></textarea><input id="x"><input id="c" type="checkbox"><input id="r" type="RADIO">
-     <input id="b" type="submit"><select id="s"><option>a</option></select><select id="m" multiple></select>
-     <div id="e" contenteditable="true"></div><div id="d"></div>`,
-    async (page) => {
-      const kinds = await page.evaluate(() => ["t", "x", "c", "r", "b", "s", "m", "e", "d"].map((id) => A.inputKind(document.getElementById(id))));
-      assert.deepEqual(kinds, [1, 1, 3, 4, 0, 5, 6, 2, 0]);
-    },
-  ));
-
 test("act.js twoFrames: resolves after two animation frames of the element's window, no sooner", () =>
   withSnippets(`<button id="b">B</button>`, async (page) => {
     const r = await page.evaluate(async () => {
@@ -50,20 +39,21 @@ test("act.js click: exactly one click event, also on a non-HTML element; a non-e
     assert.deepEqual(r.outs, [null, null, "the target is not an element"]);
   }));
 
-test("act.js setValue: the native setter, then input and change; missingOptions names what a select lacks", () =>
+test("act.js setValue: the native setter, then input and change (which kind of field it is, and whether a value fits, is bot::Field's)", () =>
   withSnippets(`<input id="x"><select id="s"><option value="a">A</option><option value="b">B</option></select>`, async (page) => {
     const r = await page.evaluate(() => {
       const x = document.getElementById("x");
       const seen = [];
       for (const t of ["input", "change"]) x.addEventListener(t, () => seen.push(t));
-      A.setValue(x, A.inputKind(x), "Ada");
+      A.setValue(x, 1, "Ada"); // 1: a text field (field.rs)
       const s = document.getElementById("s");
-      return { value: x.value, seen, missing: A.missingOptions(s, ["a", "z", "y"]), none: A.missingOptions(s, ["b"]) };
+      A.setValue(s, 5, "b"); // 5: a select
+      return { value: x.value, seen, selected: s.value, left: Object.keys(A).sort() };
     });
     assert.equal(r.value, "Ada");
     assert.deepEqual(r.seen, ["input", "change"]);
-    assert.equal(r.missing, "z, y");
-    assert.equal(r.none, "");
+    assert.equal(r.selected, "b");
+    assert.deepEqual(r.left, ["click", "drag", "isElement", "scroll", "setValue", "twoFrames"], "no decision left in act.js");
   }));
 
 test("observe.js nextChange: true on a change under the root, false at the deadline", () =>

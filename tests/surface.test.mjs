@@ -518,6 +518,27 @@ test("bridge: \"pling.surface\" answers same-window allowed-origin messages and 
     assert.equal(r.afterDetach, 0);
   }));
 
+test("bridge: an attached Surface keeps answering after garbage collection though the page kept no reference (createSurface(…).attachWindowBridge())", () =>
+  withPage(async (page) => {
+    await page.evaluate(() => {
+      makeSurface({ allowedOrigins: [location.origin] }).attachWindowBridge();
+    });
+    const cdp = await page.context().newCDPSession(page);
+    for (let i = 0; i < 3; i++) {
+      await cdp.send("HeapProfiler.collectGarbage");
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50))); // FinalizationRegistry callbacks run
+    }
+    const reply = await page.evaluate(() => new Promise((resolve) => {
+      const timer = setTimeout(() => resolve("no reply"), 2000);
+      window.addEventListener("message", (e) => {
+        if (e.data && e.data.dir === "up" && e.data.seq === 7) { clearTimeout(timer); resolve(e.data.envelope.ok); }
+      });
+      window.postMessage({ channel: "pling.surface", dir: "down", seq: 7, envelope: req("describe") }, location.origin);
+    }));
+    assert.equal(reply, true);
+    await cdp.detach();
+  }));
+
 test("bridge: another origin, or another window, is ignored", async () => {
   const page = await ctx.open(FIXTURE);
   try {

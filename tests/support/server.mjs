@@ -35,6 +35,11 @@ export async function startServer(port = 0) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
+    // /__redirect?to=URL: a 302 to URL (the MCP origin guard's redirect tests).
+    if (url.pathname === "/__redirect") {
+      res.writeHead(302, { location: url.searchParams.get("to") ?? "/" }).end();
+      return;
+    }
     const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
     if (!path.startsWith(ROOT)) {
       res.writeHead(403).end();

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 use playable::bridge::{self, OriginsError, WindowBridge};
 use wasm_bindgen::JsValue;
@@ -28,14 +28,18 @@ pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
 /// Attaches `slot`'s bridge on `channel` unless one is attached already
 /// (attaching twice must not double-reply). Each accepted downlink goes to
 /// `handle(owner, envelope)`; its answer is posted back to the sender's
-/// origin with the same seq. The listener holds the owner weakly, so a
-/// dropped owner simply stops answering.
+/// origin with the same seq. The listener holds the owner: an attached
+/// bridge keeps it answering, whether or not the page kept the JS object
+/// (`createSurface(…).attachWindowBridge()` alone is the documented use),
+/// until the bridge is detached (which drops the listener, and with it
+/// this hold: the owner's `slot` holds the listener, so that is a cycle
+/// only detaching ends).
 pub(crate) fn serve<T, F, Fut>(
     slot: &RefCell<Option<WindowBridge>>,
     channel: &'static str,
     window: &Window,
     origins: &[String],
-    owner: Weak<T>,
+    owner: Rc<T>,
     handle: F,
     unpostable: Unpostable,
 ) -> Result<(), OriginsError>
@@ -49,7 +53,7 @@ where
         channel,
         window,
         origins,
-        Box::new(move |envelope| Some(Box::pin(handle(owner.upgrade()?, envelope)) as Answer)),
+        Box::new(move |envelope| Some(Box::pin(handle(Rc::clone(&owner), envelope)) as Answer)),
         unpostable,
     )
 }

@@ -272,7 +272,7 @@ impl Inner {
             CHANNEL,
             &self.window,
             &self.allowed_origins,
-            Rc::downgrade(self),
+            Rc::clone(self),
             answer,
             unpostable,
         )
