@@ -21,7 +21,8 @@ export const LIMITS = Object.freeze({
   /** Characters: titles and names; descriptions and messages; ids; a query. */
   title: 200,
   desc: 1000,
-  id: 512,
+  // The page package's own bound (sense::ID_MAX_CHARS): every id it lists passes whole.
+  id: 1024,
   query: 500,
   /** Any other payload (run results): depth, keys or items per level. */
   depth: 4,

@@ -281,12 +281,12 @@ export function createServer(link, options = {}) {
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
         "or its event cannot be dispatched (UNSUPPORTED_EVENT).",
       inputSchema: {
-        id: z.string().describe("A menu id from page_snapshot (never a generic)."),
+        id: z.string().max(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),
         value: z
           .union([z.string(), z.boolean(), z.array(z.string())])
           .optional()
           .describe("input items: text, true/false for a checkbox or radio, option value(s) for a select."),
-        to: z.string().optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
+        to: z.string().max(LIMITS.id).optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
         by: z.object({ x: z.number(), y: z.number() }).optional().describe("scroll items: CSS pixels to scroll by, { x, y }."),
       },
       outputSchema: RESULT_OUTPUT,
@@ -378,7 +378,8 @@ export function createServer(link, options = {}) {
         "result.error (ACTION_NOT_FOUND, ACTION_UNAVAILABLE, INVALID_PARAMS, PERMISSION_DENIED, EXPECTATION_FAILED); " +
         "result.after is what the page showed afterwards, not proof that anything was committed.",
       inputSchema: {
-        capability: z.string().describe("A capability id from surface_describe."),
+        // The Surface's own bound on a capability id (surface::request).
+        capability: z.string().max(4096).describe("A capability id from surface_describe."),
         input: z.record(z.string(), z.unknown()).optional().describe("The capability's input object."),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },

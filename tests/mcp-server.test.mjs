@@ -227,6 +227,15 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
 });
 
+test("page_run refuses an id over the page package's 1,024-character bound before anything reaches the page", async () => {
+  const page = fakePage({ menu: [item("a")] });
+  const { client } = await connect(page);
+  const res = await client.callTool({ name: "page_run", arguments: { id: "x".repeat(1025) } });
+  assert.equal(res.isError, true);
+  assert.match(res.content[0].text, /1024/);
+  assert.deepEqual(page.runs, []);
+});
+
 test("page_run's success line: ok <id> key=value, within 40 tokens with its structuredContent for a scroll, an input and a drag too", async () => {
   const { renderRan } = await import("../mcp/render.mjs");
   const cases = [
