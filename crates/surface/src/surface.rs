@@ -158,11 +158,10 @@ impl Surface {
             Err(error) => return Response::refused(echo_id(request), error),
         };
         let session = host.session().await;
-        let p = match self.begin(reader, parsed, session, host, page) {
+        let mut p = match self.begin(reader, parsed, session, host, page) {
             Begun::Done(response) => return response,
             Begun::Run(p) => p,
         };
-        let mut p = p;
         let approved = !p.ask || host.confirm(&p.capability, &p.input).await;
         let outcome: ExecOutcome = match approved {
             false => p.declined(),
