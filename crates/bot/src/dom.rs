@@ -74,6 +74,8 @@ fn sanitized(el: &Element, text: &str) -> Option<(String, String)> {
     let probe = doc.create_element("input").ok()?;
     let kind = prop(el, "type");
     js_sys::Reflect::set(&probe, &"type".into(), &kind).ok()?;
+    // An email field with `multiple` sanitizes each address of a list.
+    js_sys::Reflect::set(&probe, &"multiple".into(), &prop(el, "multiple")).ok()?;
     js_sys::Reflect::set(&probe, &"value".into(), &JsValue::from_str(text)).ok()?;
     Some((prop(&probe, "value").as_string()?, kind.as_string()?))
 }

@@ -100,9 +100,14 @@ impl Field {
         if asked == held {
             return Ok(());
         }
+        let kind = quote(&input_type.to_ascii_lowercase());
+        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         Err(format!(
-            "a {} field cannot hold \"{}\" as it is: the browser would make it \"{}\"",
-            quote(&input_type.to_ascii_lowercase()),
+            "{article} {kind} field cannot hold \"{}\" as it is: the browser would make it \"{}\"",
             quote(asked),
             quote(held)
         ))
@@ -260,6 +265,8 @@ mod tests {
                     .into()
             )
         );
+        assert!(Field::holds("a b", "", "email")
+            .is_err_and(|e| e.starts_with("an email field cannot hold")));
         let lines = Field::holds("a\nb", "ab", "text").expect_err("changed");
         assert!(
             lines.contains("\"a\\nb\"") && lines.ends_with("\"ab\""),

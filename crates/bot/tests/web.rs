@@ -249,7 +249,8 @@ async fn a_text_the_field_would_not_hold_is_refused_before_anything_happens() {
         "<input id=\"n\" type=\"number\" value=\"7\" style=\"position:fixed;left:0;top:0\">\
          <input id=\"d\" type=\"date\" style=\"position:fixed;left:0;top:40px\">\
          <input id=\"t\" style=\"position:fixed;left:0;top:80px\">\
-         <select id=\"s\" style=\"position:fixed;left:0;top:120px\"><option value=\"a\">A</option></select>",
+         <select id=\"s\" style=\"position:fixed;left:0;top:120px\"><option value=\"a\">A</option></select>\
+         <input id=\"m\" type=\"email\" multiple style=\"position:fixed;left:0;top:160px\">",
     );
     let events = Rc::new(Cell::new(0));
     let counter = Rc::clone(&events);
@@ -279,6 +280,11 @@ async fn a_text_the_field_would_not_hold_is_refused_before_anything_happens() {
             "a text field cannot hold \"two\\nlines\" as it is: the browser would make it \"twolines\"",
         ),
         ("s", "", "no option with value \"\""),
+        (
+            "m",
+            "a@x.org, b@y.org",
+            "an email field cannot hold \"a@x.org, b@y.org\" as it is: the browser would make it \"a@x.org,b@y.org\"",
+        ),
     ] {
         assert_eq!(check(&el(id), &text(asked)).await, why, "{id}");
         assert!(DomBot.dispatch(&el(id), &text(asked)).is_err(), "{id}");
