@@ -118,6 +118,18 @@ pub fn check_origins(origins: &[String]) -> Result<(), OriginsError> {
     }
 }
 
+/// Schemes no document that could post to this window has as its origin:
+/// sockets, and URLs whose documents take an opaque or their creator's origin.
+const NOT_DOCUMENT_SCHEMES: [&str; 7] = [
+    "ws",
+    "wss",
+    "javascript",
+    "data",
+    "blob",
+    "about",
+    "filesystem",
+];
+
 /// Whether `s` is an origin as the browser writes `event.origin` for a
 /// page it can answer: `scheme://host` or `scheme://host:port`, lower
 /// case, nothing after it, a port in plain decimal and never the scheme's
@@ -133,7 +145,8 @@ pub fn is_origin(s: &str) -> bool {
     let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
         && scheme
             .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c));
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c))
+        && !NOT_DOCUMENT_SCHEMES.contains(&scheme);
     let lower_hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
     // The host, then an optional `:port`; an IPv6 host is bracketed (its
     // colons are not the port's).

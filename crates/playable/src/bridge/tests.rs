@@ -160,6 +160,12 @@ fn an_origin_is_written_as_the_browser_writes_event_origin() {
         "ws://example.com:80",
         "http://localhost:08080",
         "http://localhost:+80",
+        "ws://example.com",
+        "wss://example.com:8443",
+        "javascript://x",
+        "data://x",
+        "blob://example.com",
+        "about://blank",
     ] {
         assert!(!is_origin(not), "{not:?}");
     }
