@@ -224,8 +224,7 @@ impl DomBot {
         };
         if matches!(kind, Field::Select | Field::SelectMultiple) {
             let options = options(el);
-            let values: Vec<String> = options.iter().map(|(v, _)| v.clone()).collect();
-            if let Some(missing) = missing_options(&values, wanted) {
+            if let Some(missing) = missing_options(&options, wanted) {
                 return Err(Refusal::BadRequest(format!(
                     "no option with value {missing}"
                 )));

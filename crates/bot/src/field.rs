@@ -137,12 +137,16 @@ fn quote(s: &str) -> String {
 /// How many missing option values a refusal names.
 const MISSING_NAMED: usize = 5;
 
-/// The option values of `wanted` that `have` lacks, for the refusal: each
+/// The option values of `wanted` that `have` (each option's value and
+/// whether it is disabled) lacks, for the refusal: each
 /// quoted as [`quote`] caps it (`""` for the empty value), the first
 /// [`MISSING_NAMED`] joined with ", ", then how many more (`None` when all
 /// exist).
-pub fn missing_options(have: &[String], wanted: &[String]) -> Option<String> {
-    let missing: Vec<&String> = wanted.iter().filter(|w| !have.contains(w)).collect();
+pub fn missing_options(have: &[(String, bool)], wanted: &[String]) -> Option<String> {
+    let missing: Vec<&String> = wanted
+        .iter()
+        .filter(|w| !have.iter().any(|(v, _)| v == *w))
+        .collect();
     if missing.is_empty() {
         return None;
     }
@@ -301,7 +305,7 @@ mod tests {
 
     #[test]
     fn missing_options_are_named_in_order() {
-        let have = ["a".to_string(), "b".to_string()];
+        let have = [("a".to_string(), false), ("b".to_string(), true)];
         let want = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(missing_options(&have, &want(&["a", "b"])), None);
         assert_eq!(

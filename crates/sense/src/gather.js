@@ -47,8 +47,13 @@ function browserDisabled(el, modal) {
 }
 
 /** Not disabled by the browser (above), and neither `el` nor an ancestor matches `disabling` (Rust's selector). */
+function enabled(el, disabling, modal) {
+  return !(browserDisabled(el, modal) || el.closest(disabling) !== null);
+}
+
+/** The enabled rule for one element (bot, per run). */
 export function isEnabled(el, disabling) {
-  return !(browserDisabled(el, modalOf(el)) || el.closest(disabling) !== null);
+  return enabled(el, disabling, modalOf(el));
 }
 
 /**
@@ -58,11 +63,13 @@ export function isEnabled(el, disabling) {
  */
 export function checks(disabling) {
   let modal;
-  const enabled = (el) => {
-    if (modal === undefined) modal = modalOf(el);
-    return !(browserDisabled(el, modal) || el.closest(disabling) !== null);
-  };
-  return [isVisible, enabled];
+  return [
+    isVisible,
+    (el) => {
+      if (modal === undefined) modal = modalOf(el);
+      return enabled(el, disabling, modal);
+    },
+  ];
 }
 
 /** `a` contains `el`, looking through the shadow roots `el` sits in (when `deep`). */
