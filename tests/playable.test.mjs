@@ -489,6 +489,48 @@ test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
     assert.deepEqual(r.domClicks, []);
   }));
 
+test("injected ports: { ok: false } is a failure whatever else the answer holds (an element, a function, a value nested too deep to clone)", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const deep = (n) => JSON.parse('{"a":'.repeat(n) + "1" + "}".repeat(n));
+      const run = async (ports, cmd, payload) => {
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable({ ports });
+        await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd, payload });
+        const out = up.ok ? "ok" : up.error.code;
+        window.P.resetPlayableForTests();
+        return out;
+      };
+      const click = (answer) => run({ bot: { click: () => answer } }, "run", { id: "btn-save" });
+      const reload = (answer) => run({ bom: { run: () => answer } }, "escape", { type: "reload" });
+      return {
+        element: await click({ ok: false, target: document.body }),
+        fn: await click({ ok: false, retry() {} }),
+        deep: await click({ ok: false, why: deep(3000) }),
+        okElement: await click({ ok: true, target: document.body }),
+        retiredWithMethod: await reload({ ok: true, retired: true, toString() { return "done"; } }),
+        retiredDeep: await reload({ ok: true, retired: true, log: deep(3000) }),
+        failedDeep: await reload({ ok: false, retired: false, log: deep(3000) }),
+        clicks: window.__clicks,
+      };
+    });
+    assert.deepEqual(r, {
+      element: "DISPATCH_FAILED", fn: "DISPATCH_FAILED", deep: "DISPATCH_FAILED", okElement: "ok",
+      retiredWithMethod: "ok", retiredDeep: "ok", failedDeep: "DISPATCH_FAILED", clicks: [],
+    });
+  }));
+
+test("islandSlots nested deeper than the browser's structured clone copies: a TypeError, not silently no slots", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const deep = JSON.parse('{"a":'.repeat(3000) + "1" + "}".repeat(3000));
+      window.P.resetPlayableForTests();
+      try { window.P.installPlayable({ islandSlots: { "list-pagination": { next: deep } } }); return "installed"; } catch (e) { return e.name + ": " + e.message; } finally { window.P.resetPlayableForTests(); }
+    });
+    assert.equal(r, "TypeError: installPlayable: options.islandSlots is not plain data: it is nested too deeply to be copied");
+  }));
+
 test("a sense port's snapshot with a lone surrogate: INTERNAL, and the message names the escape", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

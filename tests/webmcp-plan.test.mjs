@@ -134,3 +134,13 @@ test("responses decide what stays published", () => {
   assert.deepEqual(plan(true, { ok: false, error: { code: "SESSION_EXPIRED", message: "" } }), []);
   assert.equal(plan(true, { ok: true, result: { capabilities: [{ id: "x", title: "X" }] } }).length, 1);
 });
+
+test("the test hooks refuse what is not theirs to read: a clear error for a non-string id, nothing for a value nested thousands deep", () => {
+  for (const id of [5, null, undefined, {}, ["a"]]) {
+    assert.throws(() => sanitisedName(id), /^Error: webMcpNameForTests: the id must be a string$/);
+  }
+  const deep = JSON.parse("[".repeat(5000) + "]".repeat(5000));
+  assert.equal(plan(false, deep), undefined);
+  assert.deepEqual(plan(true, deep), []);
+  assert.equal(sanitisedName("a"), "a-e40c292c", "the module still works");
+});

@@ -27,6 +27,9 @@ pub fn thrown(e: &JsValue) -> String {
         .unwrap_or_else(|| "a non-Error value was thrown".into())
 }
 
+/// Why [`decode`] refused a value the structured clone could not copy.
+const TOO_DEEP: &str = "it is nested too deeply to be copied";
+
 /// A value from the page decoded into `T` with serde-wasm-bindgen. The
 /// decoder reads a structured clone of it, so it only ever meets plain
 /// data: the clone runs each getter once and refuses functions, DOM nodes
@@ -34,6 +37,11 @@ pub fn thrown(e: &JsValue) -> String {
 /// fixed depth (the clone keeps cycles).
 pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     let copy = structured_clone(value).map_err(|e| thrown(&e))?;
+    // Chromium's clone gives `null` without throwing for a value nested
+    // deeper than it copies (about 2,500 levels): that is no copy of it.
+    if copy.is_null() && !value.is_null() && !value.is_undefined() {
+        return Err(TOO_DEEP.into());
+    }
     serde_wasm_bindgen::from_value(copy).map_err(|e| e.to_string())
 }
 

@@ -13,6 +13,33 @@ use sense::Snapshot;
 use crate::answers::{BomAnswer, ClickAnswer};
 use crate::js::{decode, thrown};
 
+/// What answers.rs reads of a port's answer, and nothing more: an object's
+/// `keys` copied into a fresh object when they hold a boolean, number,
+/// string or `null` (a getter that throws, or any other value, leaves the
+/// key out), or the answer itself when it is no object. So what else the
+/// object holds cannot change its meaning: an element, a function, or a
+/// value nested deeper than the browser's structured clone copies (which
+/// then gives `null` for the whole answer) beside `ok: false` left the
+/// structured clone of the whole answer failing or empty, and the failure
+/// unreported.
+fn top_level(out: &JsValue, keys: &[&str]) -> JsValue {
+    if !out.is_object() {
+        return out.clone();
+    }
+    let copy = Object::new();
+    for key in keys {
+        let value = crate::js::get(out, key);
+        let plain = value.is_null()
+            || value.as_bool().is_some()
+            || value.as_f64().is_some()
+            || value.is_string();
+        if plain {
+            let _ = Reflect::set(&copy, &JsValue::from_str(key), &value);
+        }
+    }
+    copy.into()
+}
+
 /// Calls `obj[name](arg)` and awaits the result when it is a promise. A
 /// missing method, a throw and a rejection are `Err(why)`.
 pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
@@ -112,8 +139,8 @@ impl Bot<JsValue> for BotPort {
         };
         let out = call(js, "click", target).await?;
         // A value that is not plain data (the element itself, say) is no
-        // failure report.
-        let failed = decode::<ClickAnswer>(&out).is_ok_and(|a| a.failed());
+        // failure report; `{ ok: false, … }` is one whatever else it holds.
+        let failed = decode::<ClickAnswer>(&top_level(&out, &["ok"])).is_ok_and(|a| a.failed());
         if failed {
             Err("ports.bot.click reported failure".into())
         } else {
@@ -136,7 +163,7 @@ impl Bom for BomPort {
         let _ = Reflect::set(&action, &"type".into(), &"reload".into());
         let out = call(js, "run", &action).await?;
         // Anything but `{ ok: true, … }` is not ok (a failed reload).
-        let answer = decode::<BomAnswer>(&out).unwrap_or_default();
+        let answer = decode::<BomAnswer>(&top_level(&out, &["ok", "retired"])).unwrap_or_default();
         Ok(Outcome {
             ok: answer.ok(),
             retired: answer.retired(),

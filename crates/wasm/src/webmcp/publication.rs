@@ -476,12 +476,15 @@ impl Publication {
 /// description, schema JSON][]`, or `undefined` to keep what is published.
 #[wasm_bindgen(js_name = webMcpPlanForTests)]
 pub fn plan_for_tests(surface: bool, answer: JsValue) -> JsValue {
+    // Read from a structured clone (crate::js::decode), as every value a
+    // page hands in: a getter, a proxy or a value nested thousands deep is
+    // refused there, never walked by the decoder.
     let tools = if surface {
         Some(plan::plan_capabilities(
-            &serde_wasm_bindgen::from_value(answer).unwrap_or_default(),
+            &crate::js::decode(&answer).unwrap_or_default(),
         ))
     } else {
-        serde_wasm_bindgen::from_value::<MenuAnswer>(answer)
+        crate::js::decode::<MenuAnswer>(&answer)
             .ok()
             .and_then(|a| plan::plan_menu(&a))
     };
@@ -498,8 +501,13 @@ pub fn plan_for_tests(surface: bool, answer: JsValue) -> JsValue {
     to_js(&rows)
 }
 
-/// For tests/webmcp-plan.test.mjs: the hashed name of any id.
+/// For tests/webmcp-plan.test.mjs: the hashed name of any id. An id that is
+/// not a string is a clear error (a `&str` parameter would let the glue pass
+/// a number into wasm memory as a string's pointer).
 #[wasm_bindgen(js_name = webMcpNameForTests)]
-pub fn name_for_tests(id: &str) -> String {
-    plan::sanitised_name(id)
+pub fn name_for_tests(id: JsValue) -> Result<String, JsError> {
+    match id.as_string() {
+        Some(id) => Ok(plan::sanitised_name(&id)),
+        None => Err(JsError::new("webMcpNameForTests: the id must be a string")),
+    }
 }
