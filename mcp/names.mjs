@@ -1,6 +1,6 @@
 // Menu items as MCP tools (--menu-tools): which items, under which names,
 // with which description and input schema. The same rule as the page's
-// WebMCP publication (crates/wasm/src/webmcp.js, documented in docs/mcp.md),
+// WebMCP publication (crates/wasm/src/webmcp/plan.rs, documented in docs/mcp.md),
 // kept here for the Node side: tests/mcp-names.test.mjs pins both to the
 // same vectors and compares them on generated ids, so they cannot drift.
 //
