@@ -330,6 +330,23 @@ test("hostile inputs never throw or reject and each gets a well-formed uplink", 
     assert.equal(r.afterOk, true, "the instance still works after every hostile input");
   }));
 
+test("the instance cannot be freed: free() and Symbol.dispose do nothing, a later install's object still answers, and handle works detached from it", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const outcome = async (f) => { try { const up = await f(); return up.ok ? "ok" : up.error.code; } catch (e) { return "threw: " + e.message; } };
+      p.free(); // wasm-bindgen's own method on every exported class
+      if (Symbol.dispose) p[Symbol.dispose]();
+      const again = window.P.installPlayable();
+      const hello = await outcome(() => again.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} }));
+      const { handle } = again; // passed around as a function, without its object
+      const detached = await outcome(() => handle({ pageId: again.pageId, requestId: "s", cmd: "snapshot", payload: {} }));
+      const mapped = await Promise.all([null, { pageId: null, requestId: "m", cmd: "hello", payload: {} }].map(again.handle));
+      return { same: again === p, hello, detached, mapped: mapped.map((u) => (u.ok ? "ok" : u.error.code)), phase: again.phase, pageId: typeof again.pageId };
+    });
+    assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
+  }));
+
 test("an envelope too long to copy (over 8 Mi characters of JSON) still echoes its usable requestId", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
