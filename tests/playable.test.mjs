@@ -587,6 +587,23 @@ test("install options are checked with clear TypeErrors", () =>
     assert.match(r[2], /islandSlots\["a"\]\["b"\]/);
   }));
 
+test("a DocumentFragment that is not a ShadowRoot (a template's content) is no root: the same TypeError; a ShadowRoot still is", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const tryIt = (root) => {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable({ root }); return "ok"; } catch (e) { return e.name + ": " + e.message; } finally { window.P.resetPlayableForTests(); }
+      };
+      const template = document.createElement("template");
+      template.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="t">T</button>';
+      const host = document.createElement("div");
+      document.body.append(host);
+      return [tryIt(document.createDocumentFragment()), tryIt(template.content), tryIt(host.attachShadow({ mode: "open" }))];
+    });
+    const refused = "TypeError: installPlayable: options.root must be a Document, a ShadowRoot or an Element";
+    assert.deepEqual(r, [refused, refused, "ok"]);
+  }));
+
 // Options are read through Reflect and data options through a structured
 // clone (crates/wasm/src/options): the page's own exception never crosses,
 // and a value JSON cannot carry is named.
