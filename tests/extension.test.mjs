@@ -43,6 +43,18 @@ test("the extension's service worker is the example's", () => {
   assert.match(worker.url(), /^chrome-extension:\/\/[a-p]{32}\/service-worker\.js$/);
 });
 
+test("the manifest lists the package's JS and .wasm by name under web_accessible_resources: exactly the files build.mjs copies", async () => {
+  const { readFile, readdir } = await import("node:fs/promises");
+  const manifest = JSON.parse(await readFile(join(EXTENSION, "manifest.json"), "utf8"));
+  const listed = manifest.web_accessible_resources.flatMap((r) => r.resources).sort();
+  const copied = (await readdir(join(EXTENSION, "playable"), { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath ?? d.path, d.name).slice(EXTENSION.length + 1))
+    .sort();
+  assert.deepEqual(listed, copied);
+  assert.ok(listed.some((f) => f.endsWith(".wasm")) && listed.some((f) => f.endsWith(".js")));
+});
+
 test("a page without the package: the extension installs it, and its service worker runs hello → snapshot → run", async () => {
   const page = await context.newPage();
   try {

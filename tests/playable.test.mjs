@@ -330,6 +330,23 @@ test("hostile inputs never throw or reject and each gets a well-formed uplink", 
     assert.equal(r.afterOk, true, "the instance still works after every hostile input");
   }));
 
+test("the instance cannot be freed: free() and Symbol.dispose do nothing, a later install's object still answers, and handle works detached from it", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const outcome = async (f) => { try { const up = await f(); return up.ok ? "ok" : up.error.code; } catch (e) { return "threw: " + e.message; } };
+      p.free(); // wasm-bindgen's own method on every exported class
+      if (Symbol.dispose) p[Symbol.dispose]();
+      const again = window.P.installPlayable();
+      const hello = await outcome(() => again.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} }));
+      const { handle } = again; // passed around as a function, without its object
+      const detached = await outcome(() => handle({ pageId: again.pageId, requestId: "s", cmd: "snapshot", payload: {} }));
+      const mapped = await Promise.all([null, { pageId: null, requestId: "m", cmd: "hello", payload: {} }].map(again.handle));
+      return { same: again === p, hello, detached, mapped: mapped.map((u) => (u.ok ? "ok" : u.error.code)), phase: again.phase, pageId: typeof again.pageId };
+    });
+    assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
+  }));
+
 test("an envelope too long to copy (over 8 Mi characters of JSON) still echoes its usable requestId", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
@@ -531,6 +548,36 @@ test("islandSlots nested deeper than the browser's structured clone copies: a Ty
     assert.equal(r, "TypeError: installPlayable: options.islandSlots is not plain data: it is nested too deeply to be copied");
   }));
 
+test("a target that throws when the bot clicks or reads it (a custom element's own click(), a port's target) gets a refusal, and the next request is answered: nothing hangs", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const settle = (promise) => Promise.race([promise.then((u) => (u.ok ? "ok" : u.error.code + ": " + u.error.message)), new Promise((res) => setTimeout(() => res("no answer within 3 s"), 3000))]);
+      const session = async (options, id, sabotage) => {
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable(options);
+        await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const undo = sabotage();
+        const run = await settle(p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id } }));
+        undo();
+        const next = await settle(p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} }));
+        return [run, next];
+      };
+      customElements.define("x-throws", class extends HTMLElement { click() { throw new Error("the component broke"); } });
+      document.body.insertAdjacentHTML("afterbegin", '<x-throws data-e2e-kind="playable" data-e2e-id="xt" style="display:block;width:80px;height:20px">X</x-throws>');
+      const noop = () => () => {};
+      const snap = { pageTitle: null, menu: [{ id: "x", event: "click", title: "", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
+      const trap = new Proxy({}, { get() { throw new Error("trap"); } });
+      return {
+        customClick: await session({}, "xt", noop),
+        portTarget: await session({ ports: { sense: { snapshot: () => snap, resolve: () => trap } } }, "x", noop),
+        clicks: window.__clicks.filter((c) => c !== "xt"),
+      };
+    });
+    assert.deepEqual(r.customClick, ['DISPATCH_FAILED: "xt": the page threw while dispatching: the component broke', "ok"]);
+    assert.deepEqual(r.portTarget, ['NOT_ACTIONABLE: "x": the target is not an element', "ok"]);
+    assert.deepEqual(r.clicks, [], "nothing was clicked");
+  }));
+
 test("a sense port's snapshot with a lone surrogate: INTERNAL, and the message names the escape", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
@@ -610,6 +657,23 @@ test("install options are checked with clear TypeErrors", () =>
     });
     for (const msg of r) assert.match(msg, /^TypeError: installPlayable: /);
     assert.match(r[2], /islandSlots\["a"\]\["b"\]/);
+  }));
+
+test("a DocumentFragment that is not a ShadowRoot (a template's content) is no root: the same TypeError; a ShadowRoot still is", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const tryIt = (root) => {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable({ root }); return "ok"; } catch (e) { return e.name + ": " + e.message; } finally { window.P.resetPlayableForTests(); }
+      };
+      const template = document.createElement("template");
+      template.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="t">T</button>';
+      const host = document.createElement("div");
+      document.body.append(host);
+      return [tryIt(document.createDocumentFragment()), tryIt(template.content), tryIt(host.attachShadow({ mode: "open" }))];
+    });
+    const refused = "TypeError: installPlayable: options.root must be a Document, a ShadowRoot or an Element";
+    assert.deepEqual(r, [refused, refused, "ok"]);
   }));
 
 // Options are read through Reflect and data options through a structured

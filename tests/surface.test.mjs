@@ -279,6 +279,22 @@ test("a request's fields are its own: Object.prototype cannot fill them in", () 
     assert.match(r.error.message, /`capability`/);
   }));
 
+test("a Surface cannot be freed: free() and Symbol.dispose do nothing, and handle works detached from its object", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const s = window.P.createSurface({ registry: window.REGISTRY, app: "orders", expose: window.EXPOSE, session: () => window.SESSION });
+      s.free();
+      if (Symbol.dispose) s[Symbol.dispose]();
+      const { handle } = s;
+      const out = [];
+      for (const f of [() => s.handle({ protocol: "pling.surface/0.1", id: "a", method: "describe" }), () => handle({ protocol: "pling.surface/0.1", id: "b", method: "describe" })]) {
+        try { const up = await f(); out.push(up.ok ? "ok" : up.error.code); } catch (e) { out.push("threw: " + e.message); }
+      }
+      return out;
+    });
+    assert.deepEqual(r, ["ok", "ok"]);
+  }));
+
 test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

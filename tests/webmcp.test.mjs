@@ -181,6 +181,21 @@ test("stop() withdraws every tool, and a second publish starts again", () =>
     assert.deepEqual(await names(page), []);
   }));
 
+test("a publication cannot be freed: free() and Symbol.dispose do nothing, the object handed out again still reads and stops", () =>
+  withPage(async (page) => {
+    await publish(page);
+    await until(page, (n) => n.length === 5, "published");
+    const r = await page.evaluate(() => {
+      const tryIt = (f) => { try { return f(); } catch (e) { return "threw: " + e.message; } };
+      window.__pub.free(); // wasm-bindgen's own method on every exported class
+      if (Symbol.dispose) window.__pub[Symbol.dispose]();
+      const again = window.__p.publishWebMcp();
+      return { same: again === window.__pub, active: tryIt(() => again.active), stop: tryIt(() => (again.stop(), again.active)) };
+    });
+    assert.deepEqual(r, { same: true, active: true, stop: false });
+    assert.deepEqual(await names(page), []);
+  }));
+
 test("retiring the page (reload escape) withdraws every tool", () =>
   withPage(async (page) => {
     await publish(page, { retiring: true });

@@ -19,15 +19,20 @@ extern "C" {
     fn scroll(el: &JsValue, to: Option<String>, bx: f64, by: f64) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
-    fn click(el: &JsValue) -> Option<String>;
-    #[wasm_bindgen(js_name = isElement)]
-    fn is_element(v: &JsValue) -> bool;
+    // Both `catch`: a page may override what they call (a custom element's
+    // own click(); a port's target whose properties throw). A throw must
+    // come back as an error, never unwind through the request, which then
+    // never settles and holds every later request behind it.
+    #[wasm_bindgen(catch)]
+    fn click(el: &JsValue) -> Result<Option<String>, JsValue>;
+    #[wasm_bindgen(js_name = isElement, catch)]
+    fn is_element(v: &JsValue) -> Result<bool, JsValue>;
 }
 
 /// `v` as an element, of this window or of an iframe's (an `instanceof`
 /// check, which `dyn_ref` makes, refuses the latter).
 pub fn element(v: &JsValue) -> Option<&Element> {
-    is_element(v).then(|| v.unchecked_ref())
+    is_element(v).unwrap_or(false).then(|| v.unchecked_ref())
 }
 
 /// A property of `v` (`undefined` when reading it throws).
@@ -344,8 +349,9 @@ impl DomBot {
     /// one import instead of eight web-sys calls.
     pub fn click(&self, target: &JsValue) -> Result<(), DispatchError> {
         match click(target) {
-            Some(why) => Err(DispatchError::Failed(why)),
-            None => Ok(()),
+            Ok(Some(why)) => Err(DispatchError::Failed(why)),
+            Ok(None) => Ok(()),
+            Err(e) => Err(thrown(e)),
         }
     }
 }

@@ -271,6 +271,7 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
         inner: Rc::clone(&inner),
     }
     .into();
+    crate::js::hold(&js, &["handle"]);
     let _ = Reflect::set(&window, &MARKER.into(), &JsValue::TRUE);
     let mut list = taken();
     list.push((window, js.clone(), inner));

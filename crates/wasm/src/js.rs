@@ -51,3 +51,33 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::NULL)
 }
+
+/// Makes an exported object (`IPlayable`, a Surface) safe to hold as the
+/// API promises. wasm-bindgen gives each class a `free()` (and
+/// `[Symbol.dispose]`, which `using` calls) that releases the Rust half:
+/// every later call on the object, `handle` included, would then throw
+/// "null pointer passed to rust" — and an installed instance is handed out
+/// again by every `installPlayable`. Both become no-ops on the object itself
+/// (`Function.prototype`, which does nothing), and each method named in
+/// `bound` is bound to it, so `const { handle } = playable` still answers
+/// instead of throwing on a missing `this`. Best effort: a write that fails
+/// leaves the class's own method.
+pub fn hold(object: &JsValue, bound: &[&str]) {
+    let global: JsValue = js_sys::global().into();
+    // Function.prototype and Symbol.dispose, read as properties: no import
+    // beyond the Reflect ones every read here uses.
+    let noop = get(&get(&global, "Function"), "prototype");
+    let Ok(bind) = get(&noop, "bind").dyn_into::<js_sys::Function>() else {
+        return;
+    };
+    let _ = Reflect::set(object, &"free".into(), &noop);
+    let dispose = get(&get(&global, "Symbol"), "dispose");
+    if !dispose.is_undefined() {
+        let _ = Reflect::set(object, &dispose, &noop);
+    }
+    for name in bound {
+        if let Ok(method) = bind.call1(&get(object, name), object) {
+            let _ = Reflect::set(object, &(*name).into(), &method);
+        }
+    }
+}

@@ -67,6 +67,9 @@ pub struct RootFacts<H> {
     pub own_view: Option<H>,
     /// `root.ownerDocument.defaultView` (a node's window), when not nullish.
     pub owner_view: Option<H>,
+    /// `root.host` is an object: what tells a ShadowRoot from the other
+    /// DocumentFragments (which share its `nodeType`, 11).
+    pub has_host: bool,
 }
 
 /// A data option (`islandSlots`, `allowedOrigins`) as read.
@@ -191,10 +194,12 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
-/// Element, Document, DocumentFragment (a ShadowRoot): the roots a scan
-/// can start from (`nodeType`, truncated, so a node of any realm counts).
-fn is_root(node_type: Option<f64>) -> bool {
-    matches!(node_type.map(f64::trunc), Some(t) if t == 1.0 || t == 9.0 || t == 11.0)
+/// Element, Document, ShadowRoot: the roots a scan can start from
+/// (`nodeType`, truncated, so a node of any realm counts; a
+/// DocumentFragment is one only when it has a host, as a ShadowRoot does:
+/// a plain fragment or a template's content is no page an agent could act on).
+fn is_root(node_type: Option<f64>, has_host: bool) -> bool {
+    matches!(node_type.map(f64::trunc), Some(t) if t == 1.0 || t == 9.0 || (t == 11.0 && has_host))
 }
 
 /// The window a root belongs to: a Document's own, else its owner document's.
@@ -246,6 +251,7 @@ pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
         root,
         own_view,
         owner_view,
+        has_host,
     } = match facts.root.get("root")? {
         Some(root) => root,
         None => facts
@@ -253,7 +259,7 @@ pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
             .get("document")?
             .ok_or(OptionsError::NoDocument)?,
     };
-    if !is_root(root.node_type) {
+    if !is_root(root.node_type, has_host) {
         return Err(OptionsError::RootNotANode);
     }
     let window = match facts.window.get("window")? {

@@ -435,13 +435,13 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
 }
 
 /// `createSurface(options)`. Throws a TypeError for invalid options.
-#[wasm_bindgen(js_name = createSurface)]
-pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
+#[wasm_bindgen(js_name = createSurface, unchecked_return_type = "Surface")]
+pub fn create_surface(options: JsValue) -> Result<JsValue, JsValue> {
     let read = read_options(&options).map_err(|e| type_error(&e.to_string()))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
     let scan = options::parse(&read.scan).map_err(|e| type_error(&e.to_string()))?;
     let [registry, session, execute, confirm] = read.callbacks;
-    Ok(Surface {
+    let surface: JsValue = Surface {
         inner: Rc::new(Inner {
             core: surface::Surface::new(read.config),
             registry,
@@ -458,5 +458,8 @@ pub fn create_surface(options: JsValue) -> Result<Surface, JsValue> {
             warned: RefCell::new(None),
             webmcp: RefCell::new(None),
         }),
-    })
+    }
+    .into();
+    crate::js::hold(&surface, &["handle"]);
+    Ok(surface)
 }

@@ -27,6 +27,8 @@ fn node(value: H, node_type: f64) -> RootFacts<H> {
         },
         own_view: (node_type == 9.0).then_some("doc-window"),
         owner_view: Some("owner-window"),
+        // A fragment here is a ShadowRoot (its host read as an object).
+        has_host: node_type == 11.0,
     }
 }
 
@@ -134,6 +136,20 @@ fn options_must_be_an_object() {
 }
 
 #[test]
+fn a_fragment_without_a_host_is_no_root() {
+    // A DocumentFragment shares a ShadowRoot's nodeType (11); only the host
+    // tells them apart. A plain fragment (or a template's content) is refused.
+    let plain = given(|f| {
+        f.root = Read::Value(RootFacts {
+            has_host: false,
+            ..node("fragment", 11.0)
+        })
+    });
+    assert_eq!(plain.map(|_| ()), Err(OptionsError::RootNotANode));
+    assert!(given(|f| f.root = Read::Value(node("shadow", 11.0))).is_ok());
+}
+
+#[test]
 fn the_root_is_an_element_a_document_or_a_shadow_root() {
     for t in [1.0, 9.0, 11.0, 1.5] {
         assert!(
@@ -152,6 +168,7 @@ fn the_root_is_an_element_a_document_or_a_shadow_root() {
             root: thing("{}"),
             own_view: None,
             owner_view: None,
+            has_host: false,
         })
     };
     assert_eq!(
@@ -467,6 +484,7 @@ fn the_named_window_is_checks_window_and_a_guess_when_the_options_are_invalid() 
                 root: primitive("5"),
                 own_view: None,
                 owner_view: None,
+                has_host: false,
             })
         }),
         Some("globalThis")

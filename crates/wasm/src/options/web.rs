@@ -67,6 +67,7 @@ fn root(value: JsValue) -> RootFacts<JsValue> {
     RootFacts {
         own_view: some(get(&value, "defaultView")),
         owner_view: some(get(&get(&value, "ownerDocument"), "defaultView")),
+        has_host: get(&value, "host").is_object(),
         root: given(value),
     }
 }

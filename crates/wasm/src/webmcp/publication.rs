@@ -444,6 +444,9 @@ impl Publication {
             state: Rc::clone(&state),
         }
         .into();
+        // Handed out again by every publishWebMcp() while active: free()
+        // must not leave that object throwing.
+        crate::js::hold(&js, &[]);
         Self { js, state }
     }
 
