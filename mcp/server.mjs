@@ -349,7 +349,7 @@ export function createServer(link, options = {}) {
         "schemas, regions, a window of records (recordWindow: offset, limit, total), status, feedback and what is " +
         "unavailable and why. Only for pages that create a Surface with its window bridge.",
       inputSchema: {
-        limit: z.number().int().min(1).max(100).optional().describe("Records to return (the page's default otherwise)."),
+        limit: z.number().int().min(0).max(100).optional().describe("Records to return (the page's default otherwise; 0 reads only recordWindow.total)."),
         offset: z.number().int().min(0).optional().describe("First record to return."),
         record: z.union([z.string(), z.array(z.string())]).optional().describe("Exactly these record ids (not with limit/offset)."),
         capabilities: z.enum(["all", "changed"]).optional().describe('"changed": [] plus capabilitiesUnchanged when nothing changed.'),

@@ -328,6 +328,11 @@ test("Surface: describe and invoke over the pling.surface bridge", () =>
     assert.deepEqual(described.response.result.capabilities.map((c) => c.id), ["inc", "named"]);
     assert.equal(described.response.result.capabilities[1].input.required[0], "name");
     assert.match(described.notes.join(" "), /Untrusted content/);
+    // limit 0 is the page's own count-only read (as page_snapshot's is), not a schema error.
+    const counted = await surface("surface_describe", { limit: 0 });
+    assert.equal(counted.isError, false, counted.notes.join(" "));
+    assert.deepEqual(counted.response.result.records, []);
+    assert.equal(counted.response.result.recordWindow.limit, 0);
 
     const invoked = await surface("surface_invoke", { capability: "inc" });
     assert.equal(invoked.response.ok, true);
