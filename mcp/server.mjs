@@ -8,9 +8,17 @@ import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { LinkError } from "./page.mjs";
-import { boundSurface, boundUplink, isWindowed, LIMITS, UNTRUSTED_NOTE, windowLocally } from "./compact.mjs";
+import { boundSurface, boundUplink, chars, isWindowed, LIMITS, UNTRUSTED_NOTE, windowLocally } from "./compact.mjs";
 import { MenuTools } from "./menu-tools.mjs";
 import { renderError, renderRan, renderSnapshot, toon } from "./render.mjs";
+
+/**
+ * A string of at most `max` characters as the page package counts them
+ * (Unicode characters: an emoji is one, where zod's `.max()` counts its two
+ * UTF-16 units), so every id the page lists can be sent back whole.
+ */
+const upTo = (max) =>
+  z.string().refine((s) => chars(s) <= max, { message: `at most ${max} characters (the page package's bound)` });
 
 /** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
@@ -281,12 +289,12 @@ export function createServer(link, options = {}) {
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
         "or its event cannot be dispatched (UNSUPPORTED_EVENT).",
       inputSchema: {
-        id: z.string().max(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),
+        id: upTo(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),
         value: z
           .union([z.string(), z.boolean(), z.array(z.string())])
           .optional()
           .describe("input items: text, true/false for a checkbox or radio, option value(s) for a select."),
-        to: z.string().max(LIMITS.id).optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
+        to: upTo(LIMITS.id).optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
         by: z.object({ x: z.number(), y: z.number() }).optional().describe("scroll items: CSS pixels to scroll by, { x, y }."),
       },
       outputSchema: RESULT_OUTPUT,
@@ -379,7 +387,7 @@ export function createServer(link, options = {}) {
         "result.after is what the page showed afterwards, not proof that anything was committed.",
       inputSchema: {
         // The Surface's own bound on a capability id (surface::request).
-        capability: z.string().max(4096).describe("A capability id from surface_describe."),
+        capability: upTo(4096).describe("A capability id from surface_describe."),
         input: z.record(z.string(), z.unknown()).optional().describe("The capability's input object."),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },

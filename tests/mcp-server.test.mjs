@@ -236,6 +236,21 @@ test("page_run refuses an id over the page package's 1,024-character bound befor
   assert.deepEqual(page.runs, []);
 });
 
+test("an id of 1,024 characters that are two UTF-16 units each (emoji) is listed whole and runs: the bounds count characters, as the page does", async () => {
+  const long = "🙂".repeat(1024); // .length 2048, 1,024 characters: within sense's bound
+  const page = fakePage({ menu: [item(long)] });
+  const { client } = await connect(page);
+  const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+  assert.equal(res.structuredContent.payload.snapshot.menu[0].id, long, "not cut");
+  const ran = await client.callTool({ name: "page_run", arguments: { id: long } });
+  assert.notEqual(ran.isError, true, ran.content[0].text);
+  assert.deepEqual(page.runs, [{ id: long }]);
+  const over = await client.callTool({ name: "page_run", arguments: { id: "🙂".repeat(1025) } });
+  assert.equal(over.isError, true);
+  assert.match(over.content[0].text, /1024/);
+  assert.equal(page.runs.length, 1, "the refusal ran nothing");
+});
+
 test("page_run's success line: ok <id> key=value, within 40 tokens with its structuredContent for a scroll, an input and a drag too", async () => {
   const { renderRan } = await import("../mcp/render.mjs");
   const cases = [
