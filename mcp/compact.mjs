@@ -60,17 +60,35 @@ const list = (v) => (Array.isArray(v) ? v : []);
 const count = (v) => (Number.isSafeInteger(v) && v >= 0 ? v : null);
 const str = (v) => (typeof v === "string" ? v : "");
 
-/** A bounded copy of arbitrary JSON (for payloads this server does not know). */
-export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIMITS.entries) {
+/**
+ * A bounded copy of arbitrary JSON (for payloads this server does not know).
+ * `cuts.n`, when given, counts what was left out or shortened (a list or an
+ * object over `entries`, a value nested beyond `maxDepth`, a string over
+ * LIMITS.desc), so a caller can say so instead of cutting silently.
+ */
+export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIMITS.entries, cuts = { n: 0 }) {
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string") return cut(value, LIMITS.desc);
-  if (typeof value !== "object" || depth >= maxDepth) return null;
-  if (Array.isArray(value)) return value.slice(0, entries).map((v) => bounded(v, depth + 1, maxDepth, entries));
+  if (typeof value === "string") {
+    if (value.length > LIMITS.desc && chars(value) > LIMITS.desc) cuts.n++;
+    return cut(value, LIMITS.desc);
+  }
+  if (typeof value !== "object") return null;
+  if (depth >= maxDepth) {
+    cuts.n++;
+    return null;
+  }
+  const inner = (v) => bounded(v, depth + 1, maxDepth, entries, cuts);
+  if (Array.isArray(value)) {
+    if (value.length > entries) cuts.n++;
+    return value.slice(0, entries).map(inner);
+  }
   const out = {};
-  for (const key of Object.keys(value).slice(0, entries)) {
+  const keys = Object.keys(value);
+  if (keys.length > entries) cuts.n++;
+  for (const key of keys.slice(0, entries)) {
     if (key === "__proto__") continue;
-    out[cut(key, LIMITS.title)] = bounded(value[key], depth + 1, maxDepth, entries);
+    out[cut(key, LIMITS.title)] = inner(value[key]);
   }
   return out;
 }
@@ -79,14 +97,14 @@ export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIM
  * A Surface response rebuilt from its known fields, bounded.
  * @returns {import("in-page-playable-page").ISurfaceResponse}
  */
-export function boundSurface(response) {
+export function boundSurface(response, cuts = { n: 0 }) {
   const head = { protocol: cut(response?.protocol, 40), id: cut(response?.id, LIMITS.id) };
   if (response?.ok !== true) {
     const error = { code: cut(response?.error?.code ?? "INTERNAL_ERROR", 40), message: cut(response?.error?.message, LIMITS.desc) };
     if (Number.isFinite(response?.error?.retryAfterMs)) error.retryAfterMs = response.error.retryAfterMs;
     return { ...head, ok: false, error };
   }
-  const result = bounded(response.result ?? {}, 0, LIMITS.surfaceDepth, LIMITS.surfaceEntries);
+  const result = bounded(response.result ?? {}, 0, LIMITS.surfaceDepth, LIMITS.surfaceEntries, cuts);
   return { ...head, ok: true, result: result && typeof result === "object" ? result : {} };
 }
 

@@ -339,13 +339,20 @@ export function createServer(link, options = {}) {
   let surfaceRequests = 0;
   const PROTOCOL = "pling.surface/0.1";
 
+  /** Said whenever boundSurface left something out: a cut is never silent. */
+  const surfaceCutNote = (n) =>
+    `Shortened by this server: ${n} ${n === 1 ? "list, object or text was" : "lists, objects or texts were"} over its bounds ` +
+    `(${LIMITS.surfaceEntries} entries per level, depth ${LIMITS.surfaceDepth}, ${LIMITS.desc} characters); ` +
+    "read a smaller window (limit, offset) or records by id.";
+
   function surfaceResult(response) {
-    const bounded = boundSurface(response);
+    const cuts = { n: 0 };
+    const bounded = boundSurface(response, cuts);
     const failed = bounded.ok !== true || (bounded.result && typeof bounded.result.error === "object" && bounded.result.error !== null);
-    return {
-      content: [{ type: "text", text: JSON.stringify(bounded) }, { type: "text", text: UNTRUSTED_NOTE }],
-      isError: failed,
-    };
+    const content = [{ type: "text", text: JSON.stringify(bounded) }];
+    if (cuts.n > 0) content.push({ type: "text", text: surfaceCutNote(cuts.n) });
+    content.push({ type: "text", text: UNTRUSTED_NOTE });
+    return { content, isError: failed };
   }
 
   server.registerTool(

@@ -365,3 +365,24 @@ test(`--menu-tools past ${MAX_MENU_TOOLS} runnable items: the first ${MAX_MENU_T
   const text = (await small.client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
   assert.doesNotMatch(text, /tools:/);
 });
+
+test("surface_describe says when this server shortened the page's result (over 100 entries in a list), and is silent when it did not", async () => {
+  const records = (n) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, fields: { n: i } }));
+  let answer = null;
+  const page = {
+    ...fakePage({ menu: [] }),
+    async sendSurface(request) {
+      return { protocol: request.protocol, id: request.id, ok: true, result: { app: "t", records: answer, recordWindow: { offset: 0, limit: answer.length, total: answer.length } } };
+    },
+  };
+  const { client } = await connect(page);
+  answer = records(150);
+  const long = await client.callTool({ name: "surface_describe", arguments: {} });
+  assert.equal(JSON.parse(long.content[0].text).result.records.length, 100);
+  assert.match(long.content[1].text, /^Shortened by this server: 1 list, object or text was over its bounds \(100 entries per level/);
+  assert.equal(long.content.at(-1).text, UNTRUSTED_NOTE);
+  answer = records(3);
+  const short = await client.callTool({ name: "surface_describe", arguments: {} });
+  assert.equal(JSON.parse(short.content[0].text).result.records.length, 3);
+  assert.deepEqual(short.content.slice(1).map((c) => c.text), [UNTRUSTED_NOTE]);
+});
