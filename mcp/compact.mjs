@@ -70,8 +70,9 @@ export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIM
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "string") {
-    if (value.length > LIMITS.desc && chars(value) > LIMITS.desc) cuts.n++;
-    return cut(value, LIMITS.desc);
+    const short = cut(value, LIMITS.desc);
+    if (short !== value) cuts.n++;
+    return short;
   }
   if (typeof value !== "object") return null;
   if (depth >= maxDepth) {

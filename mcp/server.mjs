@@ -15,10 +15,14 @@ import { renderError, renderRan, renderSnapshot, toon } from "./render.mjs";
 /**
  * A string of at most `max` characters as the page package counts them
  * (Unicode characters: an emoji is one, where zod's `.max()` counts its two
- * UTF-16 units), so every id the page lists can be sent back whole.
+ * UTF-16 units), so every id the page lists can be sent back whole. The
+ * tool's JSON Schema still says `maxLength`, which counts characters too.
  */
 const upTo = (max) =>
-  z.string().refine((s) => chars(s) <= max, { message: `at most ${max} characters (the page package's bound)` });
+  z
+    .string()
+    .refine((s) => chars(s) <= max, { message: `at most ${max} characters (the page package's bound)` })
+    .meta({ maxLength: max });
 
 /** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
