@@ -552,24 +552,21 @@ test("a target that throws when the bot clicks or reads it (a custom element's o
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
       const settle = (promise) => Promise.race([promise.then((u) => (u.ok ? "ok" : u.error.code + ": " + u.error.message)), new Promise((res) => setTimeout(() => res("no answer within 3 s"), 3000))]);
-      const session = async (options, id, sabotage) => {
+      const session = async (options, id) => {
         window.P.resetPlayableForTests();
         const p = window.P.installPlayable(options);
         await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
-        const undo = sabotage();
         const run = await settle(p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id } }));
-        undo();
         const next = await settle(p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} }));
         return [run, next];
       };
       customElements.define("x-throws", class extends HTMLElement { click() { throw new Error("the component broke"); } });
       document.body.insertAdjacentHTML("afterbegin", '<x-throws data-e2e-kind="playable" data-e2e-id="xt" style="display:block;width:80px;height:20px">X</x-throws>');
-      const noop = () => () => {};
       const snap = { pageTitle: null, menu: [{ id: "x", event: "click", title: "", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
       const trap = new Proxy({}, { get() { throw new Error("trap"); } });
       return {
-        customClick: await session({}, "xt", noop),
-        portTarget: await session({ ports: { sense: { snapshot: () => snap, resolve: () => trap } } }, "x", noop),
+        customClick: await session({}, "xt"),
+        portTarget: await session({ ports: { sense: { snapshot: () => snap, resolve: () => trap } } }, "x"),
         clicks: window.__clicks.filter((c) => c !== "xt"),
       };
     });
