@@ -21,10 +21,12 @@ const WWW = fileURLToPath(new URL("www/", import.meta.resolve("in-page-playable-
 /** The package's entry (what its exports name) inside WWW: the one module --inject imports. */
 const ENTRY_IN_WWW = relative(WWW, fileURLToPath(import.meta.resolve("in-page-playable-page"))).split(sep).join("/");
 /**
- * With --inject: how long after the page's load event a page that ships the
- * package may still take to install it (a module's top-level await, the
- * WebAssembly fetch) before the server installs its own copy. Past it, a
- * missing marker means the page does not ship the package.
+ * How long after the page's load event a page that ships the package may
+ * still take to install it (a module's top-level await, the WebAssembly
+ * fetch). Past it, a missing marker means the page does not ship the package:
+ * with --inject the server installs its own copy, without it the request
+ * fails at once instead of waiting out the timeout. Decided afresh on every
+ * request, so a page that installs later still is found by a later one.
  */
 export const INSTALL_GRACE_MS = 400;
 /** Binding the --menu-tools watcher calls when the page's DOM changed. */
@@ -74,8 +76,9 @@ export class LinkError extends Error {
 
 // Runs in the page: waits for an instance (when a marker is given), posts the
 // down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
-// `graceMs` (--inject): stop waiting for the marker as soon as the document
-// has loaded and `graceMs` passed since, instead of waiting out the timeout.
+// `graceMs`: stop waiting for the marker as soon as the document has loaded
+// and `graceMs` passed since its load event ({ missing: "loaded" }), instead
+// of waiting out the timeout ({ missing: "timeout" }); -1 waits it out.
 // `repeatMs` (only for requests that are safe to repeat) posts the same
 // wrapper again until one is answered: a channel with no marker (Surface) may
 // attach its listener after the page's load event, when a module's top-level
@@ -94,7 +97,8 @@ function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0,
     };
     const post = () => {
       if (marker && !window[marker]) {
-        if (Date.now() - started > timeoutMs || settled()) return resolve({ missing: true });
+        if (settled()) return resolve({ missing: "loaded" });
+        if (Date.now() - started > timeoutMs) return resolve({ missing: "timeout" });
         return setTimeout(post, 10);
       }
       // Repeats back off (repeatMs, 2×, 4×, …) so a slow answer is not buried under copies.
@@ -364,7 +368,9 @@ export class PageLink {
       envelopeJson: JSON.stringify(envelope),
       timeoutMs: this.timeoutMs,
       repeatMs: repeat ? 50 : 0,
-      graceMs: marker && this.options.inject ? INSTALL_GRACE_MS : -1,
+      // One rule for both paths: no marker once the page has loaded and
+      // INSTALL_GRACE_MS passed means no instance (--inject then installs one).
+      graceMs: marker ? INSTALL_GRACE_MS : -1,
     };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && this.options.inject) {
@@ -373,8 +379,12 @@ export class PageLink {
       answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
     }
     if (answer.missing) {
+      const when =
+        answer.missing === "loaded"
+          ? `(none ${INSTALL_GRACE_MS} ms after the page's load event; checked again on every request)`
+          : `within ${this.timeoutMs} ms`;
       throw new LinkError(
-        `no in-page-playable instance in ${here.href} within ${this.timeoutMs} ms: ` +
+        `no in-page-playable instance in ${here.href} ${when}: ` +
           "install the package in the page (installPlayable + attachWindowBridge), or start the server with --inject",
       );
     }

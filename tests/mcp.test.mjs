@@ -316,6 +316,47 @@ test("a page without the package: a clear error, or --inject installs it", async
   }, ["--inject"]);
 });
 
+test("without --inject, a page without the package answers the clear error at once, not after --timeout, on every call", () =>
+  withClient("/tests/fixtures/seed.html", async (client) => {
+    // --timeout 8000: the error is knowable once the page has loaded and 400 ms
+    // have passed since its load event, so it must come well before that
+    // (generous bounds: the machine is slow and loaded).
+    for (const call of ["first", "second"]) {
+      const started = Date.now();
+      const res = await client.callTool({ name: "page_hello", arguments: {} });
+      const took = Date.now() - started;
+      assert.equal(res.isError, true);
+      assert.match(res.content[0].text, /no in-page-playable instance.*--inject/);
+      assert.ok(took < 3000, `${call} call answered in ${took} ms, not after --timeout`);
+    }
+  }, ["--timeout", "8000"]));
+
+test("without --inject, a page that installs the package late is found on a later call (absence is not remembered)", () =>
+  // ?install=2500: the page installs its instance 2.5 s after its module ran (after the load event).
+  withClient("/tests/fixtures/mcp.html?install=2500", async (client) => {
+    const early = await client.callTool({ name: "page_hello", arguments: {} });
+    assert.equal(early.isError, true, "not installed yet: the clear error");
+    assert.match(early.content[0].text, /no in-page-playable instance.*--inject/);
+    let later;
+    for (const until = Date.now() + 15000; Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      later = await client.callTool({ name: "page_hello", arguments: {} });
+      if (!later.isError) break;
+    }
+    assert.equal(later.isError, false, "installed now: found");
+    assert.equal((await snapshot(client)).pageTitle, "count=0");
+  }, ["--timeout", "8000"]));
+
+test("an instance whose bridge does not answer is still waited for, up to --timeout", () =>
+  withClient("/tests/fixtures/mcp.html?nobridge", async (client) => {
+    const started = Date.now();
+    const res = await client.callTool({ name: "page_hello", arguments: {} });
+    const took = Date.now() - started;
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /the page did not answer within 1500 ms: is attachWindowBridge\(\) called/);
+    assert.ok(took >= 1400, `waited ${took} ms: the marker is there, so the server waits for the bridge`);
+  }, ["--timeout", "1500"]));
+
 test("Surface: describe and invoke over the pling.surface bridge", () =>
   withClient("/tests/fixtures/mcp.html?surface", async (client) => {
     const surface = async (name, args) => {
