@@ -575,6 +575,53 @@ test("a target that throws when the bot clicks or reads it (a custom element's o
     assert.deepEqual(r.clicks, [], "nothing was clicked");
   }));
 
+test("a page whose getBoundingClientRect or elementFromPoint throws (replaced on the prototype) gets a refusal for a run, and the next requests are answered: nothing hangs", async () => {
+  // Each case in a page of its own: one request that unwinds leaves the
+  // module unable to answer anything after it, on any instance.
+  const run = (which) =>
+    withPage((page) =>
+      page.evaluate(async (which) => {
+        const settle = (promise) => Promise.race([promise.then((u) => (u.ok ? "ok" : u.error.code + ": " + u.error.message)), new Promise((res) => setTimeout(() => res("no answer within 3 s"), 3000))]);
+        const throwing = (proto, name) => () => {
+          const own = Object.getOwnPropertyDescriptor(proto, name);
+          Object.defineProperty(proto, name, { ...own, value() { throw new Error("broken " + name); } });
+          return () => Object.defineProperty(proto, name, own);
+        };
+        const box = throwing(Element.prototype, "getBoundingClientRect");
+        const hit = throwing(Document.prototype, "elementFromPoint");
+        const target = document.querySelector('[data-e2e-id="btn-save"]');
+        const snap = { pageTitle: null, menu: [{ id: "x", event: "click", title: "", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
+        // `sabotage` breaks the page and returns its undo; `during` breaks it
+        // only once the run waits its two frames (the reads before it pass).
+        const { options = {}, id = "btn-save", sabotage, during = false } = {
+          // A sense port's target: the bot's first read (visible) throws.
+          boxBeforeWait: { options: { ports: { sense: { snapshot: () => snap, resolve: () => target } } }, id: "x", sabotage: box },
+          // The page's own menu: the box read after the wait throws (the
+          // snapshot's own read of the box throws too, later).
+          boxAfterWait: { sabotage: box, during: true },
+          hitTest: { sabotage: hit },
+        }[which];
+        const p = window.P.installPlayable(options);
+        const send = (cmd, payload) => settle(p.handle({ pageId: p.pageId, requestId: cmd, cmd, payload }));
+        await send("hello", {});
+        let undo;
+        if (during) setTimeout(() => (undo = sabotage()), 0);
+        else undo = sabotage();
+        const out = [await send("run", { id }), await send("hello", {}), await send("snapshot", {})];
+        undo();
+        return { out, clicks: window.__clicks };
+      }, which),
+    );
+  const refused = (id, what) => `NOT_ACTIONABLE: "${id}": the page threw while reading the element: broken ${what}`;
+  const before = await run("boxBeforeWait");
+  assert.deepEqual(before, { out: [refused("x", "getBoundingClientRect"), "ok", "ok"], clicks: [] });
+  const after = await run("boxAfterWait");
+  assert.deepEqual(after.out.slice(0, 2), [refused("btn-save", "getBoundingClientRect"), "ok"]);
+  assert.match(after.out[2], /^INTERNAL: /, "the snapshot answers, with an error");
+  assert.deepEqual(after.clicks, []);
+  assert.deepEqual(await run("hitTest"), { out: [refused("btn-save", "elementFromPoint"), "ok", "ok"], clicks: [] });
+});
+
 test("a sense port's snapshot with a lone surrogate: INTERNAL, and the message names the escape", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -480,6 +480,46 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
     assert.match(r.twin.message, /more than one/);
   }));
 
+test("built-in executor: a page whose elementFromPoint or querySelectorAll throws (replaced on the prototype) gets an answer, nothing clicked, and the next request is answered", async () => {
+  // Each case in a page of its own: one request that unwinds leaves the
+  // module unable to answer anything after it.
+  const run = (which) =>
+    withPage((page) =>
+      inPage(page, async (which) => {
+        const settle = (promise) => Promise.race([promise, new Promise((res) => setTimeout(() => res("no answer within 3 s"), 3000))]);
+        const s = makeSurface({ execute: undefined });
+        __clicks.length = 0;
+        // The document's elementFromPoint, or its querySelectorAll for the
+        // records alone (the page read before it passes).
+        const name = which === "hitTest" ? "elementFromPoint" : "querySelectorAll";
+        const own = Object.getOwnPropertyDescriptor(Document.prototype, name);
+        const broken = function (...args) {
+          if (which === "hitTest" || args[0] === '[data-e2e-kind="record"]') throw new Error("broken " + name);
+          return own.value.apply(this, args);
+        };
+        Object.defineProperty(Document.prototype, name, { ...own, value: broken });
+        const asked = which === "hitTest" ? invoke("orders.search", { q: "a" }) : invoke("orders.update_note@order", { record: "SO-1001", note: "x" });
+        const resp = await settle(s.handle(asked));
+        const next = await settle(s.handle(req("describe")));
+        Object.defineProperty(Document.prototype, name, own);
+        return { error: resp.result?.error ?? resp, next: next.ok, clicks: [...__clicks] };
+      }, which),
+    );
+  assert.deepEqual(await run("hitTest"), {
+    error: {
+      code: "ACTION_UNAVAILABLE",
+      message: '"orders.search": the page threw while reading the element: broken elementFromPoint (NOT_ACTIONABLE); nothing was clicked',
+    },
+    next: true,
+    clicks: [],
+  });
+  assert.deepEqual(await run("records"), {
+    error: { code: "EXECUTION_FAILED", message: "the page threw while finding the `order` record `SO-1001`; nothing was clicked" },
+    next: true,
+    clicks: [],
+  });
+});
+
 // Bridge helpers, run in the page: post on the window, collect "up" replies.
 const BRIDGE = () => {
   window.__ups = [];

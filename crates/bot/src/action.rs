@@ -131,6 +131,9 @@ pub enum Unactionable {
     Obscured(String),
     Disabled,
     ReadOnly,
+    /// Reading it threw: the page's own code (a method or getter it replaced
+    /// on a prototype, such as `getBoundingClientRect`), with its message.
+    Unreadable(String),
 }
 
 impl Unactionable {
@@ -148,6 +151,9 @@ impl Unactionable {
             }
             Unactionable::Disabled => format!("{subject} is disabled"),
             Unactionable::ReadOnly => format!("{subject} is read-only"),
+            Unactionable::Unreadable(why) => {
+                format!("the page threw while reading {subject}: {why}")
+            }
         }
     }
 
@@ -206,6 +212,15 @@ mod tests {
         assert_eq!(
             Unactionable::Obscured("div#lid".into()).of_drop_target(),
             "another element (div#lid) would receive the drop at the drop target's centre"
+        );
+        let threw = Unactionable::Unreadable("broken".into());
+        assert_eq!(
+            threw.of_drop_target(),
+            "the page threw while reading the drop target: broken"
+        );
+        assert_eq!(
+            threw.to_string(),
+            "the page threw while reading the element: broken"
         );
     }
 

@@ -1,12 +1,11 @@
-use js_sys::{Array, Promise};
+use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Document, Element, ShadowRoot};
 
 use crate::{
     disabled_option, missing_options, Action, Actionability, DispatchError, Editable, Field,
-    FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled,
+    FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled, Unactionable,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -29,44 +28,107 @@ extern "C" {
     fn is_element(v: &JsValue) -> Result<bool, JsValue>;
 }
 
+// What the target is read through: each method and getter is whatever the
+// page's prototypes hold now, and a page script may have replaced any of
+// them (`getBoundingClientRect`, `elementFromPoint`, the `tagName`
+// getter…) with one that throws. All are `catch`, for the same reason as
+// act.js's imports: a throw is an `Err` (the target cannot be judged:
+// NOT_ACTIONABLE), never an unwind through the request.
+#[wasm_bindgen]
+extern "C" {
+    /// A node of the page: an element, a document or a shadow root.
+    pub type PageNode;
+    #[wasm_bindgen(method, catch, getter, js_name = isConnected)]
+    fn is_connected(this: &PageNode) -> Result<bool, JsValue>;
+    #[wasm_bindgen(method, catch, getter, js_name = ownerDocument)]
+    fn owner_document(this: &PageNode) -> Result<Option<PageNode>, JsValue>;
+    /// A document's window (null when it has none).
+    #[wasm_bindgen(method, catch, getter, js_name = defaultView)]
+    fn default_view(this: &PageNode) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, getter, js_name = nodeType)]
+    fn node_type(this: &PageNode) -> Result<u16, JsValue>;
+    #[wasm_bindgen(method, catch, getter, js_name = tagName)]
+    fn tag_name(this: &PageNode) -> Result<String, JsValue>;
+    #[wasm_bindgen(method, catch, getter)]
+    fn id(this: &PageNode) -> Result<String, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = getAttribute)]
+    fn get_attribute(this: &PageNode, name: &str) -> Result<Option<String>, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = getRootNode)]
+    fn get_root_node(this: &PageNode) -> Result<PageNode, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn contains(this: &PageNode, other: &PageNode) -> Result<bool, JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn matches(this: &PageNode, selector: &str) -> Result<bool, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = createElement)]
+    fn create_element(this: &PageNode, tag: &str) -> Result<PageNode, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = getBoundingClientRect)]
+    fn get_bounding_client_rect(this: &PageNode) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = elementFromPoint)]
+    fn element_from_point(this: &PageNode, x: f64, y: f64) -> Result<Option<PageNode>, JsValue>;
+    /// `Array.from`, which runs a page's iterator or `length` getter.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
+    fn array_from(v: &JsValue) -> Result<Array, JsValue>;
+}
+
 /// `v` as an element, of this window or of an iframe's (an `instanceof`
 /// check, which `dyn_ref` makes, refuses the latter).
-pub fn element(v: &JsValue) -> Option<&Element> {
+pub fn element(v: &JsValue) -> Option<&PageNode> {
     is_element(v).unwrap_or(false).then(|| v.unchecked_ref())
+}
+
+/// A property of `v`; `Err` is what reading it threw.
+fn get(v: &JsValue, name: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(v, &JsValue::from_str(name))
 }
 
 /// A property of `v` (`undefined` when reading it throws).
 fn prop(v: &JsValue, name: &str) -> JsValue {
-    js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    get(v, name).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A number property of `v` (0 when `v` is no object or it is no number).
+fn number(v: &JsValue, name: &str) -> Result<f64, JsValue> {
+    if !v.is_object() {
+        return Ok(0.0);
+    }
+    Ok(get(v, name)?.as_f64().unwrap_or(0.0))
+}
+
+/// Why `el` cannot be judged: the page threw while it was read.
+fn unreadable(e: JsValue) -> Unactionable {
+    Unactionable::Unreadable(message(&e))
 }
 
 /// The facts [`Field::of`] judges, read off `el`.
-fn field(el: &Element) -> Result<Field, String> {
-    let input_type = el.get_attribute("type");
-    let tag = el.tag_name();
+fn field(el: &PageNode) -> Result<Field, String> {
+    let read = || -> Result<_, JsValue> {
+        Ok((
+            el.get_attribute("type")?,
+            el.tag_name()?,
+            get(el, "multiple")? == JsValue::TRUE,
+            get(el, "isContentEditable")? == JsValue::TRUE,
+        ))
+    };
+    let (input_type, tag, multiple, content_editable) =
+        read().map_err(|e| unreadable(e).to_string())?;
     Field::of(FieldFacts {
         tag: &tag,
         input_type: input_type.as_deref(),
-        multiple: prop(el, "multiple") == JsValue::TRUE,
-        content_editable: prop(el, "isContentEditable") == JsValue::TRUE,
+        multiple,
+        content_editable,
     })
 }
 
 /// A select's options, in order: each one's value, and whether it is
 /// disabled (its own `disabled`, or its optgroup's: `:disabled` covers both).
-fn options(el: &Element) -> Vec<(String, bool)> {
-    let options = prop(el, "options");
+fn options(el: &PageNode) -> Result<Vec<(String, bool)>, JsValue> {
     // An HTMLOptionsCollection is array-like: Array.from reads it once.
-    js_sys::Array::from(&options)
+    array_from(&get(el, "options")?)?
         .iter()
         .map(|o| {
-            let value = prop(&o, "value").as_string().unwrap_or_default();
+            let value = get(&o, "value")?.as_string().unwrap_or_default();
             // Unchecked: an option of an iframe's select fails `instanceof`.
-            let disabled = o
-                .unchecked_ref::<Element>()
-                .matches(":disabled")
-                .unwrap_or(false);
-            (value, disabled)
+            Ok((value, o.unchecked_ref::<PageNode>().matches(":disabled")?))
         })
         .collect()
 }
@@ -74,119 +136,124 @@ fn options(el: &Element) -> Vec<(String, bool)> {
 /// What an `<input>` of `el`'s type makes of `text`: a detached input of the
 /// same type, in the same document, is given the text and read back (the
 /// browser's own value sanitization; nothing of the page is touched).
-fn sanitized(el: &Element, text: &str) -> Option<(String, String)> {
-    let doc = el.owner_document()?;
+fn sanitized(el: &PageNode, text: &str) -> Option<(String, String)> {
+    let doc = el.owner_document().ok()??;
     let probe = doc.create_element("input").ok()?;
     let kind = prop(el, "type");
-    js_sys::Reflect::set(&probe, &"type".into(), &kind).ok()?;
+    Reflect::set(&probe, &"type".into(), &kind).ok()?;
     // An email field with `multiple` sanitizes each address of a list.
-    js_sys::Reflect::set(&probe, &"multiple".into(), &prop(el, "multiple")).ok()?;
-    js_sys::Reflect::set(&probe, &"value".into(), &JsValue::from_str(text)).ok()?;
+    Reflect::set(&probe, &"multiple".into(), &prop(el, "multiple")).ok()?;
+    Reflect::set(&probe, &"value".into(), &JsValue::from_str(text)).ok()?;
     Some((prop(&probe, "value").as_string()?, kind.as_string()?))
 }
 
-fn rect(el: &Element) -> Rect {
-    let r = el.get_bounding_client_rect();
-    Rect {
-        x: r.x(),
-        y: r.y(),
-        width: r.width(),
-        height: r.height(),
+fn rect(el: &PageNode) -> Result<Rect, JsValue> {
+    let r = el.get_bounding_client_rect()?;
+    Ok(Rect {
+        x: number(&r, "x")?,
+        y: number(&r, "y")?,
+        width: number(&r, "width")?,
+        height: number(&r, "height")?,
+    })
+}
+
+/// The element a hit test finds at (`x`, `y`) in `el`'s document or shadow
+/// root, whichever holds it.
+fn hit_at(el: &PageNode, x: f64, y: f64) -> Result<Option<Hit>, JsValue> {
+    let root = el.get_root_node()?;
+    // A document (9) or a shadow root (11): both have elementFromPoint. By
+    // node type, not `instanceof`, which an iframe's document would fail.
+    if !matches!(root.node_type()?, 9 | 11) {
+        return Ok(None);
     }
+    let Some(h) = root.element_from_point(x, y)? else {
+        return Ok(None);
+    };
+    Ok(Some(Hit {
+        inside: el.contains(&h)?,
+        tag: h.tag_name()?,
+        id: h.id()?,
+        class: h.get_attribute("class")?.unwrap_or_default(),
+    }))
 }
 
 /// After the wait: the box, the viewport of `el`'s own window, and (when
-/// `hit_test`) the element a hit test finds at the box's centre (in `el`'s
-/// document or shadow root, whichever holds it).
-fn settled(el: &Element, before: Rect, hit_test: bool) -> Settled {
-    let after = rect(el);
-    let view = el.owner_document().and_then(|d| d.default_view());
+/// `hit_test`) the element a hit test finds at the box's centre.
+fn settled(el: &PageNode, before: Rect, hit_test: bool) -> Result<Settled, JsValue> {
+    let after = rect(el)?;
     // A detached document has no window: no viewport, so no hit test.
-    let size = |read: fn(&web_sys::Window) -> Result<JsValue, JsValue>| {
-        view.as_ref()
-            .and_then(|w| read(w).ok())
-            .and_then(|n| n.as_f64())
-            .unwrap_or(0.0)
+    let view = match el.owner_document()? {
+        Some(doc) => doc.default_view()?,
+        None => JsValue::NULL,
     };
     let (x, y) = after.centre();
-    let root = el.get_root_node();
-    // A document (9) or a shadow root (11): both have elementFromPoint. By
-    // node type, not `instanceof`, which an iframe's document would fail.
-    let found = match root.node_type() {
-        _ if !hit_test => None,
-        9 => root
-            .unchecked_ref::<Document>()
-            .element_from_point(x as f32, y as f32),
-        11 => root
-            .unchecked_ref::<ShadowRoot>()
-            .element_from_point(x as f32, y as f32),
-        _ => None,
-    };
-    let hit = found.map(|h| Hit {
-        inside: el.contains(Some(&h)),
-        tag: h.tag_name(),
-        id: h.id(),
-        class: h.get_attribute("class").unwrap_or_default(),
-    });
-    Settled {
+    Ok(Settled {
         before,
         after,
-        viewport_width: size(web_sys::Window::inner_width),
-        viewport_height: size(web_sys::Window::inner_height),
-        hit,
-    }
+        viewport_width: number(&view, "innerWidth")?,
+        viewport_height: number(&view, "innerHeight")?,
+        hit: if hit_test { hit_at(el, x, y)? } else { None },
+    })
 }
 
 /// What says `el` is read-only.
-fn editable(el: &Element) -> Editable {
-    let v: &JsValue = el.as_ref();
-    Editable {
-        read_only: js_sys::Reflect::get(v, &"readOnly".into()).is_ok_and(|b| b == JsValue::TRUE),
-        aria_read_only: el.get_attribute("aria-readonly").as_deref() == Some("true"),
-        content_editable: js_sys::Reflect::get(v, &"isContentEditable".into())
-            .is_ok_and(|b| b != JsValue::FALSE),
-    }
+fn editable(el: &PageNode) -> Result<Editable, JsValue> {
+    Ok(Editable {
+        read_only: get(el, "readOnly")? == JsValue::TRUE,
+        aria_read_only: el.get_attribute("aria-readonly")?.as_deref() == Some("true"),
+        content_editable: get(el, "isContentEditable")? != JsValue::FALSE,
+    })
 }
 
 /// What is judged before the wait: attached and visible.
-fn before_wait(el: &Element, target: &JsValue) -> Actionability {
-    Actionability {
-        connected: el.is_connected(),
-        visible: sense::dom::is_visible(target),
+fn before_wait(el: &PageNode) -> Result<Actionability, JsValue> {
+    Ok(Actionability {
+        connected: el.is_connected()?,
+        visible: sense::dom::is_visible(el)?,
         settled: None,
         enabled: true,
         editable: None,
-    }
+    })
 }
 
 /// Everything, on what the page is after the wait (editable only for
 /// `input`; the hit test only for acts that dispatch pointer or input
 /// events at the element).
 fn after_wait(
-    el: &Element,
-    target: &JsValue,
+    el: &PageNode,
     before: Rect,
     input: bool,
     hit_test: bool,
-) -> Actionability {
-    Actionability {
-        connected: el.is_connected(),
-        visible: sense::dom::is_visible(target),
-        settled: Some(settled(el, before, hit_test)),
-        enabled: sense::dom::is_enabled(target),
-        editable: input.then(|| editable(el)),
-    }
+) -> Result<Actionability, JsValue> {
+    Ok(Actionability {
+        connected: el.is_connected()?,
+        visible: sense::dom::is_visible(el)?,
+        settled: Some(settled(el, before, hit_test)?),
+        enabled: sense::dom::is_enabled(el)?,
+        editable: if input { Some(editable(el)?) } else { None },
+    })
 }
 
-/// The verdict as a refusal, said of the target or of a drag's drop target.
-fn judge(facts: Actionability, drop_target: bool) -> Result<(), Refusal> {
-    facts.verdict().map_err(|e| {
-        not_actionable(if drop_target {
-            e.of_drop_target()
-        } else {
-            e.to_string()
-        })
+/// `why` as a refusal, said of the target or of a drag's drop target.
+fn refusal(why: Unactionable, drop_target: bool) -> Refusal {
+    not_actionable(if drop_target {
+        why.of_drop_target()
+    } else {
+        why.to_string()
     })
+}
+
+/// The verdict on what was read (or on the page's throw) as a refusal.
+fn judge(facts: Result<Actionability, JsValue>, drop_target: bool) -> Result<(), Refusal> {
+    facts
+        .map_err(unreadable)
+        .and_then(|f| f.verdict())
+        .map_err(|why| refusal(why, drop_target))
+}
+
+/// `el`'s box before the wait.
+fn first_box(el: &PageNode, drop_target: bool) -> Result<Rect, Refusal> {
+    rect(el).map_err(|e| refusal(unreadable(e), drop_target))
 }
 
 /// Dispatches on live elements.
@@ -217,7 +284,7 @@ impl DomBot {
     /// Does the input value fit the element? (`BAD_REQUEST` when not: the
     /// wrong type, an option the select lacks, a text an `<input>` would
     /// not hold as it is.)
-    fn fits(&self, el: &Element, value: &InputValue) -> Result<Field, Refusal> {
+    fn fits(&self, el: &PageNode, value: &InputValue) -> Result<Field, Refusal> {
         let kind = field(el).map_err(not_actionable)?;
         if !kind.fits(value) {
             return Err(Refusal::BadRequest(kind.takes().to_string()));
@@ -228,7 +295,7 @@ impl DomBot {
             InputValue::Bool(_) => &[],
         };
         if matches!(kind, Field::Select | Field::SelectMultiple) {
-            let options = options(el);
+            let options = options(el).map_err(|e| refusal(unreadable(e), false))?;
             if let Some(missing) = missing_options(&options, wanted) {
                 return Err(Refusal::BadRequest(format!(
                     "no option with value {missing}"
@@ -238,7 +305,8 @@ impl DomBot {
                 return Err(not_actionable(why));
             }
         }
-        if let (Field::Text, "INPUT", [text]) = (kind, el.tag_name().as_str(), wanted) {
+        let tag = el.tag_name().map_err(|e| refusal(unreadable(e), false))?;
+        if let (Field::Text, "INPUT", [text]) = (kind, tag.as_str(), wanted) {
             if let Some((held, input_type)) = sanitized(el, text) {
                 Field::holds(text, &held, &input_type).map_err(Refusal::BadRequest)?;
             }
@@ -263,19 +331,22 @@ impl DomBot {
         // A drag's drop target is judged by the same rule, at its own centre.
         let dst = match action {
             Action::Drag { to } => match element(to) {
-                Some(dst) => Some((dst, to)),
+                Some(dst) => Some(dst),
                 None => return Err(not_actionable("the drop target is not an element")),
             },
             _ => None,
         };
         // Attached and visible first: nothing waits for a target that
         // cannot act. Then the same rule over what the wait found.
-        judge(before_wait(el, target), false)?;
-        if let Some((dst, to)) = dst {
-            judge(before_wait(dst, to), true)?;
+        judge(before_wait(el), false)?;
+        if let Some(dst) = dst {
+            judge(before_wait(dst), true)?;
         }
-        let before = rect(el);
-        let dst = dst.map(|(dst, to)| (dst, to, rect(dst)));
+        let before = first_box(el, false)?;
+        let dst = match dst {
+            Some(dst) => Some((dst, first_box(dst, true)?)),
+            None => None,
+        };
         JsFuture::from(two_frames(target))
             .await
             .map_err(|e| not_actionable(thrown(e).to_string()))?;
@@ -284,9 +355,9 @@ impl DomBot {
         // nothing at the element: what covers its centre does not matter,
         // and a row its own container clips is exactly what it brings in.
         let hit_test = !matches!(action, Action::Scroll { .. });
-        judge(after_wait(el, target, before, input, hit_test), false)?;
-        if let Some((dst, to, before)) = dst {
-            judge(after_wait(dst, to, before, false, true), true)?;
+        judge(after_wait(el, before, input, hit_test), false)?;
+        if let Some((dst, before)) = dst {
+            judge(after_wait(dst, before, false, true), true)?;
         }
         Ok(())
     }

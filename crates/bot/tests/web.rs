@@ -319,3 +319,73 @@ async fn an_option_a_person_cannot_pick_is_refused() {
     assert_eq!(check(&el, &pick("a")).await, "ok");
     host.remove();
 }
+
+/// Replaces `name` on `proto` (`"Element.prototype"`, or `"el"` for the
+/// element itself) with a method or getter that throws "broken <name>", as
+/// a page script may; returns the undo.
+fn throwing(proto: &str, name: &str, el: &JsValue) -> js_sys::Function {
+    js_sys::Function::new_with_args(
+        "el",
+        &format!(
+            "const p = {proto}, own = Object.getOwnPropertyDescriptor(p, '{name}');
+             const broken = function () {{ throw new Error('broken {name}'); }};
+             Object.defineProperty(p, '{name}', {{ configurable: true, ...(own && own.get ? {{ get: broken }} : {{ value: broken }}) }});
+             return () => own ? Object.defineProperty(p, '{name}', own) : delete p['{name}'];"
+        ),
+    )
+    .call1(&JsValue::NULL, el)
+    .unwrap()
+    .unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn a_read_the_page_made_throw_is_a_refusal_not_an_unwind() {
+    let doc = document();
+    let host = mount(
+        "<input id=\"i\" style=\"position:fixed;left:0;top:0\">\
+         <select id=\"s\" style=\"position:fixed;left:0;top:40px\"><option value=\"a\">A</option></select>\
+         <div id=\"dst\" style=\"position:fixed;left:100px;top:0;width:40px;height:40px\"></div>",
+    );
+    let el = |id: &str| -> JsValue { doc.get_element_by_id(id).unwrap().into() };
+    let text = Action::Input(InputValue::Text("a".into()));
+    let (elements, nodes) = ("Element.prototype", "Node.prototype");
+    // (prototype, name, target, whether the run is an input)
+    for (proto, name, id, input) in [
+        // Before the wait: attached, visible (sense's isVisible).
+        (nodes, "isConnected", "i", false),
+        (elements, "checkVisibility", "i", false),
+        (elements, "getBoundingClientRect", "i", false),
+        // The field a value goes into.
+        (elements, "getAttribute", "i", true),
+        ("HTMLSelectElement.prototype", "options", "s", true),
+        // After the wait: the hit test, enabled, editable.
+        ("Document.prototype", "elementFromPoint", "i", false),
+        (nodes, "getRootNode", "i", false),
+        (nodes, "contains", "i", false),
+        (elements, "tagName", "i", false),
+        (elements, "closest", "i", false),
+        ("HTMLInputElement.prototype", "readOnly", "i", true),
+    ] {
+        let undo = throwing(proto, name, &JsValue::NULL);
+        let got = check(&el(id), if input { &text } else { &Action::Click }).await;
+        undo.call0(&JsValue::NULL).unwrap();
+        assert_eq!(
+            got,
+            format!("the page threw while reading the element: broken {name}"),
+            "{proto}.{name}"
+        );
+    }
+    // A drag's drop target is read on its own, and named.
+    let drag = Action::Drag { to: el("dst") };
+    let undo = throwing("el", "getBoundingClientRect", &el("dst"));
+    let got = check(&el("i"), &drag).await;
+    undo.call0(&JsValue::NULL).unwrap();
+    assert_eq!(
+        got,
+        "the page threw while reading the drop target: broken getBoundingClientRect"
+    );
+    // Nothing is left broken: the same checks pass.
+    assert_eq!(check(&el("i"), &text).await, "ok");
+    assert_eq!(check(&el("i"), &drag).await, "ok");
+    host.remove();
+}

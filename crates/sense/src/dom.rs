@@ -17,22 +17,26 @@ extern "C" {
     fn gather(root: &JsValue, selector: &str, ancestors: &str) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn details(els: &JsValue, asks: &[u32], text_max: u32) -> Result<Array, JsValue>;
-    #[wasm_bindgen(js_name = isVisible)]
-    fn is_visible_js(el: &JsValue) -> bool;
-    #[wasm_bindgen(js_name = isEnabled)]
-    fn is_enabled_js(el: &JsValue, disabling: &str) -> bool;
+    // Both `catch`: they call what the page's prototypes hold now
+    // (`checkVisibility`, `getBoundingClientRect`, `closest`…), which a page
+    // script may have replaced with one that throws.
+    #[wasm_bindgen(js_name = isVisible, catch)]
+    fn is_visible_js(el: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_name = isEnabled, catch)]
+    fn is_enabled_js(el: &JsValue, disabling: &str) -> Result<bool, JsValue>;
     fn checks(disabling: &str) -> Array;
 }
 
 /// Whether an element is visible by the snapshot's rule (connected, rendered,
-/// not visibility:hidden, non-zero size).
-pub fn is_visible(el: &JsValue) -> bool {
+/// not visibility:hidden, non-zero size); `Err` is what the page threw.
+pub fn is_visible(el: &JsValue) -> Result<bool, JsValue> {
     is_visible_js(el)
 }
 
 /// Whether an element is enabled by the snapshot's rule (not :disabled, no
-/// aria-disabled="true" or inert on it or an ancestor; see [`rules::DISABLING`]).
-pub fn is_enabled(el: &JsValue) -> bool {
+/// aria-disabled="true" or inert on it or an ancestor; see [`rules::DISABLING`]);
+/// `Err` is what the page threw.
+pub fn is_enabled(el: &JsValue) -> Result<bool, JsValue> {
     is_enabled_js(el, rules::DISABLING)
 }
 

@@ -20,14 +20,20 @@ use crate::host::{execution_failed, ExecOutcome};
 use crate::markers::read_observation;
 use crate::page::{Observation, Page, PageError};
 
+// `observe` and `findRecords` call what the page's prototypes hold now
+// (`querySelectorAll`, `getAttribute`…), which a page script may have
+// replaced with one that throws: both are `catch`, so a throw is an error
+// answer, never an unwind through the request, which would never settle.
+// (`nextChange` cannot throw: its body runs in a Promise executor.)
 #[wasm_bindgen(module = "/src/observe.js")]
 extern "C" {
     /// The marker JSON (an array), or the message of what went wrong.
-    fn observe(root: &JsValue, all: bool, checks: &Array) -> String;
+    #[wasm_bindgen(catch)]
+    fn observe(root: &JsValue, all: bool, checks: &Array) -> Result<String, JsValue>;
     #[wasm_bindgen(js_name = nextChange)]
     fn next_change(root: &JsValue, deadline: f64) -> Promise;
-    #[wasm_bindgen(js_name = findRecords)]
-    fn find_records(root: &JsValue, kind: &str, id: &str) -> Array;
+    #[wasm_bindgen(js_name = findRecords, catch)]
+    fn find_records(root: &JsValue, kind: &str, id: &str) -> Result<Array, JsValue>;
 }
 
 /// The page under one scan root (Document, ShadowRoot or Element).
@@ -41,7 +47,10 @@ impl DomPage {
     }
 
     fn read(&self, all: bool) -> Result<Observation, PageError> {
-        let json = observe(&self.root, all, &sense::dom::visibility_checks());
+        // observe.js words what it caught; only a thrown value it cannot
+        // read (a throwing `message` getter) gets here as an `Err`.
+        let json = observe(&self.root, all, &sense::dom::visibility_checks())
+            .unwrap_or_else(|_| "reading the scan root failed".into());
         if !json.starts_with('[') {
             return Err(PageError::Unreadable(json));
         }
@@ -120,7 +129,11 @@ fn control_scope(root: &JsValue, capability: &str, args: &Value) -> Result<JsVal
         .get("record")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let found = find_records(root, kind, id);
+    let found = find_records(root, kind, id).map_err(|_| {
+        execution_failed(format!(
+            "the page threw while finding the `{kind}` record `{id}`; nothing was clicked"
+        ))
+    })?;
     match found.length() {
         1 => Ok(found.get(0)),
         0 => Err(unavailable(format!(
