@@ -46,6 +46,19 @@ pub fn visibility_checks() -> Array {
     checks(rules::DISABLING)
 }
 
+/// What a read threw, as [`GatherError::Threw`]: its `message`, or the
+/// thrown value itself when that is a string.
+fn threw(e: &JsValue) -> GatherError {
+    let message = js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    GatherError::Threw(
+        message
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "a non-Error value".into()),
+    )
+}
+
 fn malformed() -> GatherError {
     GatherError::Malformed
 }
@@ -69,7 +82,7 @@ fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), Gathe
     if asks.is_empty() {
         return Ok((String::new(), Vec::new()));
     }
-    let out = details(els, asks, rules::TEXT_READ_MAX).map_err(|_| malformed())?;
+    let out = details(els, asks, rules::TEXT_READ_MAX).map_err(|e| threw(&e))?;
     unpack(&out)
 }
 
@@ -104,9 +117,7 @@ impl DomSense {
 
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, GatherError> {
-        // What the gatherer throws on is a root that is no node it can query.
-        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING)
-            .map_err(|_| GatherError::NotARoot)?;
+        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING).map_err(|e| threw(&e))?;
         let (text, ints) = unpack(&out)?;
         // An Array, or the query's NodeList: both index the same way.
         let els = out.get(2);

@@ -154,22 +154,22 @@ fn or_click<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// Why a DOM read of the menu failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GatherError {
-    /// The scan root is not a Document, ShadowRoot or Element.
-    NotARoot,
+    /// A DOM method or getter the read calls threw (the root is checked at
+    /// install, so this is a page script that replaced one on a prototype):
+    /// what it threw.
+    Threw(String),
     /// The gather's answer was not what sense's wire format says.
     Malformed,
 }
 
 impl std::fmt::Display for GatherError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::NotARoot => {
-                "sense: reading the scan root failed: not a Document, ShadowRoot or Element"
-            }
-            Self::Malformed => "sense: malformed gather data",
-        })
+        match self {
+            Self::Threw(why) => write!(f, "sense: the page threw while reading the DOM: {why}"),
+            Self::Malformed => f.write_str("sense: malformed gather data"),
+        }
     }
 }
 
