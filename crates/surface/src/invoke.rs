@@ -8,10 +8,10 @@
 
 use crate::codes::{BusinessCode, BusinessError};
 use crate::config::SurfaceConfig;
-use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
+use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk};
 use crate::host::ExecOutcome;
 use crate::json::number_text;
-use crate::page::{Observation, PageError, Placement, Record};
+use crate::page::{Observation, PageError, Record};
 use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use serde::Serialize;
@@ -194,57 +194,27 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
         })
 }
 
-/// Why `decl` cannot run now, if it cannot.
+/// Why `decl` cannot run now, if it cannot: the page's rule
+/// ([`Observation::availability`], which describe's `unavailable` uses
+/// too). Unreadable, the page stops a row action (its record cannot be
+/// found) but not a page-level capability.
 fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
     before: &Result<Observation, PageError>,
 ) -> Result<(), String> {
-    let id = &decl.id;
-    let Some(RowActionId { kind, .. }) = decl.row_action() else {
-        // Page-level capability: only an explicit mark on the page stops it.
-        if let Some(action) = before.as_ref().ok().and_then(|page| page.action(id, None)) {
-            if let Some(reason) = &action.unavailable_reason {
-                return Err(reason.clone());
-            }
-            if !action.enabled {
-                return Err(format!("`{id}` is disabled on the page"));
-            }
-        }
-        return Ok(());
-    };
     let record_id = input
         .get("record")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let page = before
-        .as_ref()
-        .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
-    let Some(record) = page.record(kind, record_id) else {
-        if let Some(other) = page.records.iter().find(|r| r.id == record_id) {
-            return Err(format!(
-                "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
-                other.kind
-            ));
-        }
-        return Err(format!(
-            "no `{kind}` record `{record_id}` on the page: describe the page again"
-        ));
-    };
-    if let Placement::Inactive(region) = page.placement(record) {
-        return Err(format!(
-            "record `{record_id}` is in region `{region}`, which is not active"
-        ));
+    let row = decl.row_action().map(|r| (r.kind, record_id));
+    match before {
+        Ok(page) => page.availability(&decl.id, row).map_err(|u| u.message),
+        Err(e) if row.is_some() => Err(format!(
+            "could not read the page to find record `{record_id}`: {e}"
+        )),
+        Err(_) => Ok(()),
     }
-    if let Some(action) = page.action(id, Some(record_id)) {
-        if let Some(reason) = &action.unavailable_reason {
-            return Err(reason.clone());
-        }
-        if !action.enabled {
-            return Err(format!("`{id}` is disabled for record `{record_id}`"));
-        }
-    }
-    Ok(())
 }
 
 /// `after`: capabilities that appeared, records new or changed (fields or

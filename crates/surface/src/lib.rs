@@ -61,6 +61,7 @@ pub use host::{
 pub use invoke::{After, Invoked};
 pub use page::{
     ActionState, Feedback, Observation, Page, PageError, PageIdentity, Placement, Record, Region,
+    Unavailability,
 };
 pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,
