@@ -516,6 +516,31 @@ test("a row control hidden on the page: describe lists it unavailable, invoke re
     assert.equal(r.executed, 0, "a refusal never reaches execute");
   }));
 
+test("after.removedRecords: a record read before the run and gone after it", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface({
+        execute: (id, args) => {
+          document.querySelector(`[data-e2e-kind="record"][data-e2e-id="${args.order}"]`).remove();
+          document.getElementById("status").textContent = "2 orders";
+          return { ok: true };
+        },
+      });
+      const deleted = await s.handle(invoke("orders.open", { order: "SO-1004" }));
+      const limited = makeSurface({ recordLimit: 1, execute: () => { for (const el of document.querySelectorAll('[data-e2e-kind="record"]')) el.remove(); return { ok: true }; } });
+      const cleared = await limited.handle(invoke("orders.search", { q: "a" }));
+      return { deleted: deleted.result, cleared: cleared.result };
+    });
+    assert.deepEqual(r.deleted.after, {
+      capabilities: [],
+      records: [],
+      removedRecords: [{ kind: "order", id: "SO-1004" }],
+      status: ["2 orders"],
+    });
+    assert.deepEqual(r.cleared.after.removedRecords, [{ kind: "order", id: "SO-1001" }], "at most recordLimit");
+    assert.equal(r.cleared.after.recordsTruncated, true, "and the truncation is said");
+  }));
+
 // Bridge helpers, run in the page: post on the window, collect "up" replies.
 const BRIDGE = () => {
   window.__ups = [];

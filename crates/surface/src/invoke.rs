@@ -28,9 +28,9 @@ pub struct Invoked {
     pub after: Option<After>,
 }
 
-/// `after: { capabilities, records, recordsTruncated?, status }`: evidence
-/// of what the page showed after the run, not proof of approval or of a
-/// committed transaction.
+/// `after: { capabilities, records, removedRecords?, recordsTruncated?,
+/// status }`: evidence of what the page showed after the run, not proof of
+/// approval or of a committed transaction.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct After {
@@ -38,11 +38,23 @@ pub struct After {
     pub capabilities: Vec<String>,
     /// Records new or whose fields or state changed, at most `recordLimit`.
     pub records: Vec<Record>,
-    /// `true` when more records changed than `records` holds.
+    /// Records read before and gone after, at most `recordLimit`; omitted
+    /// when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed_records: Vec<RecordRef>,
+    /// `true` when more records changed, or more were removed, than
+    /// `records` or `removedRecords` holds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub records_truncated: bool,
     /// The status texts now.
     pub status: Vec<String>,
+}
+
+/// `{ kind, id }`: a record that is no longer on the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordRef {
+    pub kind: String,
+    pub id: String,
 }
 
 /// An invoke that passed every check up to approval; `Surface::handle`
@@ -218,32 +230,51 @@ fn availability(
 }
 
 /// `after`: capabilities that appeared, records new or changed (fields or
-/// state), and the current status. Bounded by `recordLimit`; beyond it
-/// `recordsTruncated: true` says to describe again.
+/// state), records gone, and the current status. Each record list is
+/// bounded by `recordLimit`; beyond it `recordsTruncated: true` says to
+/// describe again.
 fn changes(
     config: &SurfaceConfig,
     appeared: Vec<String>,
     before: &Observation,
     after: &Observation,
 ) -> After {
-    let mut records = Vec::new();
+    let limit = config.record_limit;
     let mut truncated = false;
+    let mut records = Vec::new();
     for r in &after.records {
         let changed = match before.record(&r.kind, &r.id) {
             Some(old) => old.fields != r.fields || old.state != r.state,
             None => true,
         };
         if changed {
-            if records.len() == config.record_limit {
+            if records.len() == limit {
                 truncated = true;
                 break;
             }
             records.push(r.clone());
         }
     }
+    let mut removed: Vec<RecordRef> = Vec::new();
+    for r in &before.records {
+        // A record id claimed twice is one record gone, reported once.
+        let listed = removed.iter().any(|o| o.id == r.id && o.kind == r.kind);
+        if listed || after.record(&r.kind, &r.id).is_some() {
+            continue;
+        }
+        if removed.len() == limit {
+            truncated = true;
+            break;
+        }
+        removed.push(RecordRef {
+            kind: r.kind.clone(),
+            id: r.id.clone(),
+        });
+    }
     After {
         capabilities: appeared,
         records,
+        removed_records: removed,
         records_truncated: truncated,
         status: after.status.clone(),
     }

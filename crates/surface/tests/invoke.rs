@@ -697,3 +697,39 @@ fn a_record_in_an_inactive_region_is_listed_by_describe_and_refused_by_invoke_al
     let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1001", json!("x")));
     assert!(reason.contains("`ghost`"), "{reason}");
 }
+
+#[test]
+fn after_reports_removed_records_bounded_by_record_limit() {
+    let fx = Fixture::orders();
+    // Deleting SO-1003 (say): gone after the run.
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records.retain(|r| r.id != "SO-1003");
+        obs.status = vec!["已删除".into()];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.open", json!({ "order": "SO-1003" }));
+    assert_eq!(
+        r["result"]["after"],
+        json!({
+            "capabilities": [],
+            "records": [],
+            "removedRecords": [{ "kind": "order", "id": "SO-1003" }],
+            "status": ["已删除"]
+        })
+    );
+    // Everything gone, with recordLimit 2: two listed, and truncation said.
+    let mut config = SurfaceConfig::new("orders", ["orders.search"]);
+    config.record_limit = 2;
+    let fx = Fixture::with(config, seed_registry(), seed_page());
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records.clear();
+        Ok(None)
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(
+        r["result"]["after"]["removedRecords"],
+        json!([{ "kind": "order", "id": "SO-1001" }, { "kind": "order", "id": "SO-1002" }])
+    );
+    assert_eq!(r["result"]["after"]["recordsTruncated"], true);
+    assert_eq!(r["result"]["after"]["records"], json!([]));
+}
