@@ -212,16 +212,16 @@ impl Observation {
                 Some(id)
             }
         };
-        let place = match record {
-            Some(id) => format!("for record `{id}`"),
-            None => "on the page".to_string(),
-        };
         let mut controls = self
             .actions
             .iter()
             .filter(|a| a.capability == capability && a.record.as_deref() == record);
         let Some(control) = controls.next() else {
             return Ok(());
+        };
+        let place = match record {
+            Some(id) => format!("for record `{id}`"),
+            None => "on the page".to_string(),
         };
         if controls.next().is_some() {
             return Err(Unavailability::new(format!(
