@@ -29,10 +29,14 @@ const BUDGET_GZIP_BYTES = 100_000;
  * and isElement bound with catch, so a throwing click() cannot stall the
  * FIFO; free() and Symbol.dispose made no-ops and handle bound on the
  * exported objects; only a port answer's own ok/retired read; a plain
- * DocumentFragment refused as root): 206,401 B. A ceiling that catches growth, not a goal;
+ * DocumentFragment refused as root): 206,401 B. Surface's one availability
+ * rule (describe's `unavailable` and invoke's step 3 share
+ * Observation::availability, which also refuses hidden and doubled controls
+ * and twin records; observe.js measures playables' visibility) and
+ * `after.removedRecords`: 206,342 → 207,075 B (+733 B). A ceiling that catches growth, not a goal;
  * it comes down as the module does, and goes when the budget above is met.
  */
-const CEILING_GZIP_BYTES = 207_000;
+const CEILING_GZIP_BYTES = 207_500;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

@@ -64,9 +64,17 @@ test("the seed's two JSON examples round-trip", () =>
     assert.deepEqual(d.result.records.map((x) => x.id), ["SO-1001", "SO-1002", "SO-1004", "SO-0900"]);
     assert.deepEqual(d.result.status, ["3 orders"]);
     assert.deepEqual(d.result.feedback, []);
+    // Everything invoke's availability check refuses (the same rule, its message as the
+    // reason): marked, disabled, hidden, claimed twice, in the inactive archive.
+    const archived = "record `SO-0900` is in region `archive`, which is not active";
     assert.deepEqual(d.result.unavailable, [
       { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
+      { capability: "orders.update_note@order", record: "SO-1004", reason: "`orders.update_note@order`'s control is hidden for record `SO-1004`" },
+      { capability: "orders.update_note@order", record: "SO-0900", reason: archived },
       { capability: "orders.refund@order", record: "SO-1002", reason: "disabled" },
+      { capability: "orders.refund@order", record: "SO-0900", reason: archived },
+      { capability: "orders.export", reason: "`orders.export`'s control is hidden on the page" },
+      { capability: "orders.dup", reason: "`orders.dup` has more than one control on the page" },
       { capability: "orders.print", reason: "disabled" },
     ]);
     // The seed's invoke example, byte for byte.
@@ -459,6 +467,12 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
       await run("ambiguous", "orders.dup", {});
       await run("disabled", "orders.print", {});
       await run("ghost", "orders.ghost", {});
+      // Visible, enabled, unique, but covered: only run's hit test can tell.
+      const cover = document.createElement("div");
+      cover.style.cssText = "position:fixed;inset:0;z-index:9";
+      document.body.append(cover);
+      await run("covered", "orders.search", { q: "a" });
+      cover.remove();
       // A record the page claims twice.
       const twin = document.querySelector('[data-e2e-id="SO-1001"]').cloneNode(true);
       document.querySelector('[data-e2e-id="list"]').append(twin);
@@ -469,15 +483,62 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
     assert.equal(r.note.code, "ok", r.note.message);
     assert.deepEqual(r.note.after.records.map((x) => [x.id, x.fields.note]), [["SO-1001", "clicked"]]);
     assert.deepEqual(r.search, { code: "ok", message: undefined, clicks: ["orders.search"], after: r.search.after });
-    for (const name of ["locked", "hidden", "hiddenPage", "ambiguous", "disabled", "ghost", "twin"]) {
+    for (const name of ["locked", "hidden", "hiddenPage", "ambiguous", "disabled", "ghost", "covered", "twin"]) {
       assert.equal(r[name].code, "ACTION_UNAVAILABLE", name + ": " + JSON.stringify(r[name]));
       assert.deepEqual(r[name].clicks, [], name + " clicked nothing");
     }
     assert.equal(r.locked.message, "记录已锁定");
-    assert.match(r.hidden.message, /not visible.*NOT_ACTIONABLE/);
-    assert.match(r.ambiguous.message, /AMBIGUOUS/);
+    // Hidden, ambiguous and twin controls are refused by the availability check, before
+    // the executor (the rule describe's `unavailable` shares); the rest by run itself.
+    assert.match(r.hidden.message, /control is hidden for record `SO-1004`/);
+    assert.match(r.hiddenPage.message, /control is hidden on the page/);
+    assert.match(r.ambiguous.message, /more than one control/);
     assert.match(r.ghost.message, /NOT_IN_MENU/);
-    assert.match(r.twin.message, /more than one/);
+    assert.match(r.covered.message, /NOT_ACTIONABLE/);
+    assert.match(r.twin.message, /more than one `order` record claims id `SO-1001`/);
+  }));
+
+test("a row control hidden on the page: describe lists it unavailable, invoke refuses it with the same text", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const before = await s.handle(req("describe", { input: { record: "SO-1001" } }));
+      document.querySelector('[data-e2e-id="SO-1001"] [data-e2e-id="orders.update_note@order"]').style.visibility = "hidden";
+      const described = await s.handle(req("describe", { input: { record: "SO-1001" } }));
+      const refused = await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "x" }));
+      const rows = (d) => d.result.unavailable.filter((u) => "record" in u); // page-level ones are listed too
+      return { before: rows(before), after: rows(described), refused: refused.result, executed: __executed.length };
+    });
+    assert.deepEqual(r.before, [], "visible: available");
+    const reason = "`orders.update_note@order`'s control is hidden for record `SO-1001`";
+    assert.deepEqual(r.after, [{ capability: "orders.update_note@order", record: "SO-1001", reason }]);
+    assert.deepEqual(r.refused, { error: { code: "ACTION_UNAVAILABLE", message: reason } });
+    assert.equal(r.executed, 0, "a refusal never reaches execute");
+  }));
+
+test("after.removedRecords: a record read before the run and gone after it", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface({
+        execute: (id, args) => {
+          document.querySelector(`[data-e2e-kind="record"][data-e2e-id="${args.order}"]`).remove();
+          document.getElementById("status").textContent = "2 orders";
+          return { ok: true };
+        },
+      });
+      const deleted = await s.handle(invoke("orders.open", { order: "SO-1004" }));
+      const limited = makeSurface({ recordLimit: 1, execute: () => { for (const el of document.querySelectorAll('[data-e2e-kind="record"]')) el.remove(); return { ok: true }; } });
+      const cleared = await limited.handle(invoke("orders.search", { q: "a" }));
+      return { deleted: deleted.result, cleared: cleared.result };
+    });
+    assert.deepEqual(r.deleted.after, {
+      capabilities: [],
+      records: [],
+      removedRecords: [{ kind: "order", id: "SO-1004" }],
+      status: ["2 orders"],
+    });
+    assert.deepEqual(r.cleared.after.removedRecords, [{ kind: "order", id: "SO-1001" }], "at most recordLimit");
+    assert.equal(r.cleared.after.recordsTruncated, true, "and the truncation is said");
   }));
 
 test("built-in executor: a page whose elementFromPoint or querySelectorAll throws (replaced on the prototype) gets an answer, nothing clicked, and the next request is answered", async () => {

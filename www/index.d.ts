@@ -387,10 +387,11 @@ export interface ISurfaceFeedback {
   text: string;
   level?: string;
 }
+/** A capability invoke's availability check would refuse now (the same rule). */
 export interface ISurfaceUnavailable {
   capability: string;
   record?: string;
-  /** The page's words, or "disabled". */
+  /** invoke's ACTION_UNAVAILABLE message: the page's words, or what stops it ("disabled" for a disabled control). */
   reason: string;
 }
 export interface ISurfaceDescribeResult {
@@ -412,10 +413,19 @@ export interface ISurfaceDescribeResult {
 }
 /** Evidence of what the page showed after an invoke: not proof of approval or of a committed transaction. */
 export interface ISurfaceAfter {
+  /** Capability ids visible after the run but not before. */
   capabilities: string[];
+  /** Records new or changed (fields or state), at most recordLimit. */
   records: ISurfaceRecord[];
+  /** Records read before the run and gone after it, at most recordLimit; absent when none. */
+  removedRecords?: ISurfaceRecordRef[];
+  /** Either record list was cut at recordLimit: describe again. */
   recordsTruncated?: true;
   status: string[];
+}
+export interface ISurfaceRecordRef {
+  kind: string;
+  id: string;
 }
 export interface ISurfaceInvokeResult {
   value?: unknown;

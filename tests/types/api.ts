@@ -148,7 +148,8 @@ async function surfaceFlow(): Promise<void> {
       void code;
     }
     const changed: string[] | undefined = result.after?.capabilities;
-    void changed;
+    const removed: { kind: string; id: string }[] | undefined = result.after?.removedRecords;
+    void changed, removed;
   }
   // @ts-expect-error not a protocol error code
   const wrong: TSurfaceProtocolErrorCode = "ACTION_UNAVAILABLE";

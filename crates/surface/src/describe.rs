@@ -82,8 +82,8 @@ pub struct RecordWindow {
     pub total: usize,
 }
 
-/// `{ capability, record?, reason }`: a visible capability the page marks
-/// disabled or unavailable.
+/// `{ capability, record?, reason }`: a visible capability the page stops
+/// now (the rule invoke's `ACTION_UNAVAILABLE` applies).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Unavailable {
     pub capability: String,
@@ -187,29 +187,34 @@ fn select_records<'o>(
     }
 }
 
-/// Visible capabilities the page marks disabled or unavailable: row actions
-/// on the returned records, and page-level controls.
+/// Visible capabilities the page stops now, by the rule invoke checks
+/// ([`Observation::availability`]): row actions on the returned records
+/// (a record id claimed twice is listed once), and page-level capabilities.
 fn unavailable(
     visible: &[&CapabilityDeclaration],
     observation: &Observation,
     records: &[&Record],
 ) -> Vec<Unavailable> {
     let mut out = Vec::new();
-    let mut check = |capability: &str, record: Option<&str>| {
-        let action = observation.action(capability, record);
-        if let Some(reason) = action.and_then(|a| a.unavailable()) {
+    let mut check = |capability: &str, row: Option<(&str, &str)>| {
+        if let Err(why) = observation.availability(capability, row) {
             out.push(Unavailable {
                 capability: capability.to_string(),
-                record: record.map(str::to_string),
-                reason: reason.to_string(),
+                record: row.map(|(_, id)| id.to_string()),
+                reason: why.reason().to_string(),
             });
         }
     };
     for decl in visible {
         match RowActionId::parse(&decl.id) {
             Some(row) => {
-                for record in records.iter().filter(|r| r.kind == row.kind) {
-                    check(&decl.id, Some(&record.id));
+                for (at, r) in records.iter().enumerate() {
+                    let twin = records[..at]
+                        .iter()
+                        .any(|o| o.id == r.id && o.kind == r.kind);
+                    if r.kind == row.kind && !twin {
+                        check(&decl.id, Some((row.kind, &r.id)));
+                    }
                 }
             }
             None => check(&decl.id, None),

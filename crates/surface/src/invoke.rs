@@ -8,10 +8,10 @@
 
 use crate::codes::{BusinessCode, BusinessError};
 use crate::config::SurfaceConfig;
-use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk, RowActionId};
+use crate::declaration::{CapabilityDeclaration, Expectation, Registry, Risk};
 use crate::host::ExecOutcome;
 use crate::json::number_text;
-use crate::page::{Observation, PageError, Placement, Record};
+use crate::page::{Observation, PageError, Record};
 use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use serde::Serialize;
@@ -28,9 +28,9 @@ pub struct Invoked {
     pub after: Option<After>,
 }
 
-/// `after: { capabilities, records, recordsTruncated?, status }`: evidence
-/// of what the page showed after the run, not proof of approval or of a
-/// committed transaction.
+/// `after: { capabilities, records, removedRecords?, recordsTruncated?,
+/// status }`: evidence of what the page showed after the run, not proof of
+/// approval or of a committed transaction.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct After {
@@ -38,11 +38,23 @@ pub struct After {
     pub capabilities: Vec<String>,
     /// Records new or whose fields or state changed, at most `recordLimit`.
     pub records: Vec<Record>,
-    /// `true` when more records changed than `records` holds.
+    /// Records read before and gone after, at most `recordLimit`; omitted
+    /// when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed_records: Vec<RecordRef>,
+    /// `true` when more records changed, or more were removed, than
+    /// `records` or `removedRecords` holds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub records_truncated: bool,
     /// The status texts now.
     pub status: Vec<String>,
+}
+
+/// `{ kind, id }`: a record that is no longer on the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordRef {
+    pub kind: String,
+    pub id: String,
 }
 
 /// An invoke that passed every check up to approval; `Surface::handle`
@@ -194,86 +206,75 @@ fn check_input(decl: &CapabilityDeclaration, input: &Value) -> Result<(), Busine
         })
 }
 
-/// Why `decl` cannot run now, if it cannot.
+/// Why `decl` cannot run now, if it cannot: the page's rule
+/// ([`Observation::availability`], which describe's `unavailable` uses
+/// too). Unreadable, the page stops a row action (its record cannot be
+/// found) but not a page-level capability.
 fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
     before: &Result<Observation, PageError>,
 ) -> Result<(), String> {
-    let id = &decl.id;
-    let Some(RowActionId { kind, .. }) = decl.row_action() else {
-        // Page-level capability: only an explicit mark on the page stops it.
-        if let Some(action) = before.as_ref().ok().and_then(|page| page.action(id, None)) {
-            if let Some(reason) = &action.unavailable_reason {
-                return Err(reason.clone());
-            }
-            if !action.enabled {
-                return Err(format!("`{id}` is disabled on the page"));
-            }
-        }
-        return Ok(());
-    };
     let record_id = input
         .get("record")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let page = before
-        .as_ref()
-        .map_err(|e| format!("could not read the page to find record `{record_id}`: {e}"))?;
-    let Some(record) = page.record(kind, record_id) else {
-        if let Some(other) = page.records.iter().find(|r| r.id == record_id) {
-            return Err(format!(
-                "record `{record_id}` is a `{}`, but `{id}` acts on `{kind}` records",
-                other.kind
-            ));
-        }
-        return Err(format!(
-            "no `{kind}` record `{record_id}` on the page: describe the page again"
-        ));
-    };
-    if let Placement::Inactive(region) = page.placement(record) {
-        return Err(format!(
-            "record `{record_id}` is in region `{region}`, which is not active"
-        ));
+    let row = decl.row_action().map(|r| (r.kind, record_id));
+    match before {
+        Ok(page) => page.availability(&decl.id, row).map_err(|u| u.message),
+        Err(e) if row.is_some() => Err(format!(
+            "could not read the page to find record `{record_id}`: {e}"
+        )),
+        Err(_) => Ok(()),
     }
-    if let Some(action) = page.action(id, Some(record_id)) {
-        if let Some(reason) = &action.unavailable_reason {
-            return Err(reason.clone());
-        }
-        if !action.enabled {
-            return Err(format!("`{id}` is disabled for record `{record_id}`"));
-        }
-    }
-    Ok(())
 }
 
 /// `after`: capabilities that appeared, records new or changed (fields or
-/// state), and the current status. Bounded by `recordLimit`; beyond it
-/// `recordsTruncated: true` says to describe again.
+/// state), records gone, and the current status. Each record list is
+/// bounded by `recordLimit`; beyond it `recordsTruncated: true` says to
+/// describe again.
 fn changes(
     config: &SurfaceConfig,
     appeared: Vec<String>,
     before: &Observation,
     after: &Observation,
 ) -> After {
-    let mut records = Vec::new();
+    let limit = config.record_limit;
     let mut truncated = false;
+    let mut records = Vec::new();
     for r in &after.records {
         let changed = match before.record(&r.kind, &r.id) {
             Some(old) => old.fields != r.fields || old.state != r.state,
             None => true,
         };
         if changed {
-            if records.len() == config.record_limit {
+            if records.len() == limit {
                 truncated = true;
                 break;
             }
             records.push(r.clone());
         }
     }
+    let mut removed: Vec<RecordRef> = Vec::new();
+    for r in &before.records {
+        // A record id claimed twice is one record gone, reported once.
+        let listed = removed.iter().any(|o| o.id == r.id && o.kind == r.kind);
+        if listed || after.record(&r.kind, &r.id).is_some() {
+            continue;
+        }
+        if removed.len() == limit {
+            truncated = true;
+            break;
+        }
+        removed.push(RecordRef {
+            kind: r.kind.clone(),
+            id: r.id.clone(),
+        });
+    }
     After {
         capabilities: appeared,
         records,
+        removed_records: removed,
         records_truncated: truncated,
         status: after.status.clone(),
     }

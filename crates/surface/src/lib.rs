@@ -58,9 +58,10 @@ pub use host::{
     approves, exec_outcome_from_callback, exec_outcome_from_json, execution_failed,
     session_from_callback, CallbackError, ExecOutcome, Host,
 };
-pub use invoke::{After, Invoked};
+pub use invoke::{After, Invoked, RecordRef};
 pub use page::{
     ActionState, Feedback, Observation, Page, PageError, PageIdentity, Placement, Record, Region,
+    Unavailability,
 };
 pub use request::{
     echo_id, parse_request, CapabilityMode, DescribeInput, RecordSelection, Request,

@@ -20,8 +20,8 @@ use sense::{cap_chars, TITLE_MAX_CHARS};
 use serde_json::Value;
 use std::hash::Hasher;
 
-/// `flags` bit: the element is visible (measured for regions, status and
-/// feedback).
+/// `flags` bit: the element is visible (measured for regions, status,
+/// feedback and playables).
 pub const FLAG_VISIBLE: u64 = 1;
 /// `flags` bit: the element is enabled (measured for playables).
 pub const FLAG_ENABLED: u64 = 2;
@@ -141,6 +141,7 @@ pub fn read_observation(json: &str) -> Result<Observation, PageError> {
                         capability: id.to_string(),
                         record,
                         enabled: row.has(FLAG_ENABLED),
+                        visible: row.has(FLAG_VISIBLE),
                         unavailable_reason,
                     });
                 }

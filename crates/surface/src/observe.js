@@ -53,7 +53,8 @@ function gather(root, all, [isVisible, isEnabled]) {
     while (open.length && !open[open.length - 1][0].contains(el)) open.pop();
     const kind = el.getAttribute("data-e2e-kind");
     const texts = kind === "status" || kind === "feedback";
-    const flags = ((kind === "region" || texts) && isVisible(el) ? 1 : 0) | (kind === "playable" && isEnabled(el) ? 2 : 0);
+    const playable = kind === "playable";
+    const flags = ((kind === "region" || texts || playable) && isVisible(el) ? 1 : 0) | (playable && isEnabled(el) ? 2 : 0);
     const row = [open.length ? open[open.length - 1][1] : -1, flags, kind];
     for (const a of el.attributes) {
       const slot = SLOT[a.name];

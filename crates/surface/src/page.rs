@@ -56,17 +56,36 @@ pub struct ActionState {
     pub capability: String,
     pub record: Option<String>,
     pub enabled: bool,
+    /// Whether a person can see the control (sense's visibility check).
+    pub visible: bool,
     /// `data-e2e-unavailable`: the page's own words for why not.
     pub unavailable_reason: Option<String>,
 }
 
-impl ActionState {
-    /// The reason this action cannot run now, if it cannot.
-    pub fn unavailable(&self) -> Option<&str> {
-        match (&self.unavailable_reason, self.enabled) {
-            (Some(reason), _) => Some(reason),
-            (None, false) => Some("disabled"),
-            (None, true) => None,
+/// Why an action cannot run now ([`Observation::availability`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unavailability {
+    /// invoke's `ACTION_UNAVAILABLE` message: the page's own reason when it
+    /// gives one, else what stops the action.
+    pub message: String,
+    /// The control is disabled (and the page gives no reason).
+    pub disabled: bool,
+}
+
+impl Unavailability {
+    fn new(message: String) -> Self {
+        Self {
+            message,
+            disabled: false,
+        }
+    }
+
+    /// describe's `reason`: the message, except `"disabled"` for a disabled
+    /// control (the entry names the capability and the record already).
+    pub fn reason(&self) -> &str {
+        match self.disabled {
+            true => "disabled",
+            false => &self.message,
         }
     }
 }
@@ -151,6 +170,79 @@ impl Observation {
         self.actions
             .iter()
             .find(|a| a.capability == capability && a.record.as_deref() == record)
+    }
+
+    /// Why the page stops `capability` now, if it does: the one rule behind
+    /// describe's `unavailable` and invoke's `ACTION_UNAVAILABLE`. `row` is
+    /// `(kind, record id)` for a row action, `None` for a page-level
+    /// capability. A row action needs exactly one record of that kind with
+    /// that id, in an active region; either way a control the page shows
+    /// for it must be the only one, not marked unavailable, enabled and
+    /// visible. No control at all stops nothing: the executor decides.
+    pub fn availability(
+        &self,
+        capability: &str,
+        row: Option<(&str, &str)>,
+    ) -> Result<(), Unavailability> {
+        let record = match row {
+            None => None,
+            Some((kind, id)) => {
+                let mut claims = self.records.iter().filter(|r| r.id == id);
+                let Some(record) = claims.clone().find(|r| r.kind == kind) else {
+                    return Err(Unavailability::new(match claims.next() {
+                        Some(other) => format!(
+                            "record `{id}` is a `{}`, but `{capability}` acts on `{kind}` records",
+                            other.kind
+                        ),
+                        None => format!(
+                            "no `{kind}` record `{id}` on the page: describe the page again"
+                        ),
+                    }));
+                };
+                if claims.filter(|r| r.kind == kind).nth(1).is_some() {
+                    return Err(Unavailability::new(format!(
+                        "more than one `{kind}` record claims id `{id}`"
+                    )));
+                }
+                if let Placement::Inactive(region) = self.placement(record) {
+                    return Err(Unavailability::new(format!(
+                        "record `{id}` is in region `{region}`, which is not active"
+                    )));
+                }
+                Some(id)
+            }
+        };
+        let mut controls = self
+            .actions
+            .iter()
+            .filter(|a| a.capability == capability && a.record.as_deref() == record);
+        let Some(control) = controls.next() else {
+            return Ok(());
+        };
+        let place = match record {
+            Some(id) => format!("for record `{id}`"),
+            None => "on the page".to_string(),
+        };
+        if controls.next().is_some() {
+            return Err(Unavailability::new(format!(
+                "`{capability}` has more than one control {place}"
+            )));
+        }
+        match (
+            &control.unavailable_reason,
+            control.enabled,
+            control.visible,
+        ) {
+            (Some(reason), ..) => Err(Unavailability::new(reason.clone())),
+            (None, false, _) => Err(Unavailability {
+                message: format!("`{capability}` is disabled {place}"),
+                disabled: true,
+            }),
+            (None, true, false) => Err(Unavailability::new(format!(
+                "`{capability}`'s control is hidden {place}"
+            ))),
+            (None, true, true) => Ok(()),
+        }
     }
 
     /// Whether `text` shows in any status or feedback text.

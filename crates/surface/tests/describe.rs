@@ -208,12 +208,14 @@ fn unavailable_is_scoped_and_covers_page_level_and_disabled() {
             capability: "orders.search".into(),
             record: None,
             enabled: false,
+            visible: true,
             unavailable_reason: None,
         });
         obs.actions.push(surface::ActionState {
             capability: "orders.cancel@order".into(),
             record: Some("SO-1003".into()),
             enabled: false,
+            visible: true,
             unavailable_reason: None,
         });
         // Not exposed: never reported.
@@ -221,16 +223,22 @@ fn unavailable_is_scoped_and_covers_page_level_and_disabled() {
             capability: "orders.refund".into(),
             record: None,
             enabled: false,
+            visible: true,
             unavailable_reason: Some("no".into()),
         });
     }
     let r = fx.describe(json!({}));
+    // SO-1009 is in the inactive archive region: every row action on it is
+    // refused by invoke, so listed here with invoke's message.
+    let archived = "record `SO-1009` is in region `archive`, which is not active";
     assert_eq!(
         r["result"]["unavailable"],
         json!([
             { "capability": "orders.search", "reason": "disabled" },
             { "capability": "orders.update_note@order", "record": "SO-1002", "reason": "记录已锁定" },
-            { "capability": "orders.cancel@order", "record": "SO-1003", "reason": "disabled" }
+            { "capability": "orders.update_note@order", "record": "SO-1009", "reason": archived },
+            { "capability": "orders.cancel@order", "record": "SO-1003", "reason": "disabled" },
+            { "capability": "orders.cancel@order", "record": "SO-1009", "reason": archived }
         ])
     );
     // Out of scope: not reported either.

@@ -218,6 +218,7 @@ fn unavailable_cases_with_clear_messages() {
         capability: "orders.search".into(),
         record: None,
         enabled: true,
+        visible: true,
         unavailable_reason: Some("搜索服务维护中".into()),
     });
     let r = fx.invoke("orders.search", json!({ "query": "q" }));
@@ -590,4 +591,145 @@ fn input_reaches_confirm_and_execute_with_its_keys_in_their_order() {
         .map(|(_, input)| keys(input))
         .collect();
     assert_eq!(asked, [vec!["reason", "record", "z", "a"]]);
+}
+
+/// describe's `unavailable` reason for `capability` (on `record`), if listed.
+fn listed(fx: &Fixture, capability: &str, record: Option<&str>) -> Option<String> {
+    let r = fx.describe(json!({}));
+    let entries = r["result"]["unavailable"].as_array().expect("unavailable");
+    let entry = entries
+        .iter()
+        .find(|u| u["capability"] == capability && u["record"].as_str() == record)?;
+    Some(entry["reason"].as_str().expect("reason").to_string())
+}
+
+/// describe lists `capability` (on `record`) as unavailable and invoke
+/// refuses it with that same text, without running anything; the text.
+fn listed_and_refused(fx: &Fixture, capability: &str, input: Value) -> String {
+    let record = input["record"].as_str();
+    let reason = listed(fx, capability, record)
+        .unwrap_or_else(|| panic!("describe does not list {capability} {record:?}"));
+    let r = fx.invoke(capability, input);
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert_eq!(message(&r), reason, "describe's reason is invoke's message");
+    assert!(fx.calls.borrow().is_empty(), "nothing ran");
+    reason
+}
+
+#[test]
+fn a_hidden_control_is_listed_by_describe_and_refused_by_invoke_alike() {
+    let fx = Fixture::orders();
+    fx.page.obs.borrow_mut().actions[2].visible = false; // SO-1003's note control
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1003", json!("x")));
+    assert_eq!(
+        reason,
+        "`orders.update_note@order`'s control is hidden for record `SO-1003`"
+    );
+    // Page level too.
+    fx.page.obs.borrow_mut().actions.push(surface::ActionState {
+        capability: "orders.search".into(),
+        record: None,
+        enabled: true,
+        visible: false,
+        unavailable_reason: None,
+    });
+    let reason = listed_and_refused(&fx, "orders.search", json!({ "query": "q" }));
+    assert_eq!(reason, "`orders.search`'s control is hidden on the page");
+    // The visible ones still run.
+    assert_eq!(
+        listed(&fx, "orders.update_note@order", Some("SO-1001")),
+        None
+    );
+    let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+    assert!(r["result"].get("error").is_none(), "{r}");
+}
+
+#[test]
+fn a_control_claimed_twice_is_listed_by_describe_and_refused_by_invoke_alike() {
+    let fx = Fixture::orders();
+    let twin = fx.page.obs.borrow().actions[2].clone(); // SO-1003's note control
+    fx.page.obs.borrow_mut().actions.push(twin);
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1003", json!("x")));
+    assert_eq!(
+        reason,
+        "`orders.update_note@order` has more than one control for record `SO-1003`"
+    );
+    for _ in 0..2 {
+        fx.page.obs.borrow_mut().actions.push(surface::ActionState {
+            capability: "orders.search".into(),
+            record: None,
+            enabled: true,
+            visible: true,
+            unavailable_reason: None,
+        });
+    }
+    let reason = listed_and_refused(&fx, "orders.search", json!({ "query": "q" }));
+    assert_eq!(
+        reason,
+        "`orders.search` has more than one control on the page"
+    );
+    // A record id claimed twice: which one is meant is unknown either way,
+    // and describe lists the pair once.
+    let copy = fx.page.obs.borrow().records[0].clone(); // SO-1001
+    fx.page.obs.borrow_mut().records.push(copy);
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(reason, "more than one `order` record claims id `SO-1001`");
+    let r = fx.describe(json!({}));
+    let entries = r["result"]["unavailable"].as_array().expect("unavailable");
+    let twins = entries
+        .iter()
+        .filter(|u| u["capability"] == "orders.update_note@order" && u["record"] == "SO-1001")
+        .count();
+    assert_eq!(twins, 1);
+}
+
+#[test]
+fn a_record_in_an_inactive_region_is_listed_by_describe_and_refused_by_invoke_alike() {
+    let fx = Fixture::orders();
+    // SO-1009 is in the inactive archive; its note control is enabled and visible.
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1009", json!("x")));
+    assert_eq!(
+        reason,
+        "record `SO-1009` is in region `archive`, which is not active"
+    );
+    // A region the page does not list counts as inactive, in both.
+    fx.page.obs.borrow_mut().records[0].region = Some("ghost".into());
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1001", json!("x")));
+    assert!(reason.contains("`ghost`"), "{reason}");
+}
+
+#[test]
+fn after_reports_removed_records_bounded_by_record_limit() {
+    let fx = Fixture::orders();
+    // Deleting SO-1003 (say): gone after the run.
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records.retain(|r| r.id != "SO-1003");
+        obs.status = vec!["已删除".into()];
+        Ok(None)
+    });
+    let r = fx.invoke("orders.open", json!({ "order": "SO-1003" }));
+    assert_eq!(
+        r["result"]["after"],
+        json!({
+            "capabilities": [],
+            "records": [],
+            "removedRecords": [{ "kind": "order", "id": "SO-1003" }],
+            "status": ["已删除"]
+        })
+    );
+    // Everything gone, with recordLimit 2: two listed, and truncation said.
+    let mut config = SurfaceConfig::new("orders", ["orders.search"]);
+    config.record_limit = 2;
+    let fx = Fixture::with(config, seed_registry(), seed_page());
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records.clear();
+        Ok(None)
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(
+        r["result"]["after"]["removedRecords"],
+        json!([{ "kind": "order", "id": "SO-1001" }, { "kind": "order", "id": "SO-1002" }])
+    );
+    assert_eq!(r["result"]["after"]["recordsTruncated"], true);
+    assert_eq!(r["result"]["after"]["records"], json!([]));
 }

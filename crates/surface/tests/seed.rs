@@ -63,9 +63,14 @@ fn seed_describe_example() {
         json!({ "offset": 0, "limit": 8, "total": 4 })
     );
     assert_eq!(result["records"].as_array().map(Vec::len), Some(4));
+    // SO-1009 sits in the inactive archive: invoke refuses it, so describe
+    // lists it, with invoke's message.
     assert_eq!(
         result["unavailable"],
-        json!([{ "capability": "orders.update_note@order", "record": "SO-1002", "reason": "记录已锁定" }])
+        json!([
+            { "capability": "orders.update_note@order", "record": "SO-1002", "reason": "记录已锁定" },
+            { "capability": "orders.update_note@order", "record": "SO-1009", "reason": "record `SO-1009` is in region `archive`, which is not active" }
+        ])
     );
     // The row action's schema carries the implicit `record`.
     let note = &result["capabilities"][2]["input"];

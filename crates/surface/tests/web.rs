@@ -33,6 +33,7 @@ const ORDERS: &str = r#"
     </div>
   </section>
   <section data-e2e-kind="region" data-e2e-id="hidden" style="display:none"></section>
+  <button data-e2e-kind="playable" data-e2e-id="export" style="display:none">Export</button>
   <p data-e2e-kind="status" id="surface-status">Ready</p>
   <p data-e2e-kind="feedback" data-e2e-level="error">Oops</p>
 "#;
@@ -60,7 +61,9 @@ fn observe_reads_the_page_vocabulary() {
     assert_eq!(obs.records[0].state.as_deref(), Some("open"));
     assert_eq!(obs.records[0].region.as_deref(), Some("list"));
     let locked = obs.action("note@order", Some("SO-1002")).unwrap();
-    assert_eq!(locked.unavailable(), Some("记录已锁定"));
+    assert_eq!(locked.unavailable_reason.as_deref(), Some("记录已锁定"));
+    assert!(obs.action("note@order", Some("SO-1001")).unwrap().visible);
+    assert!(!obs.action("export", None).unwrap().visible, "display:none");
     assert_eq!(obs.status, ["Ready"]);
     assert_eq!(obs.feedback[0].level.as_deref(), Some("error"));
     host.remove();

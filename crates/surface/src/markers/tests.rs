@@ -53,7 +53,7 @@ fn orders_rows() -> Vec<Value> {
         row(2, 0, None, &[(FIELD, "note"), (TEXT, "")]),
         row(
             2,
-            FLAG_ENABLED,
+            FLAG_ENABLED | FLAG_VISIBLE,
             Some("playable"),
             &[(ID, "update_note@order")],
         ),
@@ -114,11 +114,13 @@ fn the_orders_page_reads_into_the_model() {
             capability: "update_note@order".into(),
             record: Some("SO-1001".into()),
             enabled: true,
+            visible: true,
             unavailable_reason: None,
         })
     );
     let locked = obs.action("update_note@order", Some("SO-1002")).unwrap();
-    assert_eq!(locked.unavailable(), Some("记录已锁定"));
+    assert_eq!(locked.unavailable_reason.as_deref(), Some("记录已锁定"));
+    assert!(!locked.visible, "no visible flag: hidden");
     assert!(obs.action("orders.search", None).unwrap().enabled);
     assert_eq!(obs.status, vec!["2 orders"]);
     assert_eq!(
@@ -209,12 +211,12 @@ fn only_row_action_ids_inside_records_belong_to_a_record() {
     );
     assert_eq!(
         obs.action("cancel@order", Some("SO-1"))
-            .and_then(|a| a.unavailable()),
-        Some("disabled")
+            .map(|a| (a.enabled, a.unavailable_reason.as_deref())),
+        Some((false, None))
     );
     assert_eq!(
         obs.action("cancel@order", None)
-            .and_then(|a| a.unavailable()),
+            .and_then(|a| a.unavailable_reason.as_deref()),
         Some("unavailable"),
         "an empty data-e2e-unavailable still means unavailable"
     );

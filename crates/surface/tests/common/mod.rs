@@ -227,6 +227,7 @@ fn row(capability: &str, record: &str, enabled: bool, reason: Option<&str>) -> A
         capability: capability.into(),
         record: Some(record.into()),
         enabled,
+        visible: true,
         unavailable_reason: reason.map(str::to_string),
     }
 }
