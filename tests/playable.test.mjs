@@ -618,7 +618,7 @@ test("a page whose getBoundingClientRect or elementFromPoint throws (replaced on
   const after = await run("boxAfterWait");
   assert.deepEqual(after.out.slice(0, 2), [refused("btn-save", "getBoundingClientRect"), "ok"]);
   // The snapshot answers too, and says what happened (not "malformed data").
-  assert.equal(after.out[2], "INTERNAL: sense: the page threw while reading the DOM: broken getBoundingClientRect");
+  assert.equal(after.out[2], "INTERNAL: reading the menu failed: sense: the page threw while reading the DOM: broken getBoundingClientRect");
   assert.deepEqual(after.clicks, []);
   assert.deepEqual(await run("hitTest"), { out: [refused("btn-save", "elementFromPoint"), "ok", "ok"], clicks: [] });
 });
