@@ -35,7 +35,9 @@ test("the seed's two JSON examples round-trip", () =>
         protocol: "pling.surface/0.1", id: "req-2", method: "invoke",
         capability: "orders.update_note@order", input: { record: "SO-1002", note: "周五前回电" },
       });
-      return { describe, invoke, executed: __executed.length };
+      // The same page read for the built-in executor, which clicks the marked controls.
+      const builtin = await makeSurface({ execute: undefined }).handle({ protocol: "pling.surface/0.1", id: "req-3", method: "describe", input: { limit: 8 } });
+      return { describe, invoke, executed: __executed.length, builtin: builtin.result.unavailable };
     });
     const d = r.describe;
     assert.equal(d.protocol, PROTOCOL);
@@ -65,9 +67,19 @@ test("the seed's two JSON examples round-trip", () =>
     assert.deepEqual(d.result.status, ["3 orders"]);
     assert.deepEqual(d.result.feedback, []);
     // Everything invoke's availability check refuses (the same rule, its message as the
-    // reason): marked, disabled, hidden, claimed twice, in the inactive archive.
+    // reason). With the page's own execute: what the page marks (unavailable, disabled)
+    // and records in the inactive archive.
     const archived = "record `SO-0900` is in region `archive`, which is not active";
     assert.deepEqual(d.result.unavailable, [
+      { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
+      { capability: "orders.update_note@order", record: "SO-0900", reason: archived },
+      { capability: "orders.refund@order", record: "SO-1002", reason: "disabled" },
+      { capability: "orders.refund@order", record: "SO-0900", reason: archived },
+      { capability: "orders.print", reason: "disabled" },
+    ]);
+    // With the built-in executor, which clicks the one marked control: also a hidden
+    // control, and one claimed twice.
+    assert.deepEqual(r.builtin, [
       { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
       { capability: "orders.update_note@order", record: "SO-1004", reason: "`orders.update_note@order`'s control is hidden for record `SO-1004`" },
       { capability: "orders.update_note@order", record: "SO-0900", reason: archived },
@@ -498,22 +510,32 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
     assert.match(r.twin.message, /more than one `order` record claims id `SO-1001`/);
   }));
 
-test("a row control hidden on the page: describe lists it unavailable, invoke refuses it with the same text", () =>
+test("a row control hidden on the page: with the built-in executor describe lists it unavailable and invoke refuses it with the same text; the page's own execute runs it (a control shown on hover)", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {
-      const s = makeSurface();
-      const before = await s.handle(req("describe", { input: { record: "SO-1001" } }));
-      document.querySelector('[data-e2e-id="SO-1001"] [data-e2e-id="orders.update_note@order"]').style.visibility = "hidden";
-      const described = await s.handle(req("describe", { input: { record: "SO-1001" } }));
-      const refused = await s.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "x" }));
+      const builtin = makeSurface({ execute: undefined });
+      const own = makeSurface();
       const rows = (d) => d.result.unavailable.filter((u) => "record" in u); // page-level ones are listed too
-      return { before: rows(before), after: rows(described), refused: refused.result, executed: __executed.length };
+      const read = { input: { record: "SO-1001" } };
+      const before = await builtin.handle(req("describe", read));
+      document.querySelector('[data-e2e-id="SO-1001"] [data-e2e-id="orders.update_note@order"]').style.visibility = "hidden";
+      const described = await builtin.handle(req("describe", read));
+      __clicks.length = 0;
+      const refused = await builtin.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "x" }));
+      const clicks = __clicks.length;
+      const ownDescribed = await own.handle(req("describe", read));
+      const ran = await own.handle(invoke("orders.update_note@order", { record: "SO-1001", note: "y" }));
+      return { before: rows(before), after: rows(described), refused: refused.result, clicks,
+               own: rows(ownDescribed), ran: ran.result, executed: __executed.map(([id, args]) => [id, args.record]) };
     });
     assert.deepEqual(r.before, [], "visible: available");
     const reason = "`orders.update_note@order`'s control is hidden for record `SO-1001`";
     assert.deepEqual(r.after, [{ capability: "orders.update_note@order", record: "SO-1001", reason }]);
     assert.deepEqual(r.refused, { error: { code: "ACTION_UNAVAILABLE", message: reason } });
-    assert.equal(r.executed, 0, "a refusal never reaches execute");
+    assert.equal(r.clicks, 0, "a refusal clicks nothing");
+    assert.deepEqual(r.own, [], "the page's own executor does not click it: available");
+    assert.equal(r.ran.error, undefined, JSON.stringify(r.ran));
+    assert.deepEqual(r.executed, [["orders.update_note@order", "SO-1001"]], "only the page's own execute ran, once");
   }));
 
 test("after.removedRecords: a record read before the run and gone after it", () =>

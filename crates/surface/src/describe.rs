@@ -110,6 +110,7 @@ pub(crate) fn describe(
     observation: &Observation,
     input: &DescribeInput,
     last_capabilities: &mut Option<u64>,
+    clicks: bool,
 ) -> Described {
     let visible = config.visible(registry, session);
     let capabilities: Vec<CapabilityView> = visible.iter().map(|&d| d.into()).collect();
@@ -139,7 +140,7 @@ pub(crate) fn describe(
             .collect(),
         record_window,
         missing,
-        unavailable: unavailable(&visible, observation, &records),
+        unavailable: unavailable(&visible, observation, &records, clicks),
         records: records.into_iter().cloned().collect(),
         status: observation.status.clone(),
         feedback: observation.feedback.clone(),
@@ -194,10 +195,11 @@ fn unavailable(
     visible: &[&CapabilityDeclaration],
     observation: &Observation,
     records: &[&Record],
+    clicks: bool,
 ) -> Vec<Unavailable> {
     let mut out = Vec::new();
     let mut check = |capability: &str, row: Option<(&str, &str)>| {
-        if let Err(why) = observation.availability(capability, row) {
+        if let Err(why) = observation.availability(capability, row, clicks) {
             out.push(Unavailable {
                 capability: capability.to_string(),
                 record: row.map(|(_, id)| id.to_string()),

@@ -42,6 +42,12 @@ pub trait Host {
     /// Runs `capability` with the validated input (including `record` for
     /// row actions) through the page's own execution path.
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome;
+
+    /// Whether [`Host::execute`] clicks the capability's marked control
+    /// (the built-in executor) rather than running the page's own path. Only
+    /// then does a control that is hidden or claimed twice stop an action: a
+    /// page's own executor may act on a row whose buttons show on hover.
+    fn clicks_controls(&self) -> bool;
 }
 
 /// Why a host callback gave nothing to read.

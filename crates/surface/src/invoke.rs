@@ -67,6 +67,8 @@ pub(crate) struct Pending {
     pub(crate) input: Value,
     /// High risk: a person must approve through the confirm hook first.
     pub(crate) ask: bool,
+    /// [`crate::Host::clicks_controls`], for the check after approval.
+    clicks: bool,
     /// The registry and page read before running, for the `after` evidence
     /// (the registry also holds the declaration's `expect`).
     registry: Registry,
@@ -82,6 +84,7 @@ pub(crate) fn prepare(
     registry: Registry,
     observe: impl FnOnce() -> Result<Observation, PageError>,
     can_ask: bool,
+    clicks: bool,
 ) -> Result<Pending, BusinessError> {
     let Some(decl) = registry.get(&capability) else {
         return Err(BusinessError::new(
@@ -91,7 +94,7 @@ pub(crate) fn prepare(
     };
     check_input(decl, &input)?;
     let before = observe();
-    if let Err(why) = availability(decl, &input, &before) {
+    if let Err(why) = availability(decl, &input, &before, clicks) {
         return Err(BusinessError::new(BusinessCode::ActionUnavailable, why));
     }
     let ask = decl.risk == Risk::High;
@@ -106,6 +109,7 @@ pub(crate) fn prepare(
         capability,
         input,
         ask,
+        clicks,
         registry,
         before,
     })
@@ -124,7 +128,7 @@ impl Pending {
         page: Result<Observation, PageError>,
     ) -> Result<(), BusinessError> {
         if let Some(decl) = self.registry.get(&self.capability) {
-            availability(decl, &self.input, &page)
+            availability(decl, &self.input, &page, self.clicks)
                 .map_err(|why| BusinessError::new(BusinessCode::ActionUnavailable, why))?;
         }
         self.before = page;
@@ -214,6 +218,7 @@ fn availability(
     decl: &CapabilityDeclaration,
     input: &Value,
     before: &Result<Observation, PageError>,
+    clicks: bool,
 ) -> Result<(), String> {
     let record_id = input
         .get("record")
@@ -221,7 +226,9 @@ fn availability(
         .unwrap_or_default();
     let row = decl.row_action().map(|r| (r.kind, record_id));
     match before {
-        Ok(page) => page.availability(&decl.id, row).map_err(|u| u.message),
+        Ok(page) => page
+            .availability(&decl.id, row, clicks)
+            .map_err(|u| u.message),
         Err(e) if row.is_some() => Err(format!(
             "could not read the page to find record `{record_id}`: {e}"
         )),

@@ -179,10 +179,15 @@ impl Observation {
     /// that id, in an active region; either way a control the page shows
     /// for it must be the only one, not marked unavailable, enabled and
     /// visible. No control at all stops nothing: the executor decides.
+    /// `clicks` is [`crate::Host::clicks_controls`]: with the page's own
+    /// executor, only what the page marks (`data-e2e-unavailable`,
+    /// disabled) on any of its controls stops the action, since that
+    /// executor does not click the control.
     pub fn availability(
         &self,
         capability: &str,
         row: Option<(&str, &str)>,
+        clicks: bool,
     ) -> Result<(), Unavailability> {
         let record = match row {
             None => None,
@@ -212,26 +217,36 @@ impl Observation {
                 Some(id)
             }
         };
-        let mut controls = self
-            .actions
-            .iter()
-            .filter(|a| a.capability == capability && a.record.as_deref() == record);
-        let Some(control) = controls.next() else {
+        let controls = || {
+            self.actions
+                .iter()
+                .filter(|a| a.capability == capability && a.record.as_deref() == record)
+        };
+        let Some(first) = controls().next() else {
             return Ok(());
         };
         let place = match record {
             Some(id) => format!("for record `{id}`"),
             None => "on the page".to_string(),
         };
-        if controls.next().is_some() {
+        if clicks && controls().nth(1).is_some() {
             return Err(Unavailability::new(format!(
                 "`{capability}` has more than one control {place}"
             )));
         }
+        // The built-in executor clicks the one control; the page's own
+        // executor heeds what the page marks on any of them.
+        let control = match clicks {
+            true => first,
+            false => controls()
+                .find(|a| a.unavailable_reason.is_some())
+                .or_else(|| controls().find(|a| !a.enabled))
+                .unwrap_or(first),
+        };
         match (
             &control.unavailable_reason,
             control.enabled,
-            control.visible,
+            control.visible || !clicks,
         ) {
             (Some(reason), ..) => Err(Unavailability::new(reason.clone())),
             (None, false, _) => Err(Unavailability {

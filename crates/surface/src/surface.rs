@@ -251,6 +251,7 @@ impl Surface {
                         &observation,
                         &input,
                         last,
+                        host.clicks_controls(),
                     )
                 });
                 Ok(Err(Answer::Described(Box::new(described))))
@@ -268,6 +269,7 @@ impl Surface {
                     host.registry(),
                     || page.observe(),
                     host.can_confirm(),
+                    host.clicks_controls(),
                 );
                 Ok(prepared.map_err(|error| Answer::Failed { error }))
             }

@@ -684,6 +684,38 @@ fn a_control_claimed_twice_is_listed_by_describe_and_refused_by_invoke_alike() {
 }
 
 #[test]
+fn with_the_pages_own_executor_a_hidden_or_doubled_control_stops_nothing_but_marks_still_do() {
+    let fx = Fixture::orders();
+    fx.clicks_controls.set(false);
+    // SO-1003's note control shows only on hover (hidden now), and SO-1001's
+    // row has two (a toolbar and a context menu, say): the page's executor
+    // does not click them, so neither is listed and both run.
+    fx.page.obs.borrow_mut().actions[2].visible = false;
+    let twin = fx.page.obs.borrow().actions[0].clone();
+    assert_eq!(twin.record.as_deref(), Some("SO-1001"));
+    fx.page.obs.borrow_mut().actions.push(twin);
+    for record in ["SO-1003", "SO-1001"] {
+        assert_eq!(listed(&fx, "orders.update_note@order", Some(record)), None);
+        let r = fx.invoke("orders.update_note@order", note(record, json!("x")));
+        assert!(r["result"].get("error").is_none(), "{r}");
+    }
+    assert_eq!(fx.calls.borrow().len(), 2);
+    fx.calls.borrow_mut().clear();
+    // What the page marks still stops it, on any of the controls: the
+    // second of SO-1001's two says why.
+    let last = fx.page.obs.borrow().actions.len() - 1;
+    fx.page.obs.borrow_mut().actions[last].unavailable_reason = Some("记录已锁定".into());
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1001", json!("x")));
+    assert_eq!(reason, "记录已锁定");
+    // And the record rules do not depend on the executor.
+    let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1009", json!("x")));
+    assert_eq!(
+        reason,
+        "record `SO-1009` is in region `archive`, which is not active"
+    );
+}
+
+#[test]
 fn a_record_in_an_inactive_region_is_listed_by_describe_and_refused_by_invoke_alike() {
     let fx = Fixture::orders();
     // SO-1009 is in the inactive archive; its note control is enabled and visible.

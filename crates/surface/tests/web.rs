@@ -144,6 +144,9 @@ impl surface::Host for BuiltinHost {
     async fn execute(&self, capability: &str, args: &serde_json::Value) -> surface::ExecOutcome {
         self.executor.execute(capability, args).await
     }
+    fn clicks_controls(&self) -> bool {
+        true
+    }
 }
 
 #[wasm_bindgen_test]

@@ -243,6 +243,12 @@ impl surface::Host for Inner {
             None => self.builtin.execute(capability, args).await,
         }
     }
+
+    /// The built-in executor clicks the marked control; a page's own
+    /// `execute` runs its own path.
+    fn clicks_controls(&self) -> bool {
+        self.execute.is_none()
+    }
 }
 
 impl Inner {

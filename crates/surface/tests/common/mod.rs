@@ -107,6 +107,9 @@ pub struct Fixture {
     pub effect: RefCell<Effect>,
     /// How often `session()` was read.
     pub session_reads: Cell<u32>,
+    /// [`Host::clicks_controls`]: the built-in executor (true, the default)
+    /// or a page's own `execute`.
+    pub clicks_controls: Cell<bool>,
     next_id: Cell<u32>,
 }
 
@@ -152,6 +155,10 @@ impl Host for Fixture {
         let mut obs = self.page.obs.borrow_mut();
         let mut registry = self.registry.0.borrow_mut();
         effect(capability, args, &mut obs, &mut registry)
+    }
+
+    fn clicks_controls(&self) -> bool {
+        self.clicks_controls.get()
     }
 }
 
@@ -319,6 +326,7 @@ impl Fixture {
             calls: RefCell::new(Vec::new()),
             effect: RefCell::new(default_effect()),
             session_reads: Cell::new(0),
+            clicks_controls: Cell::new(true),
             next_id: Cell::new(0),
         }
     }
