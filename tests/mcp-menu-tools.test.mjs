@@ -82,7 +82,8 @@ test("runnable menu items are tools from the first tools/list, with their event'
 test("the tool list follows the page: list_changed after a call changed the menu, and after the page changed it by itself", () =>
   withClient("/tests/fixtures/mcp-tools.html?later=1500", async ({ client, until, changes }) => {
     const before = changes();
-    await client.callTool({ name: "add", arguments: {} });
+    const added = await client.callTool({ name: "add", arguments: {} });
+    assert.deepEqual(added.structuredContent, { ok: true, payload: { id: "add" } }, "the add item was run");
     await until((names) => names.includes("extra"), "the added item became a tool");
     assert.ok(changes() > before, "notifications/tools/list_changed was sent");
     await until((names) => names.includes("late"), "an item the page added by itself became a tool");
