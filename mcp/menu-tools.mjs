@@ -63,7 +63,13 @@ export class MenuTools {
       try {
         do {
           this.again = false;
-          await this.#syncOnce();
+          try {
+            await this.#syncOnce();
+          } catch (e) {
+            // A change asked for a read while this one failed: that read
+            // still happens (it may well succeed); otherwise say why.
+            if (!this.again) throw e;
+          }
         } while (this.again);
       } finally {
         this.syncing = null;

@@ -349,6 +349,34 @@ test("--menu-tools: the tool list follows the menu, with one list_changed per ch
   assert.ok((await names()).includes("e"));
 });
 
+test("--menu-tools: a change that arrives while a read fails is still read (the failed read does not swallow it)", async () => {
+  const page = fakePage({ menu: [item("a")] });
+  const { client, server } = await connect(page, { menuTools: true });
+  const names = async () => (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
+  assert.deepEqual(await names(), ["a"]);
+  // The next snapshot fails (a page too busy to answer in time, say), and
+  // while it is in flight the page changes and asks for another read.
+  const send = page.send;
+  let failing = true;
+  page.send = async (down) => {
+    if (down.cmd === "snapshot" && failing) {
+      failing = false;
+      await new Promise((r) => setTimeout(r, 0));
+      page.menu = [item("a"), item("b")];
+      server.menuTools.schedule(); // what a DOM change does meanwhile
+      throw new Error("the page did not answer in time");
+    }
+    return send(down);
+  };
+  await server.menuTools.sync();
+  assert.deepEqual(await names(), ["a", "b"], "the change was read after the failed read");
+  // A failure with no change waiting still says why.
+  page.send = async () => {
+    throw new Error("gone");
+  };
+  await assert.rejects(server.menuTools.sync(), /gone/);
+});
+
 test(`--menu-tools past ${MAX_MENU_TOOLS} runnable items: the first ${MAX_MENU_TOOLS} are tools and the snapshot says so`, async () => {
   const page = fakePage({ menu: rows(400, (i) => (i % 2 ? item(`x${i}`, { enabled: false }) : item(`x${i}`))) });
   const { client } = await connect(page, { menuTools: true });
