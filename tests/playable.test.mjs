@@ -347,6 +347,31 @@ test("the instance cannot be freed: free() and Symbol.dispose do nothing, a late
     assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
   }));
 
+test("the envelope is read when handle is called: changing or reusing the object afterwards changes nothing", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      // One object reused for three requests, as a client loop might.
+      const env = { pageId: null, requestId: "x", cmd: "hello", payload: {} };
+      const hellos = [];
+      for (let i = 0; i < 3; i++) {
+        env.requestId = "reuse-" + i;
+        hellos.push(p.handle(env));
+      }
+      const ids = (await Promise.all(hellos)).map((u) => u.requestId);
+      // A run whose id is changed to a disabled item right after the call still runs what was asked.
+      const run = { pageId: p.pageId, requestId: "run", cmd: "run", payload: { id: "btn-save" } };
+      const pending = p.handle(run);
+      run.requestId = "changed";
+      run.payload.id = "btn-off";
+      const up = await pending;
+      return { ids, run: [up.requestId, up.ok, up.payload], clicks: window.__clicks };
+    });
+    assert.deepEqual(r.ids, ["reuse-0", "reuse-1", "reuse-2"]);
+    assert.deepEqual(r.run, ["run", true, { id: "btn-save" }]);
+    assert.deepEqual(r.clicks, ["btn-save"]);
+  }));
+
 test("an envelope too long to copy (over 8 Mi characters of JSON) still echoes its usable requestId", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

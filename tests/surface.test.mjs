@@ -299,6 +299,31 @@ test("a request's fields are its own: Object.prototype cannot fill them in", () 
     assert.match(r.error.message, /`capability`/);
   }));
 
+test("a request is read when handle is called: changing or reusing the object afterwards changes nothing", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      // One object reused for three describes, as a client loop might: three ids, no replay.
+      const request = { protocol: "pling.surface/0.1", id: "x", method: "describe", input: { limit: 1 } };
+      const pending = [];
+      for (let i = 0; i < 3; i++) {
+        request.id = "reuse-" + i;
+        pending.push(s.handle(request));
+      }
+      const describes = (await Promise.all(pending)).map((d) => [d.id, d.ok]);
+      // An invoke whose input is changed right after the call runs with the input sent.
+      const call = { protocol: "pling.surface/0.1", id: "search-1", method: "invoke", capability: "orders.search", input: { q: "sent" } };
+      const invoked = s.handle(call);
+      call.input.q = "changed";
+      call.capability = "orders.delete";
+      const invoke = await invoked;
+      return { describes, invoke: [invoke.id, invoke.ok, invoke.result?.value], executed: __executed };
+    });
+    assert.deepEqual(r.describes, [["reuse-0", true], ["reuse-1", true], ["reuse-2", true]]);
+    assert.deepEqual(r.invoke, ["search-1", true, { hits: 3, q: "sent" }]);
+    assert.deepEqual(r.executed, [["orders.search", { q: "sent" }]]);
+  }));
+
 test("a Surface cannot be freed: free() and Symbol.dispose do nothing, and handle works detached from its object", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

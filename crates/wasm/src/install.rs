@@ -56,8 +56,7 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 }
 
 impl Instance {
-    async fn handle(self: Rc<Self>, down: JsValue) -> JsValue {
-        let projection = playable::Projection::from_js(&project(&down));
+    async fn handle(self: Rc<Self>, projection: playable::Projection) -> JsValue {
         let response = self.machine.handle_projected(&projection).await;
         let up = self.with_screenshot(response.uplink, response.screenshot);
         if self.machine.phase() == playable::Phase::Retired {
@@ -82,8 +81,11 @@ impl Instance {
 
     /// [`Instance::handle`] as a boxed future: one type for the bridge,
     /// `handle()` and WebMCP.
+    /// The downlink is read here, at the call: a caller that changes (or
+    /// reuses) its envelope object once `handle` returned changes nothing.
     pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
-        Box::pin(self.handle(down))
+        let projection = playable::Projection::from_js(&project(&down));
+        Box::pin(self.handle(projection))
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), JsError> {

@@ -263,8 +263,7 @@ impl Inner {
 
     /// Answers one request (a bridge delivery, `Surface.handle`, a WebMCP
     /// call). Never throws.
-    pub(crate) async fn handle(&self, reader: Reader, request: JsValue) -> JsValue {
-        let request = cross_request(&request);
+    pub(crate) async fn handle(&self, reader: Reader, request: CrossedRequest) -> JsValue {
         let response = self
             .core
             .handle_crossed_for(reader, &request, self, &self.page)
@@ -302,14 +301,16 @@ fn unpostable(response: &JsValue, why: &str) -> JsValue {
 }
 
 /// [`Inner::handle`] owning its surface: a bridge delivery's answer, and
-/// `Surface.handle`'s.
-async fn answer(inner: Rc<Inner>, request: JsValue) -> JsValue {
-    inner.handle(Reader::Client, request).await
+/// `Surface.handle`'s. The request is read here, at the call: a caller
+/// that changes (or reuses) its request object once `handle` returned
+/// changes nothing.
+fn answer(inner: Rc<Inner>, request: JsValue) -> crate::serve::Answer {
+    answer_as(inner, Reader::Client, &request)
 }
 
-/// [`answer`] for the WebMCP publication's own describes.
-async fn publication_read(inner: Rc<Inner>, request: JsValue) -> JsValue {
-    inner.handle(Reader::Publication, request).await
+fn answer_as(inner: Rc<Inner>, reader: Reader, request: &JsValue) -> crate::serve::Answer {
+    let request = cross_request(request);
+    Box::pin(async move { inner.handle(reader, request).await })
 }
 
 /// A publication's owner: the capabilities, described and invoked through `handle`.
@@ -323,11 +324,11 @@ impl Owner for Inner {
     }
 
     fn answer(self: Rc<Self>, request: JsValue) -> crate::serve::Answer {
-        Box::pin(answer(self, request))
+        answer(self, request)
     }
 
     fn read(self: Rc<Self>, request: JsValue) -> crate::serve::Answer {
-        Box::pin(publication_read(self, request))
+        answer_as(self, Reader::Publication, &request)
     }
 }
 
@@ -343,7 +344,7 @@ impl Surface {
     pub fn handle(&self, request: JsValue) -> Promise {
         // Boxed like a bridge delivery's answer (the same future type), into
         // the shell's one `future_to_promise`.
-        crate::serve::promise(Box::pin(answer(Rc::clone(&self.inner), request)))
+        crate::serve::promise(answer(Rc::clone(&self.inner), request))
     }
 
     /// Starts answering `{ channel: "pling.surface", dir: "down", seq,
