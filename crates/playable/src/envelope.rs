@@ -168,13 +168,18 @@ const QUOTE_MAX_CHARS: usize = 200;
 pub(crate) fn quote(s: &str) -> String {
     let shown = sense::prefix_chars(s, QUOTE_MAX_CHARS);
     if shown.len() == s.len() {
-        return Value::from(s).to_string();
+        return json_string(s);
     }
     format!(
         "{}… ({} characters)",
-        Value::from(shown),
+        json_string(shown),
         sense::char_count(s)
     )
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 pub(crate) fn type_name(v: Option<&Value>) -> &'static str {

@@ -164,7 +164,7 @@ impl CrossedRequest {
             scalars: Some(scalars),
             input: object
                 .get(REQUEST_FIELDS[REQUEST_SCALARS])
-                .map(|input| Projection::text(input.to_string())),
+                .map(|input| Projection::text(serde_json::to_string(input).unwrap_or_default())),
             thrown: None,
         }
     }
@@ -190,7 +190,7 @@ impl CrossedRequest {
                 head.insert((*name).to_string(), value);
             }
         }
-        let head = Value::Object(head).to_string();
+        let head = serde_json::to_string(&Value::Object(head)).unwrap_or_default();
         let refuse = |problem: String| {
             Err(Unreadable {
                 read: head.clone(),
