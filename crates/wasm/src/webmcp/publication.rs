@@ -342,14 +342,12 @@ fn call(weak: &Weak<State>, kind: Kind, id: String, input: JsValue) -> Promise {
     let Some(state) = weak.upgrade() else {
         return Promise::resolve(&to_js(&plan::withdrawn(kind, None, &id)));
     };
-    wasm_bindgen_futures::future_to_promise(async move {
+    // Boxed into the shell's one `future_to_promise` (crate::serve::promise).
+    crate::serve::promise(Box::pin(async move {
         let answer = state.ask(state.call_request(&id, &input)).await;
         state.schedule();
-        Ok(
-            answer
-                .unwrap_or_else(|| to_js(&plan::withdrawn(kind, state.page_id().as_deref(), &id))),
-        )
-    })
+        answer.unwrap_or_else(|| to_js(&plan::withdrawn(kind, state.page_id().as_deref(), &id)))
+    }))
 }
 
 fn random_u32(window: &JsValue) -> Option<u32> {
