@@ -154,7 +154,7 @@ pub fn usable_request_id(s: &str) -> bool {
 /// the rest of the text holds (found without recursion).
 pub(crate) fn request_id_in(text: &str) -> String {
     bounds::top_level_string(text, "requestId")
-        .and_then(|raw| serde_json::from_str::<String>(raw).ok())
+        .and_then(bounds::string_literal)
         .filter(|id| usable_request_id(id))
         .unwrap_or_default()
 }
