@@ -22,7 +22,11 @@ use std::borrow::Cow;
 use sense::Index;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
+// The tests (`use super::*`) build their answers with `json!`.
+#[cfg(test)]
+use serde_json::json;
+use surface::crossing::object;
 
 /// Whose tools: a playable instance's runnable menu, or a Surface's
 /// capabilities.
@@ -327,7 +331,7 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
             id: c.id.clone(),
             input_schema: match &c.input {
                 Some(schema @ Value::Object(_)) => schema.clone(),
-                _ => json!({ "type": "object" }),
+                _ => object(&mut [("type", "object".into())]),
             },
             annotations: Annotations {
                 read_only_hint: c.read_only,
@@ -408,21 +412,32 @@ const SURFACE: &str = "pling.surface/0.1";
 /// every capability (one record: the tools need none).
 pub fn read_request(kind: Kind, request_id: &str, page_id: Option<&str>) -> Value {
     match kind {
-        Kind::Menu => {
-            json!({ "pageId": page_id, "requestId": request_id, "cmd": "snapshot", "payload": {} })
-        }
-        Kind::Capabilities => json!({
-            "protocol": SURFACE,
-            "id": request_id,
-            "method": "describe",
-            "input": { "capabilities": "all", "limit": 1 },
-        }),
+        Kind::Menu => object(&mut [
+            ("pageId", page_id.into()),
+            ("requestId", request_id.into()),
+            ("cmd", "snapshot".into()),
+            ("payload", Value::Object(Map::new())),
+        ]),
+        Kind::Capabilities => object(&mut [
+            ("protocol", SURFACE.into()),
+            ("id", request_id.into()),
+            ("method", "describe".into()),
+            (
+                "input",
+                object(&mut [("capabilities", "all".into()), ("limit", 1.into())]),
+            ),
+        ]),
     }
 }
 
 /// The hello a menu publication sends first (it needs the pageId).
 pub fn hello_request(request_id: &str) -> Value {
-    json!({ "pageId": null, "requestId": request_id, "cmd": "hello", "payload": {} })
+    object(&mut [
+        ("pageId", Value::Null),
+        ("requestId", request_id.into()),
+        ("cmd", "hello".into()),
+        ("payload", Value::Object(Map::new())),
+    ])
 }
 
 /// The answer to a call that raced `stop()`: nothing was run.
@@ -431,20 +446,23 @@ pub fn withdrawn(kind: Kind, page_id: Option<&str>, id: &str) -> Value {
         "{}: this WebMCP tool was withdrawn; nothing was run",
         quote(id)
     );
-    match kind {
-        Kind::Menu => json!({
-            "pageId": page_id,
-            "requestId": "",
-            "ok": false,
-            "error": { "code": "NOT_IN_MENU", "message": message },
-        }),
-        Kind::Capabilities => json!({
-            "protocol": SURFACE,
-            "id": "",
-            "ok": false,
-            "error": { "code": "CAPABILITY_NOT_EXPOSED", "message": message },
-        }),
-    }
+    let (head, code) = match kind {
+        Kind::Menu => (("pageId", page_id.into()), "NOT_IN_MENU"),
+        Kind::Capabilities => (("protocol", SURFACE.into()), "CAPABILITY_NOT_EXPOSED"),
+    };
+    let id_key = match kind {
+        Kind::Menu => "requestId",
+        Kind::Capabilities => "id",
+    };
+    object(&mut [
+        head,
+        (id_key, "".into()),
+        ("ok", false.into()),
+        (
+            "error",
+            object(&mut [("code", code.into()), ("message", message.into())]),
+        ),
+    ])
 }
 
 /// The request-id prefix of a publication: `webmcp-{8 hex digits}-`.

@@ -217,21 +217,21 @@ impl State {
         let request_id = self.next_id();
         match self.kind {
             Kind::Menu => {
-                let request = to_js(&serde_json::json!({
-                    "pageId": self.page_id(),
-                    "requestId": request_id,
-                    "cmd": "run",
-                }));
+                let request = to_js(&surface::crossing::object(&mut [
+                    ("pageId", self.page_id().into()),
+                    ("requestId", request_id.into()),
+                    ("cmd", "run".into()),
+                ]));
                 let _ = Reflect::set(&request, &"payload".into(), &run_payload(id, input));
                 request
             }
             Kind::Capabilities => {
-                let request = to_js(&serde_json::json!({
-                    "protocol": "pling.surface/0.1",
-                    "id": request_id,
-                    "method": "invoke",
-                    "capability": id,
-                }));
+                let request = to_js(&surface::crossing::object(&mut [
+                    ("protocol", "pling.surface/0.1".into()),
+                    ("id", request_id.into()),
+                    ("method", "invoke".into()),
+                    ("capability", id.into()),
+                ]));
                 let input = if plain_object(input) {
                     input.clone()
                 } else {
