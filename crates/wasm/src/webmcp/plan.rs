@@ -24,7 +24,7 @@ use sense::Index;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 // The tests (`use super::*`) build their answers with `json!`.
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 use serde_json::json;
 use surface::crossing::object;
 
