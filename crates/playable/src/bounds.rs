@@ -394,6 +394,17 @@ pub fn check(text: &str, limits: &Limits) -> Result<Scan, Exceeded> {
     }
 }
 
+/// The string a JSON string literal (quotes included) stands for; `None`
+/// when it is no valid one (a lone surrogate, say). Read as a
+/// `serde_json::Value`, the reader every text in the module goes through,
+/// rather than through a second, `String`-only instantiation of it.
+pub fn string_literal(raw: &str) -> Option<String> {
+    match serde_json::from_str(raw) {
+        Ok(serde_json::Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
 /// The raw JSON text of the string member `key` of the top-level object
 /// (quotes included), whatever the rest of the text holds: how a refusal
 /// still finds the requestId to echo. `None` when there is no such string
@@ -428,7 +439,7 @@ pub fn top_level_string<'t>(text: &'t str, key: &str) -> Option<&'t str> {
                     return Some(raw);
                 }
                 if want_key {
-                    matched = serde_json::from_str::<String>(raw).is_ok_and(|k| k == key);
+                    matched = string_literal(raw).is_some_and(|k| k == key);
                     want_key = false;
                 }
                 after_colon = false;

@@ -154,7 +154,7 @@ pub fn usable_request_id(s: &str) -> bool {
 /// the rest of the text holds (found without recursion).
 pub(crate) fn request_id_in(text: &str) -> String {
     bounds::top_level_string(text, "requestId")
-        .and_then(|raw| serde_json::from_str::<String>(raw).ok())
+        .and_then(bounds::string_literal)
         .filter(|id| usable_request_id(id))
         .unwrap_or_default()
 }
@@ -168,13 +168,18 @@ const QUOTE_MAX_CHARS: usize = 200;
 pub(crate) fn quote(s: &str) -> String {
     let shown = sense::prefix_chars(s, QUOTE_MAX_CHARS);
     if shown.len() == s.len() {
-        return Value::from(s).to_string();
+        return json_string(s);
     }
     format!(
         "{}… ({} characters)",
-        Value::from(shown),
+        json_string(shown),
         sense::char_count(s)
     )
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 pub(crate) fn type_name(v: Option<&Value>) -> &'static str {

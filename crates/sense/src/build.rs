@@ -59,20 +59,27 @@ fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
 /// String → position, for the duplicate-id check and the island-slot table:
 /// fnv's hash map (FNV is fast on short keys such as ids; the index lives for
 /// one read, so a page flooding it slows only its own snapshot). The first
-/// value for a key wins.
+/// value for a key wins. Public so that the shell's other string tables
+/// (the WebMCP tool names) use this one instantiation of the hash table.
 #[derive(Default)]
-struct Index<'a> {
+pub struct Index<'a> {
     map: FnvHashMap<Cow<'a, str>, usize>,
 }
 
 impl<'a> Index<'a> {
-    fn get(&self, key: &str) -> Option<usize> {
+    pub fn get(&self, key: &str) -> Option<usize> {
         self.map.get(key).copied()
     }
 
-    /// Adds `key` unless present (the first value for a key wins).
-    fn insert(&mut self, key: Cow<'a, str>, value: usize) {
-        self.map.entry(key).or_insert(value);
+    /// Adds `key` unless present (the first value for a key wins); `true`
+    /// when it was not there.
+    pub fn insert(&mut self, key: Cow<'a, str>, value: usize) -> bool {
+        let mut added = false;
+        self.map.entry(key).or_insert_with(|| {
+            added = true;
+            value
+        });
+        added
     }
 }
 

@@ -28,7 +28,7 @@ pub mod wire;
 #[cfg(target_arch = "wasm32")]
 pub mod dom;
 
-pub use build::{build, is_generic_ref, Built};
+pub use build::{build, is_generic_ref, Built, Index};
 pub use json::{decode_snapshot, SnapshotError};
 pub use model::{Escape, GatherError, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 pub use slots::{IslandSlots, SlotSpec, SlotsError};

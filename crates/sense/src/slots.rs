@@ -37,7 +37,7 @@ impl std::error::Error for SlotsError {}
 
 /// `s` as a JSON string literal, to name a key in a message.
 fn quote(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 impl IslandSlots {

@@ -14,7 +14,10 @@
 
 use crate::host::CallbackError;
 use playable::bounds::{ENVELOPE, MAX_TEXT_UNITS};
-use serde_json::{json, Map, Number, Value};
+use serde_json::{Map, Number, Value};
+// The tests (`use super::*`) build their values with `json!`.
+#[cfg(test)]
+use serde_json::json;
 
 pub use playable::{NonJson, Projection};
 
@@ -53,6 +56,17 @@ pub enum Scalar {
     /// than read with a replacement character (two different ids would
     /// then be one).
     LoneSurrogate(u16),
+}
+
+/// A JSON object of `entries`, in their order (each value is taken out of
+/// the slice): what `json!` builds, without its `to_value` call and
+/// `unwrap` per value; one copy for every object the module builds.
+pub fn object(entries: &mut [(&str, Value)]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in entries {
+        map.insert((*key).to_string(), std::mem::take(value));
+    }
+    Value::Object(map)
 }
 
 impl Scalar {
@@ -96,14 +110,14 @@ impl Scalar {
             Self::Bool(b) => Value::Bool(*b),
             Self::Number(n) => match number(*n) {
                 Some(n) => Value::Number(n),
-                None => json!({ "type": "number" }),
+                None => object(&mut [("type", "number".into())]),
             },
             Self::String {
                 units,
                 text: Some(text),
             } if Self::copies(*units) => Value::String(text.clone()),
-            Self::String { units, .. } => json!({ "length": units }),
-            Self::Other(kind) => json!({ "type": kind }),
+            Self::String { units, .. } => object(&mut [("length", (*units).into())]),
+            Self::Other(kind) => object(&mut [("type", kind.as_str().into())]),
         })
     }
 }
@@ -164,7 +178,7 @@ impl CrossedRequest {
             scalars: Some(scalars),
             input: object
                 .get(REQUEST_FIELDS[REQUEST_SCALARS])
-                .map(|input| Projection::text(input.to_string())),
+                .map(|input| Projection::text(serde_json::to_string(input).unwrap_or_default())),
             thrown: None,
         }
     }
@@ -190,7 +204,7 @@ impl CrossedRequest {
                 head.insert((*name).to_string(), value);
             }
         }
-        let head = Value::Object(head).to_string();
+        let head = serde_json::to_string(&Value::Object(head)).unwrap_or_default();
         let refuse = |problem: String| {
             Err(Unreadable {
                 read: head.clone(),

@@ -276,7 +276,10 @@ impl CapabilityDeclaration {
                     _ => {
                         props.insert(
                             "record".into(),
-                            serde_json::json!({ "type": "string", "description": "id of the target record" }),
+                            crate::crossing::object(&mut [
+                                ("type", "string".into()),
+                                ("description", "id of the target record".into()),
+                            ]),
                         );
                     }
                 }

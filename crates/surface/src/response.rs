@@ -99,6 +99,6 @@ pub fn echo_id_in(request: &str) -> String {
         return String::new();
     }
     playable::bounds::top_level_string(request, "id")
-        .and_then(|raw| serde_json::from_str::<String>(raw).ok())
+        .and_then(playable::bounds::string_literal)
         .unwrap_or_default()
 }

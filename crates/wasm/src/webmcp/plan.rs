@@ -17,10 +17,16 @@
 //!   sanitised form, or a hash clash), `-2`, `-3`, … is appended in document
 //!   order.
 
-use fnv::{FnvHashMap, FnvHashSet};
+use std::borrow::Cow;
+
+use sense::Index;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
+// The tests (`use super::*`) build their answers with `json!`.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+use serde_json::json;
+use surface::crossing::object;
 
 /// Whose tools: a playable instance's runnable menu, or a Surface's
 /// capabilities.
@@ -99,10 +105,11 @@ pub fn sanitised_name(id: &str) -> String {
 /// Unique tool names for `ids`, in order: valid ids keep theirs first,
 /// the others get their sanitised name, with `-2`, `-3`, … while taken.
 pub fn names(ids: &[&str]) -> Vec<String> {
-    let mut taken: FnvHashSet<String> = FnvHashSet::default();
+    // A set: the names taken so far (the positions are not used).
+    let mut taken = Index::default();
     let mut out: Vec<Option<String>> = ids
         .iter()
-        .map(|id| (is_tool_name(id) && taken.insert(id.to_string())).then(|| id.to_string()))
+        .map(|id| (is_tool_name(id) && taken.insert(Cow::Borrowed(*id), 0)).then(|| id.to_string()))
         .collect();
     for (slot, id) in out.iter_mut().zip(ids) {
         if slot.is_some() {
@@ -111,14 +118,14 @@ pub fn names(ids: &[&str]) -> Vec<String> {
         let base = sanitised_name(id);
         let mut name = base.clone();
         let mut n = 2u32;
-        while taken.contains(&name) {
+        while taken.get(&name).is_some() {
             let suffix = format!("-{n}");
             // `base` is ASCII: any byte index is a character boundary.
             let keep = base.len().min(128 - suffix.len());
             name = format!("{}{suffix}", &base[..keep]);
             n += 1;
         }
-        taken.insert(name.clone());
+        taken.insert(Cow::Owned(name.clone()), 0);
         *slot = Some(name);
     }
     out.into_iter().flatten().collect()
@@ -324,7 +331,7 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
             id: c.id.clone(),
             input_schema: match &c.input {
                 Some(schema @ Value::Object(_)) => schema.clone(),
-                _ => json!({ "type": "object" }),
+                _ => object(&mut [("type", "object".into())]),
             },
             annotations: Annotations {
                 read_only_hint: c.read_only,
@@ -340,18 +347,39 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
 /// changed), so a replaced tool can take its name again. Names are unique
 /// on each side, so each tool is looked up by name once.
 pub fn changes<'p>(registered: &[Tool], planned: &'p [Tool]) -> (Vec<String>, Vec<&'p Tool>) {
-    let wanted: FnvHashMap<&str, &Tool> = planned.iter().map(|t| (t.name.as_str(), t)).collect();
+    let wanted = ByName::new(planned);
     let withdraw: Vec<String> = registered
         .iter()
-        .filter(|r| wanted.get(r.name.as_str()) != Some(r))
+        .filter(|r| wanted.get(&r.name) != Some(r))
         .map(|r| r.name.clone())
         .collect();
-    let kept: FnvHashMap<&str, &Tool> = registered.iter().map(|t| (t.name.as_str(), t)).collect();
+    let kept = ByName::new(registered);
     let register = planned
         .iter()
-        .filter(|p| kept.get(p.name.as_str()) != Some(p))
+        .filter(|p| kept.get(&p.name) != Some(p))
         .collect();
     (withdraw, register)
+}
+
+/// Tools looked up by name (sense's string index: one hash table type in
+/// the module).
+struct ByName<'t> {
+    tools: &'t [Tool],
+    index: Index<'t>,
+}
+
+impl<'t> ByName<'t> {
+    fn new(tools: &'t [Tool]) -> Self {
+        let mut index = Index::default();
+        for (i, t) in tools.iter().enumerate() {
+            index.insert(Cow::Borrowed(t.name.as_str()), i);
+        }
+        Self { tools, index }
+    }
+
+    fn get(&self, name: &str) -> Option<&'t Tool> {
+        self.index.get(name).map(|i| &self.tools[i])
+    }
 }
 
 /// At most this long (ms) between a DOM change and the re-read that follows it.
@@ -384,21 +412,32 @@ const SURFACE: &str = "pling.surface/0.1";
 /// every capability (one record: the tools need none).
 pub fn read_request(kind: Kind, request_id: &str, page_id: Option<&str>) -> Value {
     match kind {
-        Kind::Menu => {
-            json!({ "pageId": page_id, "requestId": request_id, "cmd": "snapshot", "payload": {} })
-        }
-        Kind::Capabilities => json!({
-            "protocol": SURFACE,
-            "id": request_id,
-            "method": "describe",
-            "input": { "capabilities": "all", "limit": 1 },
-        }),
+        Kind::Menu => object(&mut [
+            ("pageId", page_id.into()),
+            ("requestId", request_id.into()),
+            ("cmd", "snapshot".into()),
+            ("payload", Value::Object(Map::new())),
+        ]),
+        Kind::Capabilities => object(&mut [
+            ("protocol", SURFACE.into()),
+            ("id", request_id.into()),
+            ("method", "describe".into()),
+            (
+                "input",
+                object(&mut [("capabilities", "all".into()), ("limit", 1.into())]),
+            ),
+        ]),
     }
 }
 
 /// The hello a menu publication sends first (it needs the pageId).
 pub fn hello_request(request_id: &str) -> Value {
-    json!({ "pageId": null, "requestId": request_id, "cmd": "hello", "payload": {} })
+    object(&mut [
+        ("pageId", Value::Null),
+        ("requestId", request_id.into()),
+        ("cmd", "hello".into()),
+        ("payload", Value::Object(Map::new())),
+    ])
 }
 
 /// The answer to a call that raced `stop()`: nothing was run.
@@ -407,20 +446,23 @@ pub fn withdrawn(kind: Kind, page_id: Option<&str>, id: &str) -> Value {
         "{}: this WebMCP tool was withdrawn; nothing was run",
         quote(id)
     );
-    match kind {
-        Kind::Menu => json!({
-            "pageId": page_id,
-            "requestId": "",
-            "ok": false,
-            "error": { "code": "NOT_IN_MENU", "message": message },
-        }),
-        Kind::Capabilities => json!({
-            "protocol": SURFACE,
-            "id": "",
-            "ok": false,
-            "error": { "code": "CAPABILITY_NOT_EXPOSED", "message": message },
-        }),
-    }
+    let (head, code) = match kind {
+        Kind::Menu => (("pageId", page_id.into()), "NOT_IN_MENU"),
+        Kind::Capabilities => (("protocol", SURFACE.into()), "CAPABILITY_NOT_EXPOSED"),
+    };
+    let id_key = match kind {
+        Kind::Menu => "requestId",
+        Kind::Capabilities => "id",
+    };
+    object(&mut [
+        head,
+        (id_key, "".into()),
+        ("ok", false.into()),
+        (
+            "error",
+            object(&mut [("code", code.into()), ("message", message.into())]),
+        ),
+    ])
 }
 
 /// The request-id prefix of a publication: `webmcp-{8 hex digits}-`.

@@ -217,21 +217,21 @@ impl State {
         let request_id = self.next_id();
         match self.kind {
             Kind::Menu => {
-                let request = to_js(&serde_json::json!({
-                    "pageId": self.page_id(),
-                    "requestId": request_id,
-                    "cmd": "run",
-                }));
+                let request = to_js(&surface::crossing::object(&mut [
+                    ("pageId", self.page_id().into()),
+                    ("requestId", request_id.into()),
+                    ("cmd", "run".into()),
+                ]));
                 let _ = Reflect::set(&request, &"payload".into(), &run_payload(id, input));
                 request
             }
             Kind::Capabilities => {
-                let request = to_js(&serde_json::json!({
-                    "protocol": "pling.surface/0.1",
-                    "id": request_id,
-                    "method": "invoke",
-                    "capability": id,
-                }));
+                let request = to_js(&surface::crossing::object(&mut [
+                    ("protocol", "pling.surface/0.1".into()),
+                    ("id", request_id.into()),
+                    ("method", "invoke".into()),
+                    ("capability", id.into()),
+                ]));
                 let input = if plain_object(input) {
                     input.clone()
                 } else {
@@ -342,14 +342,12 @@ fn call(weak: &Weak<State>, kind: Kind, id: String, input: JsValue) -> Promise {
     let Some(state) = weak.upgrade() else {
         return Promise::resolve(&to_js(&plan::withdrawn(kind, None, &id)));
     };
-    wasm_bindgen_futures::future_to_promise(async move {
+    // Boxed into the shell's one `future_to_promise` (crate::serve::promise).
+    crate::serve::promise(Box::pin(async move {
         let answer = state.ask(state.call_request(&id, &input)).await;
         state.schedule();
-        Ok(
-            answer
-                .unwrap_or_else(|| to_js(&plan::withdrawn(kind, state.page_id().as_deref(), &id))),
-        )
-    })
+        answer.unwrap_or_else(|| to_js(&plan::withdrawn(kind, state.page_id().as_deref(), &id)))
+    }))
 }
 
 fn random_u32(window: &JsValue) -> Option<u32> {
