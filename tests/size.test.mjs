@@ -43,11 +43,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * quotes instead of Value's Display, one future_to_promise, one hash table
  * type (sense::Index) for the WebMCP names, InputValue through a visitor
  * instead of #[serde(untagged)], and no json! (to_value and unwrap per
- * value) outside tests: 207,898 → 201,917 B. A ceiling that catches
+ * value) outside tests: 207,898 → 201,917 B; with the rest of session 11
+ * merged (the hidden/doubled-control rule only for the built-in executor,
+ * handle reading its input during the call): 202,243 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 202_400;
+const CEILING_GZIP_BYTES = 202_800;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
