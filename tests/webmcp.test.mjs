@@ -342,3 +342,17 @@ test("a page's menu and its Surface published together: a capability whose id a 
     assert.deepEqual(searched.result.value, { hits: 3, q: "ada" });
     await page.evaluate(() => { window.__spub.stop(); window.__pub.stop(); });
   }, "/tests/fixtures/surface.html"));
+
+test("a Surface tool called with arguments that are not an object is refused by Surface's shape check and runs nothing", () =>
+  withPage(async (page) => {
+    await page.evaluate(() => {
+      window.__surface = window.makeSurface();
+      window.__spub = window.__surface.publishWebMcp();
+    });
+    await until(page, (n) => n.includes("orders.ghost"), "capabilities published");
+    const refused = await page.webmcp.callTool("orders.ghost", [1]);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.code, "INVALID_REQUEST");
+    assert.deepEqual(await page.evaluate(() => window.__executed), [], "execute never ran");
+    await page.evaluate(() => window.__spub.stop());
+  }, "/tests/fixtures/surface.html"));

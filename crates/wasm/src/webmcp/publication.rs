@@ -255,10 +255,13 @@ impl State {
                     ("method", "invoke".into()),
                     ("capability", id.into()),
                 ]));
-                let input = if plain_object(input) {
-                    input.clone()
-                } else {
+                // No arguments is `{}`; anything else goes to Surface as
+                // given, whose shape check refuses what is not an object
+                // (an array, say) before anything runs.
+                let input = if input.is_undefined() || input.is_null() {
                     Object::new().into()
+                } else {
+                    input.clone()
                 };
                 let _ = Reflect::set(&request, &"input".into(), &input);
                 request
