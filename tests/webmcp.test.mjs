@@ -320,3 +320,39 @@ test("the publication's own reads do not spend the agent's \"changed\": capabili
     });
     assert.deepEqual(changed, { unchanged: false, ids: ["orders.search", "orders.open", "orders.update_note@order"] });
   }, "/tests/fixtures/surface.html"));
+
+test("a page's menu and its Surface published together: a capability whose id a menu tool holds gets the hashed name, not a refused duplicate", () =>
+  withPage(async (page) => {
+    // On this page the capability `orders.search` also has its control,
+    // the playable `orders.search`, which the menu publishes first.
+    await page.evaluate(async () => {
+      window.__p = window.P.installPlayable();
+      window.__pub = window.__p.publishWebMcp();
+      await new Promise((r) => setTimeout(r, 200));
+      window.__surface = window.makeSurface();
+      window.__spub = window.__surface.publishWebMcp();
+    });
+    const SEARCH = "orders.search-" + fnv1a("orders.search");
+    await until(page, (n) => n.includes(SEARCH) && n.includes("orders.search"), "both published");
+    const tools = Object.fromEntries((await page.webmcp.tools()).map((t) => [t.name, t]));
+    assert.equal(tools["orders.search"].description, "Search", "the menu item");
+    assert.equal(tools[SEARCH].description, 'Search orders (capability "orders.search")');
+    assert.deepEqual(tools[SEARCH].inputSchema.required, ["q"]);
+    const searched = await page.webmcp.callTool(SEARCH, { q: "ada" });
+    assert.deepEqual(searched.result.value, { hits: 3, q: "ada" });
+    await page.evaluate(() => { window.__spub.stop(); window.__pub.stop(); });
+  }, "/tests/fixtures/surface.html"));
+
+test("a Surface tool called with arguments that are not an object is refused by Surface's shape check and runs nothing", () =>
+  withPage(async (page) => {
+    await page.evaluate(() => {
+      window.__surface = window.makeSurface();
+      window.__spub = window.__surface.publishWebMcp();
+    });
+    await until(page, (n) => n.includes("orders.ghost"), "capabilities published");
+    const refused = await page.webmcp.callTool("orders.ghost", [1]);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.code, "INVALID_REQUEST");
+    assert.deepEqual(await page.evaluate(() => window.__executed), [], "execute never ran");
+    await page.evaluate(() => window.__spub.stop());
+  }, "/tests/fixtures/surface.html"));

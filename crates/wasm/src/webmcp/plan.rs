@@ -104,9 +104,15 @@ pub fn sanitised_name(id: &str) -> String {
 
 /// Unique tool names for `ids`, in order: valid ids keep theirs first,
 /// the others get their sanitised name, with `-2`, `-3`, … while taken.
-pub fn names(ids: &[&str]) -> Vec<String> {
+/// `elsewhere` is taken from the start: the names the page's other
+/// publications hold on the same model context (its menu beside its
+/// Surface), which WebMCP would refuse as duplicates.
+pub fn names(ids: &[&str], elsewhere: &[String]) -> Vec<String> {
     // A set: the names taken so far (the positions are not used).
     let mut taken = Index::default();
+    for name in elsewhere {
+        taken.insert(Cow::Borrowed(name.as_str()), 0);
+    }
     let mut out: Vec<Option<String>> = ids
         .iter()
         .map(|id| (is_tool_name(id) && taken.insert(Cow::Borrowed(*id), 0)).then(|| id.to_string()))
@@ -258,7 +264,7 @@ pub struct Unavailable {
 /// The tools for a snapshot uplink, or `None` to keep what is published
 /// (a refused read: RETIRED, PAGE_MISMATCH…): the runnable menu items,
 /// enabled, visible, claimed by one element, with an event a run dispatches.
-pub fn plan_menu(answer: &MenuAnswer) -> Option<Vec<Tool>> {
+pub fn plan_menu(answer: &MenuAnswer, elsewhere: &[String]) -> Option<Vec<Tool>> {
     if !answer.ok {
         return None;
     }
@@ -270,7 +276,7 @@ pub fn plan_menu(answer: &MenuAnswer) -> Option<Vec<Tool>> {
         .filter_map(|i| Some((i, event_schema(&i.event)?)))
         .collect();
     let ids: Vec<&str> = items.iter().map(|(i, _)| i.id.as_str()).collect();
-    let tools = names(&ids)
+    let tools = names(&ids, elsewhere)
         .into_iter()
         .zip(items)
         .map(|(name, (item, schema))| Tool {
@@ -299,7 +305,7 @@ pub fn plan_menu(answer: &MenuAnswer) -> Option<Vec<Tool>> {
 /// actions unavailable for one record stay: that depends on
 /// `input.record`), each with the schema Surface enforces; none without a
 /// session (a refused describe).
-pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
+pub fn plan_capabilities(answer: &DescribeAnswer, elsewhere: &[String]) -> Vec<Tool> {
     let Some(result) = answer.result.as_ref().filter(|_| answer.ok) else {
         return Vec::new();
     };
@@ -315,7 +321,7 @@ pub fn plan_capabilities(answer: &DescribeAnswer) -> Vec<Tool> {
         .filter(|c| !c.id.is_empty() && !whole(&c.id))
         .collect();
     let ids: Vec<&str> = items.iter().map(|c| c.id.as_str()).collect();
-    names(&ids)
+    names(&ids, elsewhere)
         .into_iter()
         .zip(items)
         .map(|(name, c)| Tool {

@@ -63,6 +63,28 @@ thread_local! {
     /// Publications started so far: tells request-id prefixes apart should
     /// `crypto` fail.
     static STARTED: Cell<u32> = const { Cell::new(0) };
+    /// The publications started, to find the names the others hold.
+    static ALL: RefCell<Vec<Weak<State>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The tool names the page's other publications hold (its menu beside
+/// its Surface): WebMCP refuses a duplicate name, so the plan counts them
+/// as taken.
+fn held_elsewhere(state: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    ALL.with(|all| {
+        let mut all = all.borrow_mut();
+        all.retain(|w| w.strong_count() > 0);
+        for other in all.iter().filter_map(Weak::upgrade) {
+            if std::ptr::eq(&*other, state) {
+                continue;
+            }
+            if let Ok(tools) = other.tools.try_borrow() {
+                out.extend(tools.iter().map(|(t, _)| t.name.clone()));
+            }
+        }
+    });
+    out
 }
 
 /// A plain object (not an array, not null).
@@ -167,13 +189,14 @@ impl State {
 
     /// Brings the registered tools in line with the plan for `answer`.
     fn publish(&self, answer: JsValue) {
+        let elsewhere = held_elsewhere(self);
         let planned = match self.kind {
             Kind::Menu => serde_wasm_bindgen::from_value::<MenuAnswer>(answer)
                 .ok()
-                .and_then(|a| plan::plan_menu(&a)),
+                .and_then(|a| plan::plan_menu(&a, &elsewhere)),
             Kind::Capabilities => serde_wasm_bindgen::from_value::<DescribeAnswer>(answer)
                 .ok()
-                .map(|a| plan::plan_capabilities(&a)),
+                .map(|a| plan::plan_capabilities(&a, &elsewhere)),
         };
         // No usable answer this time: keep what is published.
         let Some(planned) = planned else { return };
@@ -232,10 +255,13 @@ impl State {
                     ("method", "invoke".into()),
                     ("capability", id.into()),
                 ]));
-                let input = if plain_object(input) {
-                    input.clone()
-                } else {
+                // No arguments is `{}`; anything else goes to Surface as
+                // given, whose shape check refuses what is not an object
+                // (an array, say) before anything runs.
+                let input = if input.is_undefined() || input.is_null() {
                     Object::new().into()
+                } else {
+                    input.clone()
                 };
                 let _ = Reflect::set(&request, &"input".into(), &input);
                 request
@@ -436,6 +462,7 @@ impl Publication {
             Closure::new(move |id: String, input: JsValue| call(&weak, kind, id, input));
         *state.call.borrow_mut() = Some(call);
         if !state.stopped.get() {
+            ALL.with(|all| all.borrow_mut().push(Rc::downgrade(&state)));
             wasm_bindgen_futures::spawn_local(begin(Rc::clone(&state)));
         }
         let js = WebMcpPublication {
@@ -483,11 +510,12 @@ pub fn plan_for_tests(surface: bool, answer: JsValue) -> JsValue {
     let tools = if surface {
         Some(plan::plan_capabilities(
             &crate::js::decode(&answer).unwrap_or_default(),
+            &[],
         ))
     } else {
         crate::js::decode::<MenuAnswer>(&answer)
             .ok()
-            .and_then(|a| plan::plan_menu(&a))
+            .and_then(|a| plan::plan_menu(&a, &[]))
     };
     let Some(tools) = tools else {
         return JsValue::UNDEFINED;

@@ -19,7 +19,7 @@ fn menu(items: Vec<Value>) -> Option<Vec<Tool>> {
     let answer: MenuAnswer =
         serde_json::from_value(json!({ "ok": true, "payload": { "snapshot": { "menu": items } } }))
             .expect("decodes");
-    plan_menu(&answer)
+    plan_menu(&answer, &[])
 }
 
 fn menu_names(items: Vec<Value>) -> Vec<String> {
@@ -33,7 +33,7 @@ fn menu_names(items: Vec<Value>) -> Vec<String> {
 fn capabilities(result: Value) -> Vec<Tool> {
     let answer: DescribeAnswer =
         serde_json::from_value(json!({ "ok": true, "result": result })).expect("decodes");
-    plan_capabilities(&answer)
+    plan_capabilities(&answer, &[])
 }
 
 #[test]
@@ -94,6 +94,22 @@ fn other_ids_get_a_stable_hashed_name() {
 }
 
 #[test]
+fn names_another_publication_holds_are_taken() {
+    // The menu holds `orders.search`: the capability of that id is hashed
+    // (WebMCP refuses a duplicate name), and a hashed name held elsewhere
+    // gets a counter.
+    let held = vec!["orders.search".to_string(), sanitised_name("a:b")];
+    assert_eq!(
+        names(&["orders.search", "orders.open", "a:b"], &held),
+        vec![
+            sanitised_name("orders.search"),
+            "orders.open".to_string(),
+            format!("{}-2", sanitised_name("a:b")),
+        ]
+    );
+}
+
+#[test]
 fn a_name_already_taken_gets_a_counter() {
     let hashed = sanitised_name("a:b");
     assert_eq!(
@@ -102,18 +118,18 @@ fn a_name_already_taken_gets_a_counter() {
     );
     let long = "y".repeat(200);
     let taken = sanitised_name(&long);
-    let out = names(&[&taken, &long]);
+    let out = names(&[&taken, &long], &[]);
     assert_eq!(out[0], taken);
     assert!(is_tool_name(&out[1]) && out[1].ends_with("-2") && out[1] != taken);
     assert_eq!(out[1].len(), 128, "cut so the counter fits");
     assert_eq!(
-        names(&["a", "a"]),
+        names(&["a", "a"], &[]),
         vec!["a".to_string(), sanitised_name("a")]
     );
     // Counters go on past 2.
     let a = sanitised_name("a");
     assert_eq!(
-        names(&[&a, &format!("{a}-2"), "a", "a"])[3],
+        names(&[&a, &format!("{a}-2"), "a", "a"], &[])[3],
         format!("{a}-3")
     );
 }
@@ -199,11 +215,11 @@ fn refused_reads_keep_what_is_published() {
         json!({ "ok": false, "error": { "code": "RETIRED", "message": "" } }),
     )
     .expect("decodes");
-    assert!(plan_menu(&refused).is_none());
+    assert!(plan_menu(&refused, &[]).is_none());
     let no_snapshot: MenuAnswer =
         serde_json::from_value(json!({ "ok": true, "payload": { "pageId": "p" } }))
             .expect("decodes");
-    assert!(plan_menu(&no_snapshot).is_none());
+    assert!(plan_menu(&no_snapshot, &[]).is_none());
     assert_eq!(menu(vec![]), Some(vec![]));
 }
 
@@ -273,10 +289,10 @@ fn without_a_session_nothing_is_published() {
         json!({ "ok": false, "error": { "code": "SESSION_EXPIRED", "message": "" } }),
     )
     .expect("decodes");
-    assert!(plan_capabilities(&refused).is_empty());
+    assert!(plan_capabilities(&refused, &[]).is_empty());
     let empty: DescribeAnswer =
         serde_json::from_value(json!({ "ok": true, "result": null })).expect("decodes");
-    assert!(plan_capabilities(&empty).is_empty());
+    assert!(plan_capabilities(&empty, &[]).is_empty());
 }
 
 #[test]
@@ -370,7 +386,7 @@ proptest! {
         "[a-z]{1,3}", "[a-z:]{1,4}", ".{0,6}", Just("a".to_string()), Just(sanitised_name("a")),
     ], 0..12)) {
         let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let out = names(&refs);
+        let out = names(&refs, &[]);
         prop_assert_eq!(out.len(), ids.len());
         let unique: HashSet<&String> = out.iter().collect();
         prop_assert_eq!(unique.len(), out.len());
@@ -380,7 +396,7 @@ proptest! {
                 prop_assert_eq!(name, id, "the first valid id keeps its name");
             }
         }
-        prop_assert_eq!(names(&refs), out, "the same ids, the same names");
+        prop_assert_eq!(names(&refs, &[]), out, "the same ids, the same names");
     }
 
     /// The hash is FNV-1a: one step per byte from the offset basis.
