@@ -370,7 +370,7 @@ impl Surface {
         // attachWindowBridge and allowedOrigins).
         self.inner
             .attach_bridge()
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&format!("{e}")))
     }
 
     /// Stops answering bridge messages.
@@ -459,9 +459,9 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
 /// `createSurface(options)`. Throws a TypeError for invalid options.
 #[wasm_bindgen(js_name = createSurface, unchecked_return_type = "Surface")]
 pub fn create_surface(options: JsValue) -> Result<JsValue, JsValue> {
-    let read = read_options(&options).map_err(|e| type_error(&e.to_string()))?;
+    let read = read_options(&options).map_err(|e| type_error(&format!("{e}")))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = options::parse(&read.scan).map_err(|e| type_error(&e.to_string()))?;
+    let scan = options::parse(&read.scan).map_err(|e| type_error(&format!("{e}")))?;
     let [registry, session, execute, confirm] = read.callbacks;
     let surface: JsValue = Surface {
         inner: Rc::new(Inner {
