@@ -110,7 +110,7 @@ fn field(el: &PageNode) -> Result<Field, String> {
         ))
     };
     let (input_type, tag, multiple, content_editable) =
-        read().map_err(|e| unreadable(e).to_string())?;
+        read().map_err(|e| format!("{}", unreadable(e)))?;
     Field::of(FieldFacts {
         tag: &tag,
         input_type: input_type.as_deref(),
@@ -239,7 +239,7 @@ fn refusal(why: Unactionable, drop_target: bool) -> Refusal {
     not_actionable(if drop_target {
         why.of_drop_target()
     } else {
-        why.to_string()
+        format!("{why}")
     })
 }
 
@@ -349,7 +349,7 @@ impl DomBot {
         };
         JsFuture::from(two_frames(target))
             .await
-            .map_err(|e| not_actionable(thrown(e).to_string()))?;
+            .map_err(|e| not_actionable(format!("{}", thrown(e))))?;
         let input = matches!(action, Action::Input(_));
         // A scroll moves the element's scroll container and dispatches
         // nothing at the element: what covers its centre does not matter,

@@ -103,11 +103,29 @@ impl DomExecutor {
 
     /// Clicks `capability`'s control for `args`; see the type's comment.
     pub async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
+        self.execute_through(capability, args, Menu, &Click).await
+    }
+
+    /// [`DomExecutor::execute`] through the caller's ports: `sense` wraps
+    /// the DOM reader of the control's scope, `bot` clicks. A shell whose
+    /// own playable ports answer as the DOM adapters do (no injected port)
+    /// passes those, so `run` is built once for both.
+    pub async fn execute_through<S, B>(
+        &self,
+        capability: &str,
+        args: &Value,
+        sense: impl FnOnce(DomSense) -> S,
+        bot: &B,
+    ) -> ExecOutcome
+    where
+        S: Sense,
+        B: Bot<S::Target>,
+    {
         let scope = control_scope(&self.root, capability, args)?;
-        let menu = Menu(DomSense::new(scope, IslandSlots::default()));
+        let menu = sense(DomSense::new(scope, IslandSlots::default()));
         clicked(
             capability,
-            run_menu_item(&menu, &Click, capability)
+            run_menu_item(&menu, bot, capability)
                 .await
                 .map_err(Into::into),
         )

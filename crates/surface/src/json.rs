@@ -16,7 +16,7 @@ pub(crate) fn number_text(f: f64) -> String {
             None => return "NaN".to_string(),
         }
     };
-    n.to_string()
+    format!("{n}")
 }
 
 #[cfg(test)]

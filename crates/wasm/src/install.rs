@@ -95,7 +95,7 @@ impl Instance {
             ));
         }
         self.attach_listener()
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&format!("{e}")))
     }
 
     fn attach_listener(self: &Rc<Self>) -> Result<(), OriginsError> {
@@ -256,7 +256,7 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     if let Some(existing) = crate::options::named_window(&facts).and_then(|w| find(&w)) {
         return Ok(existing);
     }
-    let options = options::checked(facts).map_err(|e| type_error(&e.to_string()))?;
+    let options = options::checked(facts).map_err(|e| type_error(&format!("{e}")))?;
     let window = options.window.clone();
     // Marked: the marker holds a value (Reflect.get, already imported,
     // instead of one more import for Reflect.has).

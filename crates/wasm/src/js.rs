@@ -42,7 +42,7 @@ pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     if copy.is_null() && !value.is_null() && !value.is_undefined() {
         return Err(TOO_DEEP.into());
     }
-    serde_wasm_bindgen::from_value(copy).map_err(|e| e.to_string())
+    serde_wasm_bindgen::from_value(copy).map_err(|e| format!("{e}"))
 }
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`).

@@ -240,7 +240,22 @@ impl surface::Host for Inner {
             Some(execute) => {
                 exec_outcome_from_callback(call(execute, Some((capability, args))).await)
             }
-            None => self.builtin.execute(capability, args).await,
+            // The playable instance's DOM ports (nothing injected): the
+            // same clicks as surface's own, and one `run` in the module.
+            None => {
+                let bot = crate::ports::BotPort {
+                    dom: bot::DomBot,
+                    js: None,
+                };
+                let sense = |dom| crate::ports::SensePort {
+                    dom,
+                    js: None,
+                    capture: None,
+                };
+                self.builtin
+                    .execute_through(capability, args, sense, &bot)
+                    .await
+            }
         }
     }
 
@@ -355,7 +370,7 @@ impl Surface {
         // attachWindowBridge and allowedOrigins).
         self.inner
             .attach_bridge()
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&format!("{e}")))
     }
 
     /// Stops answering bridge messages.
@@ -444,9 +459,9 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
 /// `createSurface(options)`. Throws a TypeError for invalid options.
 #[wasm_bindgen(js_name = createSurface, unchecked_return_type = "Surface")]
 pub fn create_surface(options: JsValue) -> Result<JsValue, JsValue> {
-    let read = read_options(&options).map_err(|e| type_error(&e.to_string()))?;
+    let read = read_options(&options).map_err(|e| type_error(&format!("{e}")))?;
     // Root, window and allowedOrigins: the same rules as installPlayable.
-    let scan = options::parse(&read.scan).map_err(|e| type_error(&e.to_string()))?;
+    let scan = options::parse(&read.scan).map_err(|e| type_error(&format!("{e}")))?;
     let [registry, session, execute, confirm] = read.callbacks;
     let surface: JsValue = Surface {
         inner: Rc::new(Inner {

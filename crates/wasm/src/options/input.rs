@@ -62,7 +62,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Entries<T> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
         while let Some(value) = seq.next_element::<T>()? {
-            out.push((out.len().to_string(), value));
+            out.push((format!("{}", out.len()), value));
         }
         Ok(Some(out))
     }
