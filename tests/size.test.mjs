@@ -49,11 +49,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * size pass (bench/notes.md, "Session 11: second size pass"), no behaviour
  * changed: Surface's built-in executor through the playable instance's DOM
  * ports (one `run` in the module), and error texts through format! instead
- * of a ToString copy per type: 202,243 → 200,838 B. A ceiling that catches
+ * of a ToString copy per type: 202,243 → 200,838 B; with the WebMCP
+ * publications' shared tool names (a menu and a Surface published together
+ * no longer collide) merged: 201,237 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 201_300;
+const CEILING_GZIP_BYTES = 201_700;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
