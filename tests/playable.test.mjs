@@ -587,15 +587,20 @@ test("a target that throws when the bot clicks or reads it (a custom element's o
       };
       customElements.define("x-throws", class extends HTMLElement { click() { throw new Error("the component broke"); } });
       document.body.insertAdjacentHTML("afterbegin", '<x-throws data-e2e-kind="playable" data-e2e-id="xt" style="display:block;width:80px;height:20px">X</x-throws>');
+      // A component that throws a bare string, not an Error.
+      customElements.define("x-throws-text", class extends HTMLElement { click() { throw "out of stock"; } });
+      document.body.insertAdjacentHTML("afterbegin", '<x-throws-text data-e2e-kind="playable" data-e2e-id="xs" style="display:block;width:80px;height:20px">S</x-throws-text>');
       const snap = { pageTitle: null, menu: [{ id: "x", event: "click", title: "", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
       const trap = new Proxy({}, { get() { throw new Error("trap"); } });
       return {
         customClick: await session({}, "xt"),
+        textThrow: await session({}, "xs"),
         portTarget: await session({ ports: { sense: { snapshot: () => snap, resolve: () => trap } } }, "x"),
-        clicks: window.__clicks.filter((c) => c !== "xt"),
+        clicks: window.__clicks.filter((c) => c !== "xt" && c !== "xs"),
       };
     });
     assert.deepEqual(r.customClick, ['DISPATCH_FAILED: "xt": the page threw while dispatching: the component broke', "ok"]);
+    assert.deepEqual(r.textThrow, ['DISPATCH_FAILED: "xs": the page threw while dispatching: out of stock', "ok"], "a thrown string is the message");
     assert.deepEqual(r.portTarget, ['NOT_ACTIONABLE: "x": the target is not an element', "ok"]);
     assert.deepEqual(r.clicks, [], "nothing was clicked");
   }));
