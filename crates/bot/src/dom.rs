@@ -264,15 +264,7 @@ fn not_actionable(why: impl Into<String>) -> Refusal {
     Refusal::NotActionable(why.into())
 }
 
-/// A thrown value's message: an Error's `message`, or the value itself when
-/// the page threw a string.
-fn message(e: &JsValue) -> String {
-    js_sys::Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "a non-Error value was thrown".into())
-}
+use sense::dom::thrown_message as message;
 
 fn thrown(e: JsValue) -> DispatchError {
     DispatchError::Threw(message(&e))

@@ -102,10 +102,7 @@ impl fmt::Display for OriginsError {
 
 impl std::error::Error for OriginsError {}
 
-/// `s` as a JSON string literal, for a message.
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
+use sense::json_quote as quote;
 
 /// The origins a bridge may listen to: a non-empty list of exact origins.
 pub fn check_origins(origins: &[String]) -> Result<(), OriginsError> {

@@ -168,18 +168,13 @@ const QUOTE_MAX_CHARS: usize = 200;
 pub(crate) fn quote(s: &str) -> String {
     let shown = sense::prefix_chars(s, QUOTE_MAX_CHARS);
     if shown.len() == s.len() {
-        return json_string(s);
+        return sense::json_quote(s);
     }
     format!(
         "{}… ({} characters)",
-        json_string(shown),
+        sense::json_quote(shown),
         sense::char_count(s)
     )
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
 }
 
 pub(crate) fn type_name(v: Option<&Value>) -> &'static str {

@@ -46,17 +46,20 @@ pub fn visibility_checks() -> Array {
     checks(rules::DISABLING)
 }
 
-/// What a read threw, as [`GatherError::Threw`]: its `message`, or the
-/// thrown value itself when that is a string.
-fn threw(e: &JsValue) -> GatherError {
-    let message = js_sys::Reflect::get(e, &"message".into())
+/// What the page threw, for a message: an Error's `message`, or the value
+/// itself when it threw a string. The one reading of a thrown value for
+/// every crate (bot's refusals, the shell's errors, sense's own).
+pub fn thrown_message(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
         .ok()
-        .and_then(|m| m.as_string());
-    GatherError::Threw(
-        message
-            .or_else(|| e.as_string())
-            .unwrap_or_else(|| "a non-Error value".into()),
-    )
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".into())
+}
+
+/// What a read threw, as [`GatherError::Threw`].
+fn threw(e: &JsValue) -> GatherError {
+    GatherError::Threw(thrown_message(e))
 }
 
 fn malformed() -> GatherError {

@@ -35,10 +35,7 @@ impl fmt::Display for SlotsError {
 
 impl std::error::Error for SlotsError {}
 
-/// `s` as a JSON string literal, to name a key in a message.
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
+use crate::text::json_quote as quote;
 
 impl IslandSlots {
     pub fn slots_of(&self, island: &str) -> &[(String, SlotSpec)] {

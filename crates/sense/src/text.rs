@@ -91,6 +91,12 @@ fn already_capped(s: &str, max: usize) -> bool {
     bytes.is_empty() || !after_space
 }
 
+/// `s` as a JSON string literal (as `JSON.stringify` writes it): how every
+/// crate quotes an id, key or origin in a message.
+pub fn json_quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,12 +20,7 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// A thrown value's message, for an error text.
-pub fn thrown(e: &JsValue) -> String {
-    get(e, "message")
-        .as_string()
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "a non-Error value was thrown".into())
-}
+pub use sense::dom::thrown_message as thrown;
 
 /// Why [`decode`] refused a value the structured clone could not copy.
 const TOO_DEEP: &str = "it is nested too deeply to be copied";

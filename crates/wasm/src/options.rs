@@ -147,10 +147,7 @@ pub enum OptionsError {
     OriginNotAString,
 }
 
-/// `s` as a JSON string literal (as `JSON.stringify` writes it).
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
+use sense::json_quote as quote;
 
 impl fmt::Display for OptionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -143,10 +143,7 @@ fn js_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}'))
 }
 
-/// `s` as a JSON string literal.
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
+use sense::json_quote as quote;
 
 /// A tool's description: the title and description the page wrote, plus
 /// the id when the name differs from it; without either, a fallback that
