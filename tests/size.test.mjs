@@ -51,7 +51,8 @@ const BUDGET_GZIP_BYTES = 100_000;
  * ports (one `run` in the module), and error texts through format! instead
  * of a ToString copy per type: 202,243 → 200,838 B; with the WebMCP
  * publications' shared tool names (a menu and a Surface published together
- * no longer collide) merged: 201,237 B. A ceiling that catches
+ * no longer collide) merged: 201,237 B; the review's one JSON quote and
+ * one thrown-value reader for every crate: 201,038 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
