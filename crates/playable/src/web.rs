@@ -20,7 +20,25 @@ use crate::ports::{
 
 pub mod js;
 
-use js::{call, decode, has_method, stringify, top_level};
+use js::{decode, has_method, stringify, top_level};
+
+/// Calls `obj[name](arg)` and awaits the result when it is a promise. A
+/// missing method, a throw and a rejection are `Err(why)`.
+async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
+    let method = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| thrown(&e))?;
+    let method: Function = method
+        .dyn_into()
+        .map_err(|_| format!("ports.{name} is not a function"))?;
+    let value = method.call1(obj, arg).map_err(|e| thrown(&e))?;
+    // A thenable has a callable `then` (Reflect.get fails on primitives and
+    // on a throwing getter: not a thenable, then).
+    if has_method(&value, "then") {
+        return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value))
+            .await
+            .map_err(|e| thrown(&e));
+    }
+    Ok(value)
+}
 
 /// Reads the menu: `dom` under the scan root, or the injected `js` port.
 pub struct SensePort {

@@ -1,9 +1,10 @@
 //! Reading a JS value from the page without ever throwing: property reads
-//! through `Reflect`, a port method's call and awaited answer, JSON text,
-//! and the copy that makes a foreign value safe to decode with
-//! serde-wasm-bindgen. The shell reads its own options with these too.
+//! through `Reflect`, JSON text, and the copy that makes a foreign value
+//! safe to decode with serde-wasm-bindgen. The shell reads its own options
+//! with these too. (No `async fn` here: each file with one adds its path
+//! to the module, for the resumed-after-completion panic's location.)
 
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Object, Reflect};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
@@ -65,24 +66,6 @@ pub(super) fn top_level(out: &JsValue, keys: &[&str]) -> JsValue {
         }
     }
     copy.into()
-}
-
-/// Calls `obj[name](arg)` and awaits the result when it is a promise. A
-/// missing method, a throw and a rejection are `Err(why)`.
-pub(super) async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
-    let method = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| thrown(&e))?;
-    let method: Function = method
-        .dyn_into()
-        .map_err(|_| format!("ports.{name} is not a function"))?;
-    let value = method.call1(obj, arg).map_err(|e| thrown(&e))?;
-    // A thenable has a callable `then` (Reflect.get fails on primitives and
-    // on a throwing getter: not a thenable, then).
-    if has_method(&value, "then") {
-        return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value))
-            .await
-            .map_err(|e| thrown(&e));
-    }
-    Ok(value)
 }
 
 /// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
