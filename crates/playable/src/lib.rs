@@ -7,7 +7,12 @@
 //! traits in [`ports`], so it is tested natively with in-memory fakes. Modules
 //! depend one way: `machine` → `run` → `plan`; both `machine` and `run` read
 //! the menu through `menu`; everything writes its answers with `envelope`.
+//! On wasm32, [`web`] implements the ports for the browser (the atoms' DOM
+//! adapters, or JS objects the page injected, their answers read by the
+//! pure [`answers`]): the shell's instance and Surface's built-in executor
+//! both run on it.
 
+pub mod answers;
 pub mod boundary;
 pub mod bounds;
 pub mod envelope;
@@ -21,6 +26,8 @@ mod run;
 pub mod window;
 
 pub mod bridge;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use boundary::{NonJson, NotPlain, Projection};
 pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, Failure, OkPayload, Uplink};

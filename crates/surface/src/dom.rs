@@ -3,10 +3,11 @@
 //! and waits for text with a MutationObserver; [`DomExecutor`], the
 //! built-in executor the shell runs when the page passes no `execute`,
 //! runs a capability by clicking its declared control through playable's
-//! `run`.
+//! `run`, on playable's web ports with nothing injected: the very ports an
+//! installed instance runs on, so the module holds one `run`.
 
 use js_sys::{Array, Date, Promise};
-use playable::ports::{Action, Bot, DispatchError, PortError, Refusal, Report, Sense};
+use playable::web::{BotPort, SensePort};
 use playable::{run_menu_item, ErrorCode};
 use sense::dom::DomSense;
 use sense::IslandSlots;
@@ -103,29 +104,11 @@ impl DomExecutor {
 
     /// Clicks `capability`'s control for `args`; see the type's comment.
     pub async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
-        self.execute_through(capability, args, Menu, &Click).await
-    }
-
-    /// [`DomExecutor::execute`] through the caller's ports: `sense` wraps
-    /// the DOM reader of the control's scope, `bot` clicks. A shell whose
-    /// own playable ports answer as the DOM adapters do (no injected port)
-    /// passes those, so `run` is built once for both.
-    pub async fn execute_through<S, B>(
-        &self,
-        capability: &str,
-        args: &Value,
-        sense: impl FnOnce(DomSense) -> S,
-        bot: &B,
-    ) -> ExecOutcome
-    where
-        S: Sense,
-        B: Bot<S::Target>,
-    {
         let scope = control_scope(&self.root, capability, args)?;
-        let menu = sense(DomSense::new(scope, IslandSlots::default()));
+        let menu = SensePort::from(DomSense::new(scope, IslandSlots::default()));
         clicked(
             capability,
-            run_menu_item(&menu, bot, capability)
+            run_menu_item(&menu, &BotPort::default(), capability)
                 .await
                 .map_err(Into::into),
         )
@@ -185,42 +168,5 @@ fn refusal_name(code: ErrorCode) -> Option<&'static str> {
         | ErrorCode::NotActionable
         | ErrorCode::UnsupportedEvent => Some(code.as_str()),
         _ => None,
-    }
-}
-
-/// Playable's menu reader, scoped to the page or to one record.
-struct Menu(DomSense);
-
-impl Sense for Menu {
-    type Target = JsValue;
-    type Shot = ();
-
-    async fn snapshot(&self) -> Result<sense::Snapshot, PortError> {
-        Ok(self.0.snapshot()?)
-    }
-
-    async fn resolve(&self, id: &str) -> Result<Option<JsValue>, PortError> {
-        Ok(self.0.resolve(id))
-    }
-
-    async fn capture(&self) -> Result<Option<()>, PortError> {
-        Ok(None)
-    }
-}
-
-/// bot's DOM actionability checks and dispatch.
-struct Click;
-
-impl Bot<JsValue> for Click {
-    async fn check(&self, target: &JsValue, action: &Action<JsValue>) -> Result<(), Refusal> {
-        bot::DomBot.check_action(target, action).await
-    }
-
-    async fn dispatch(
-        &self,
-        target: &JsValue,
-        action: &Action<JsValue>,
-    ) -> Result<Report, DispatchError> {
-        bot::DomBot.dispatch(target, action)
     }
 }

@@ -10,10 +10,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
 use crate::options::web::{self as options, Options};
-use crate::ports::{BomPort, BotPort, SensePort, WebRandom};
 use crate::serve::Answer;
 use crate::webmcp::plan::Kind;
 use crate::webmcp::{Owner, Publication};
+use playable::web::{BomPort, BotPort, SensePort, WebRandom};
 
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -220,7 +220,7 @@ fn build(options: Options) -> Rc<Instance> {
         bot,
         bom,
     } = options;
-    let crypto = crate::ports::crypto(&window);
+    let crypto = playable::web::crypto(&window);
     let machine = Machine::new(
         SensePort {
             dom: sense::dom::DomSense::new(root.clone(), island_slots),
@@ -325,14 +325,14 @@ fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> 
         if value.is_undefined() {
             continue;
         }
-        if crate::ports::stringify(&value).is_none() {
+        if playable::web::js::stringify(&value).is_none() {
             return Err(refuse(format!(
                 "{key} is not JSON (a function, a BigInt or a symbol, or a getter inside it threw)"
             )));
         }
         let _ = Reflect::set(&fields, &key.into(), &value);
     }
-    let json = crate::ports::stringify(&fields).unwrap_or_default();
+    let json = playable::web::js::stringify(&fields).unwrap_or_default();
     playable::EscapeInputs::from_json(&json)
         .map_err(|e| refuse(playable::bounds::unreadable(&json, &e)))
 }

@@ -1,44 +1,16 @@
 //! Reading and writing JS values without ever throwing: property reads
 //! through `Reflect`, serde-wasm-bindgen in both directions, and the copy
-//! that makes a foreign value safe to decode.
+//! that makes a foreign value safe to decode. The readers are the ones the
+//! playable ports read their answers with ([`playable::web::js`]).
 
 use js_sys::Reflect;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-extern "C" {
-    /// The platform's structured clone; `Err` is what it threw.
-    #[wasm_bindgen(catch, js_name = structuredClone)]
-    fn structured_clone(value: &JsValue) -> Result<JsValue, JsValue>;
-}
-
-/// `obj[key]`, `undefined` where that throws (a primitive, a getter).
-pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+pub use playable::web::js::{decode, get};
 
 /// A thrown value's message, for an error text.
 pub use sense::dom::thrown_message as thrown;
-
-/// Why [`decode`] refused a value the structured clone could not copy.
-const TOO_DEEP: &str = "it is nested too deeply to be copied";
-
-/// A value from the page decoded into `T` with serde-wasm-bindgen. The
-/// decoder reads a structured clone of it, so it only ever meets plain
-/// data: the clone runs each getter once and refuses functions, DOM nodes
-/// and proxies with an error returned here, never thrown. `T` must have a
-/// fixed depth (the clone keeps cycles).
-pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let copy = structured_clone(value).map_err(|e| thrown(&e))?;
-    // Chromium's clone gives `null` without throwing for a value nested
-    // deeper than it copies (about 2,500 levels): that is no copy of it.
-    if copy.is_null() && !value.is_null() && !value.is_undefined() {
-        return Err(TOO_DEEP.into());
-    }
-    serde_wasm_bindgen::from_value(copy).map_err(|e| format!("{e}"))
-}
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`).
 pub fn to_js(value: &impl Serialize) -> JsValue {

@@ -2,7 +2,6 @@
 //! decisions (whether install options are valid, what the WebMCP tools
 //! are) are pure modules tested natively; the rest is web glue.
 
-pub mod answers;
 #[cfg(target_arch = "wasm32")]
 mod js;
 pub mod options;
@@ -10,8 +9,6 @@ pub mod webmcp;
 
 #[cfg(target_arch = "wasm32")]
 mod install;
-#[cfg(target_arch = "wasm32")]
-mod ports;
 #[cfg(target_arch = "wasm32")]
 mod serve;
 #[cfg(target_arch = "wasm32")]

@@ -240,22 +240,7 @@ impl surface::Host for Inner {
             Some(execute) => {
                 exec_outcome_from_callback(call(execute, Some((capability, args))).await)
             }
-            // The playable instance's DOM ports (nothing injected): the
-            // same clicks as surface's own, and one `run` in the module.
-            None => {
-                let bot = crate::ports::BotPort {
-                    dom: bot::DomBot,
-                    js: None,
-                };
-                let sense = |dom| crate::ports::SensePort {
-                    dom,
-                    js: None,
-                    capture: None,
-                };
-                self.builtin
-                    .execute_through(capability, args, sense, &bot)
-                    .await
-            }
+            None => self.builtin.execute(capability, args).await,
         }
     }
 

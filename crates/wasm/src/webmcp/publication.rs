@@ -378,7 +378,7 @@ fn call(weak: &Weak<State>, kind: Kind, id: String, input: JsValue) -> Promise {
 
 fn random_u32(window: &JsValue) -> Option<u32> {
     let mut bytes = [0u8; 4];
-    crate::ports::crypto(window)?
+    playable::web::crypto(window)?
         .get_random_values_with_u8_array(&mut bytes)
         .ok()?;
     Some(u32::from_le_bytes(bytes))

@@ -1,48 +1,30 @@
-//! The playable traits implemented for the web: the real DOM adapters, or JS
-//! objects injected through `options.ports` (each port independently).
+//! The playable ports on the web (wasm32 only): each one the DOM adapter of
+//! its atom (`sense`, `bot`, `bom`), or a JS object the page injected
+//! through `options.ports` (each port independently), whose answers
+//! [`crate::answers`] decodes. The shell's instance runs on these, and so
+//! does Surface's built-in executor (nothing injected), so `run` is built
+//! once for both.
 
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use playable::ports::{
-    Action, Bom, Bot, DispatchError, Outcome, PortError, Random, Refusal, Report, Sense,
-};
-use sense::dom::DomSense;
+use bom::DomBom;
+use bot::DomBot;
+use sense::dom::{thrown_message as thrown, DomSense};
 use sense::Snapshot;
 
 use crate::answers::{BomAnswer, ClickAnswer};
-use crate::js::{decode, thrown};
+use crate::ports::{
+    Action, Bom, Bot, DispatchError, Outcome, PortError, Random, Refusal, Report, Sense,
+};
 
-/// What answers.rs reads of a port's answer, and nothing more: an object's
-/// `keys` copied into a fresh object when they hold a boolean, number,
-/// string or `null` (a getter that throws, or any other value, leaves the
-/// key out), or the answer itself when it is no object. So what else the
-/// object holds cannot change its meaning: an element, a function, or a
-/// value nested deeper than the browser's structured clone copies (which
-/// then gives `null` for the whole answer) beside `ok: false` left the
-/// structured clone of the whole answer failing or empty, and the failure
-/// unreported.
-fn top_level(out: &JsValue, keys: &[&str]) -> JsValue {
-    if !out.is_object() {
-        return out.clone();
-    }
-    let copy = Object::new();
-    for key in keys {
-        let value = crate::js::get(out, key);
-        let plain = value.is_null()
-            || value.as_bool().is_some()
-            || value.as_f64().is_some()
-            || value.is_string();
-        if plain {
-            let _ = Reflect::set(&copy, &JsValue::from_str(key), &value);
-        }
-    }
-    copy.into()
-}
+pub mod js;
+
+use js::{decode, has_method, stringify, top_level};
 
 /// Calls `obj[name](arg)` and awaits the result when it is a promise. A
 /// missing method, a throw and a rejection are `Err(why)`.
-pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
+async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, String> {
     let method = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| thrown(&e))?;
     let method: Function = method
         .dyn_into()
@@ -58,19 +40,23 @@ pub async fn call(obj: &JsValue, name: &str, arg: &JsValue) -> Result<JsValue, S
     Ok(value)
 }
 
-/// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
-pub fn stringify(v: &JsValue) -> Option<String> {
-    js_sys::JSON::stringify(v).ok()?.as_string()
-}
-
-fn has_method(obj: &JsValue, name: &str) -> bool {
-    Reflect::get(obj, &name.into()).is_ok_and(|f| f.is_function())
-}
-
+/// Reads the menu: `dom` under the scan root, or the injected `js` port.
 pub struct SensePort {
     pub dom: DomSense,
     pub js: Option<JsValue>,
+    /// The injected `captureScreenshot`, called with the scan root.
     pub capture: Option<Function>,
+}
+
+/// The DOM reader alone: nothing injected, no capturer.
+impl From<DomSense> for SensePort {
+    fn from(dom: DomSense) -> Self {
+        Self {
+            dom,
+            js: None,
+            capture: None,
+        }
+    }
 }
 
 impl Sense for SensePort {
@@ -86,7 +72,7 @@ impl Sense for SensePort {
             PortError::Invalid("ports.sense.snapshot() returned something that is not JSON".into())
         })?;
         Snapshot::from_json(&json).map_err(|e| {
-            let why = playable::bounds::unreadable(&json, &e);
+            let why = crate::bounds::unreadable(&json, &e);
             PortError::Invalid(format!(
                 "ports.sense.snapshot() returned no valid ISnapshot: {why}"
             ))
@@ -114,8 +100,11 @@ impl Sense for SensePort {
     }
 }
 
+/// Checks and dispatches with bot's DOM adapter; an injected `js` port
+/// takes the clicks. `BotPort::default()` is the DOM adapter alone.
+#[derive(Default)]
 pub struct BotPort {
-    pub dom: bot::DomBot,
+    pub dom: DomBot,
     pub js: Option<JsValue>,
 }
 
@@ -149,8 +138,9 @@ impl Bot<JsValue> for BotPort {
     }
 }
 
+/// Reloads through bom's DOM adapter, or the injected `js` port's `run`.
 pub struct BomPort {
-    pub dom: bom::DomBom,
+    pub dom: DomBom,
     pub js: Option<JsValue>,
 }
 
@@ -183,6 +173,7 @@ pub fn crypto(window: &JsValue) -> Option<web_sys::Crypto> {
         .map(JsCast::unchecked_into)
 }
 
+/// `crypto.getRandomValues`, for pageIds.
 pub struct WebRandom {
     pub crypto: Option<web_sys::Crypto>,
 }
