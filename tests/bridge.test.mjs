@@ -181,6 +181,44 @@ test("attachWindowBridge: an entry is an origin as event.origin writes it, or a 
     assert.deepEqual(r.written, ["https://example.com", "http://localhost:8080"]);
   }));
 
+test("attachWindowBridge on a page whose addEventListener (or removeEventListener) throws: a clear error, nothing attached, and a later attach works", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const orig = { add: EventTarget.prototype.addEventListener, remove: EventTarget.prototype.removeEventListener };
+      const refusals = [];
+      const attempt = () => { try { p.attachWindowBridge(); return "attached"; } catch (e) { return [e.constructor.name, e.message]; } };
+      // On the prototype, then on the window itself; then removeEventListener.
+      EventTarget.prototype.addEventListener = function () { throw new Error("no listeners here"); };
+      refusals.push(attempt());
+      EventTarget.prototype.addEventListener = orig.add;
+      window.addEventListener = () => { throw new Error("not on this window"); };
+      refusals.push(attempt());
+      delete window.addEventListener;
+      EventTarget.prototype.removeEventListener = function () { throw new Error("stuck"); };
+      refusals.push(attempt());
+      EventTarget.prototype.removeEventListener = orig.remove;
+      __post(__hello(1));
+      await __settle();
+      const before = __ups.length;
+      const later = attempt();
+      __post(__hello(2));
+      await __until(1);
+      const hello = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      return { refusals, before, later, ups: __ups.map((u) => u.data.seq), handled: hello.ok };
+    }, HELPERS.toString());
+    assert.deepEqual(r.refusals, [
+      ["Error", "attachWindowBridge() attached no listener: the page's addEventListener threw (no listeners here)"],
+      ["Error", "attachWindowBridge() attached no listener: the page's addEventListener threw (not on this window)"],
+      ["Error", "attachWindowBridge() attached no listener: the page's removeEventListener threw (stuck), so the bridge could never be detached"],
+    ]);
+    assert.equal(r.before, 0, "no listener was left attached");
+    assert.equal(r.later, "attached");
+    assert.deepEqual(r.ups, [2], "the later attach answers, once");
+    assert.equal(r.handled, true);
+  }));
+
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
   const page = await ctx.browser.newPage();
   try {

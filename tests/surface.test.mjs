@@ -682,6 +682,29 @@ test("bridge: \"pling.surface\" answers same-window allowed-origin messages and 
     assert.equal(r.afterDetach, 0);
   }));
 
+test("bridge: a page whose addEventListener throws gets a clear error from a Surface's attachWindowBridge, nothing attached; a later attach works", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const s = makeSurface({ allowedOrigins: [location.origin] });
+      const orig = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function () { throw new Error("no listeners here"); };
+      let refused;
+      try { s.attachWindowBridge(); refused = "attached"; } catch (e) { refused = e.message; }
+      EventTarget.prototype.addEventListener = orig;
+      __post(__down(1, req("describe")));
+      await __settle();
+      const before = __ups.length;
+      s.attachWindowBridge();
+      __post(__down(2, req("describe")));
+      await __settle();
+      return { refused, before, ups: __ups.map((u) => [u.data.seq, u.data.envelope.ok]) };
+    }, BRIDGE.toString());
+    assert.equal(r.refused, "attachWindowBridge() attached no listener: the page's addEventListener threw (no listeners here)");
+    assert.equal(r.before, 0);
+    assert.deepEqual(r.ups, [[2, true]]);
+  }));
+
 test("bridge: an attached Surface keeps answering after garbage collection though the page kept no reference (createSurface(…).attachWindowBridge())", () =>
   withPage(async (page) => {
     await page.evaluate(() => {

@@ -53,6 +53,18 @@ test("register: a refused registration warns, unless withdrawn; nothing throws",
   ]);
 });
 
+test("register: a refusal is recorded on the registration as refused: true, a fact Rust reads", async (t) => {
+  t.mock.method(console, "warn", () => {});
+  const tool = () => ({ name: "t", description: "x", inputSchema: {} });
+  const ok = register({ registerTool: () => Promise.resolve() }, tool(), "x", () => {});
+  const rejected = register({ registerTool: () => Promise.reject(new Error("Invalid name")) }, tool(), "x", () => {});
+  const threw = register({ registerTool: () => { throw new Error("Duplicate name"); } }, tool(), "x", () => {});
+  assert.deepEqual(Object.getOwnPropertyDescriptor(rejected, "refused"), { value: false, writable: true, enumerable: true, configurable: true }, "an own data property");
+  assert.equal(threw.refused, true, "a synchronous throw, at once");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual([ok.refused, rejected.refused], [false, true]);
+});
+
 /** A fake MutationObserver: `fire()` reports a change to every live observer. */
 function fakeObserver() {
   const live = new Set();

@@ -343,6 +343,63 @@ test("a page's menu and its Surface published together: a capability whose id a 
     await page.evaluate(() => { window.__spub.stop(); window.__pub.stop(); });
   }, "/tests/fixtures/surface.html"));
 
+/**
+ * In the page: the browser's registerTool refuses (rejects) the names in
+ * `window.__refuse` (each once, or for good while `__refuseAlways`), and
+ * records every name it is asked for in `window.__tries`.
+ */
+const REFUSING = (names) => {
+  const mc = document.modelContext;
+  const register = mc.registerTool.bind(mc);
+  window.__refuse = new Set(names);
+  window.__refuseAlways = false;
+  window.__tries = [];
+  mc.registerTool = (tool, options) => {
+    window.__tries.push(tool.name);
+    if (window.__refuse.has(tool.name)) {
+      if (!window.__refuseAlways) window.__refuse.delete(tool.name);
+      return Promise.reject(new Error("refused for the test"));
+    }
+    return register(tool, options);
+  };
+};
+
+test("a registration the browser refuses does not count: not retried in a loop, registered again after a DOM change", () =>
+  withPage(async (page) => {
+    await page.evaluate(REFUSING, ["reset"]);
+    await page.evaluate(() => { window.__refuseAlways = true; });
+    await publish(page);
+    await until(page, (n) => n.includes("inc"), "published");
+    // Refused for good: tried once, and not again without a change.
+    await page.waitForTimeout(300);
+    assert.deepEqual(await page.evaluate(() => window.__tries.filter((n) => n === "reset")), ["reset"]);
+    assert.ok(!(await names(page)).includes("reset"));
+    // The browser would take it now; a DOM change re-reads and registers it.
+    await page.evaluate(() => {
+      window.__refuse.clear();
+      document.querySelector('[data-e2e-id="inc"]').setAttribute("data-e2e-desc", "changed");
+    });
+    await until(page, (n) => n.includes("reset"), "registered again after a DOM change");
+    await page.evaluate(() => window.__pub.stop());
+  }));
+
+test("a menu tool the browser refused leaves its name free: the Surface's capability of that id takes it, unhashed", () =>
+  withPage(async (page) => {
+    await page.evaluate(REFUSING, ["orders.search"]);
+    await page.evaluate(async () => {
+      window.__p = window.P.installPlayable();
+      window.__pub = window.__p.publishWebMcp();
+      await new Promise((r) => setTimeout(r, 200));
+      window.__surface = window.makeSurface();
+      window.__spub = window.__surface.publishWebMcp();
+    });
+    await until(page, (n) => n.includes("orders.search"), "the name orders.search registered");
+    const tools = Object.fromEntries((await page.webmcp.tools()).map((t) => [t.name, t]));
+    assert.equal(tools["orders.search"]?.description, "Search orders", "the capability holds the name (the menu item's is \"Search\")");
+    assert.ok(!("orders.search-" + fnv1a("orders.search") in tools), "not hashed");
+    await page.evaluate(() => { window.__spub.stop(); window.__pub.stop(); });
+  }, "/tests/fixtures/surface.html"));
+
 test("a Surface tool called with arguments that are not an object is refused by Surface's shape check and runs nothing", () =>
   withPage(async (page) => {
     await page.evaluate(() => {

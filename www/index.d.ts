@@ -223,7 +223,10 @@ export interface IPlayable {
   readonly phase: TPlayablePhase;
   /** Never throws, never rejects. */
   handle(down: IPlayableDownlink): Promise<IPlayableUplink>;
-  /** Throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…). */
+  /**
+   * Throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…),
+   * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
+   */
   attachWindowBridge(): void;
   /**
    * Publishes each runnable menu item as a WebMCP tool (`document.modelContext`)
@@ -489,7 +492,10 @@ export interface ICreateSurfaceOptions {
 export interface ISurface {
   /** Never throws, never rejects. */
   handle(request: ISurfaceRequest): Promise<ISurfaceResponse>;
-  /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…). */
+  /**
+   * Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…),
+   * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
+   */
   attachWindowBridge(): void;
   detachWindowBridge(): void;
   /**

@@ -102,6 +102,47 @@ impl fmt::Display for OriginsError {
 
 impl std::error::Error for OriginsError {}
 
+/// Why `attachWindowBridge()` attached nothing. Either way nothing is left
+/// half-attached: a later attach starts afresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachError {
+    /// The origins are refused ([`check_origins`]).
+    Origins(OriginsError),
+    /// Trying the window's `method` (`addEventListener` or
+    /// `removeEventListener`, which a page script may replace) threw
+    /// `thrown`.
+    Threw { method: String, thrown: String },
+}
+
+impl fmt::Display for AttachError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Origins(e) => e.fmt(f),
+            Self::Threw { method, thrown } => {
+                write!(
+                    f,
+                    "attachWindowBridge() attached no listener: the page's {method} threw ({thrown})"
+                )?;
+                if method == "removeEventListener" {
+                    // gloo-events removes its listener on drop, and would
+                    // throw there: a bridge that cannot be detached is not
+                    // attached.
+                    f.write_str(", so the bridge could never be detached")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for AttachError {}
+
+impl From<OriginsError> for AttachError {
+    fn from(e: OriginsError) -> Self {
+        Self::Origins(e)
+    }
+}
+
 use sense::json_quote as quote;
 
 /// The origins a bridge may listen to: a non-empty list of exact origins.

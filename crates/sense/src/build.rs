@@ -1,6 +1,7 @@
 //! Pure menu construction from gathered node facts (baseline §2).
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 
 use fnv::FnvHashMap;
 
@@ -74,12 +75,13 @@ impl<'a> Index<'a> {
     /// Adds `key` unless present (the first value for a key wins); `true`
     /// when it was not there.
     pub fn insert(&mut self, key: Cow<'a, str>, value: usize) -> bool {
-        let mut added = false;
-        self.map.entry(key).or_insert_with(|| {
-            added = true;
-            value
-        });
-        added
+        match self.map.entry(key) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(slot) => {
+                slot.insert(value);
+                true
+            }
+        }
     }
 }
 

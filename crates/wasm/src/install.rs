@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
-use playable::bridge::{self, OriginsError, WindowBridge};
+use playable::bridge::{self, AttachError, WindowBridge};
 use playable::{ErrorCode, Machine, Uplink};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
@@ -98,7 +98,7 @@ impl Instance {
             .map_err(|e| JsError::new(&format!("{e}")))
     }
 
-    fn attach_listener(self: &Rc<Self>) -> Result<(), OriginsError> {
+    fn attach_listener(self: &Rc<Self>) -> Result<(), AttachError> {
         let me = Rc::downgrade(self);
         crate::serve::serve_boxed(
             &self.bridge,

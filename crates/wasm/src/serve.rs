@@ -6,9 +6,41 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use playable::bridge::{self, OriginsError, WindowBridge};
-use wasm_bindgen::JsValue;
+use playable::bridge::{self, AttachError, WindowBridge};
+use wasm_bindgen::prelude::*;
 use web_sys::Window;
+
+// Why a trial before gloo-events adds the bridge's listener: gloo-events
+// cannot report a failed add. `EventListener::new` calls `unwrap_throw` on
+// it, which throws a bare "called `Result::unwrap_throw()` on an `Err`
+// value" through the wasm frames (losing what the page threw, leaking the
+// closure and the owner it holds), and its `Drop` does the same on a
+// failed remove. A page script may replace either method, on the window or
+// on `EventTarget.prototype`, with one that throws: tried here first, that
+// is an `AttachError` the caller reports, and gloo-events stays the
+// listener. The trial listener is a function of its own (a page's
+// instrumentation may mark the listeners it is given). A method that
+// throws only on a later call is not caught by a trial.
+#[wasm_bindgen(inline_js = r#"
+export function tryListening(target) {
+  const probe = () => {};
+  let method = "addEventListener";
+  try {
+    target.addEventListener("message", probe, { passive: true });
+    method = "removeEventListener";
+    target.removeEventListener("message", probe);
+  } catch (e) {
+    return [method, e];
+  }
+}
+"#)]
+extern "C" {
+    /// Adds a no-op `message` listener to `target` as gloo-events adds its
+    /// own (bubble phase, passive), then removes it: `undefined`, or
+    /// `[method, thrown]` for the method that threw. Never throws.
+    #[wasm_bindgen(js_name = tryListening)]
+    fn try_listening(target: &Window) -> JsValue;
+}
 
 /// An owner's answer to one delivery, boxed so that one (non-generic) copy
 /// of the listener serves every owner type.
@@ -33,7 +65,9 @@ pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
 /// (`createSurface(…).attachWindowBridge()` alone is the documented use),
 /// until the bridge is detached (which drops the listener, and with it
 /// this hold: the owner's `slot` holds the listener, so that is a cycle
-/// only detaching ends).
+/// only detaching ends). `Err`: the origins are refused, or the window's
+/// `addEventListener` or `removeEventListener` throws (a page script
+/// replaced it); nothing is attached.
 pub(crate) fn serve<T, F, Fut>(
     slot: &RefCell<Option<WindowBridge>>,
     channel: &'static str,
@@ -42,7 +76,7 @@ pub(crate) fn serve<T, F, Fut>(
     owner: Rc<T>,
     handle: F,
     unpostable: Unpostable,
-) -> Result<(), OriginsError>
+) -> Result<(), AttachError>
 where
     T: 'static,
     F: Fn(Rc<T>, JsValue) -> Fut + 'static,
@@ -67,12 +101,21 @@ pub(crate) fn serve_boxed(
     origins: &[String],
     handle: Handler,
     unpostable: Unpostable,
-) -> Result<(), OriginsError> {
+) -> Result<(), AttachError> {
     bridge::check_origins(origins)?;
     if slot.try_borrow().map_or(true, |s| s.is_some()) {
         return Ok(());
     }
     let reply_to = window.clone();
+    // A window that cannot take the listener is an `Err` here, before the
+    // slot is touched: nothing half-attached, and a later attach tries again.
+    let threw = try_listening(window);
+    if threw.is_object() {
+        return Err(AttachError::Threw {
+            method: crate::js::get(&threw, "0").as_string().unwrap_or_default(),
+            thrown: crate::js::thrown(&crate::js::get(&threw, "1")),
+        });
+    }
     let listener =
         WindowBridge::attach_on(channel, window.clone(), origins.to_vec(), move |delivery| {
             let Some(answer) = handle(delivery.envelope) else {

@@ -271,7 +271,7 @@ impl Inner {
         to_js(serde_json::to_string(&response))
     }
 
-    fn attach_bridge(self: &Rc<Self>) -> Result<(), playable::bridge::OriginsError> {
+    fn attach_bridge(self: &Rc<Self>) -> Result<(), playable::bridge::AttachError> {
         crate::serve::serve(
             &self.bridge,
             CHANNEL,

@@ -21,13 +21,19 @@ export function modelContext(win) {
 
 /**
  * Registers `tool` ({ name, description, inputSchema, annotations }) with
- * `execute: (input) => call(id, input)`; returns the AbortController that
- * withdraws it. A refused registration is a console warning (unless the
- * tool was withdrawn meanwhile).
+ * `execute: (input) => call(id, input)`; returns the registration
+ * `{ ctrl, refused }`: `ctrl` is the AbortController that withdraws it, and
+ * `refused` turns true when the browser refuses it (registerTool threw, or
+ * its promise rejected), a fact Rust reads (webmcp/publication.rs decides
+ * what it means). `refused` is an own data property of a literal, so
+ * reading it runs no page code. A refusal is also a console warning
+ * unless the tool was withdrawn meanwhile.
  */
 export function register(mc, tool, id, call) {
   const ctrl = new AbortController();
+  const registration = { ctrl, refused: false };
   const warn = (e) => {
+    registration.refused = true;
     if (!ctrl.signal.aborted) {
       console.warn("in-page-playable: WebMCP did not register tool " + JSON.stringify(tool.name) + ": " + (e && e.message));
     }
@@ -39,13 +45,13 @@ export function register(mc, tool, id, call) {
   } catch (e) {
     warn(e);
   }
-  return ctrl;
+  return registration;
 }
 
 /** Withdraws what register() registered. */
-export function withdraw(ctrl) {
+export function withdraw(registration) {
   try {
-    ctrl.abort();
+    registration.ctrl.abort();
   } catch {
     // already gone
   }

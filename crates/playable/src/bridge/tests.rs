@@ -229,3 +229,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_attach_the_window_refuses_names_the_method_and_what_it_threw() {
+    let add = AttachError::Threw {
+        method: "addEventListener".into(),
+        thrown: "no listeners here".into(),
+    };
+    assert_eq!(
+        add.to_string(),
+        "attachWindowBridge() attached no listener: the page's addEventListener threw (no listeners here)"
+    );
+    let remove = AttachError::Threw {
+        method: "removeEventListener".into(),
+        thrown: "nope".into(),
+    };
+    assert_eq!(
+        remove.to_string(),
+        "attachWindowBridge() attached no listener: the page's removeEventListener threw (nope), so the bridge could never be detached"
+    );
+    // The origins' refusals read as they always did.
+    let origins = AttachError::from(check_origins(&[]).unwrap_err());
+    assert_eq!(origins.to_string(), OriginsError::Empty.to_string());
+}

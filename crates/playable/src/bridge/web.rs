@@ -107,7 +107,11 @@ impl WindowBridge {
         Self::attach_on(CHANNEL, window, origins, on_down)
     }
 
-    /// [`WindowBridge::attach`] for the wrapper on `channel`.
+    /// [`WindowBridge::attach`] for the wrapper on `channel`. gloo-events
+    /// throws through wasm when the window's `addEventListener` throws (a
+    /// page script replaced it): the caller tries the window first (the
+    /// shell's `serve`, crates/wasm/src/serve.rs, reports
+    /// [`super::AttachError::Threw`]).
     pub fn attach_on(
         channel: &'static str,
         window: Window,

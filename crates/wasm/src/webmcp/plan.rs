@@ -364,6 +364,16 @@ pub fn changes<'p>(registered: &[Tool], planned: &'p [Tool]) -> (Vec<String>, Ve
     (withdraw, register)
 }
 
+/// Registrations the browser refused (`registerTool` threw, or its promise
+/// rejected) do not count: they leave `registered`, so the plan registers
+/// them again and their names are free for the page's other publication.
+/// Called when a plan is about to be applied: a refused tool is tried again
+/// at the next re-read (after a DOM change or a call), never by a re-read
+/// of its own, which would loop on a name the browser always refuses.
+pub fn drop_refused<R>(registered: &mut Vec<(Tool, R)>, refused: impl Fn(&R) -> bool) {
+    registered.retain(|(_, r)| !refused(r));
+}
+
 /// Tools looked up by name (sense's string index: one hash table type in
 /// the module).
 struct ByName<'t> {

@@ -80,11 +80,19 @@ fn held_elsewhere(state: &State) -> Vec<String> {
                 continue;
             }
             if let Ok(tools) = other.tools.try_borrow() {
-                out.extend(tools.iter().map(|(t, _)| t.name.clone()));
+                let held = tools.iter().filter(|(_, r)| !refused(r));
+                out.extend(held.map(|(t, _)| t.name.clone()));
             }
         }
     });
     out
+}
+
+/// The browser refused this registration: webmcp.js's `register` recorded
+/// `refused: true` on it (an own data property: the read runs no page
+/// code, so it may be made while the tool list is borrowed).
+fn refused(registration: &JsValue) -> bool {
+    crate::js::get(registration, "refused").is_truthy()
 }
 
 /// A plain object (not an array, not null).
@@ -200,7 +208,12 @@ impl State {
         };
         // No usable answer this time: keep what is published.
         let Some(planned) = planned else { return };
-        let registered: Vec<Tool> = self.tools.borrow().iter().map(|(t, _)| t.clone()).collect();
+        let registered: Vec<Tool> = {
+            // A refused registration is registered again by this plan.
+            let mut tools = self.tools.borrow_mut();
+            plan::drop_refused(&mut tools, refused);
+            tools.iter().map(|(t, _)| t.clone()).collect()
+        };
         let (gone, new) = plan::changes(&registered, &planned);
         // No borrow is held across a JS call: a page's listener could stop
         // the publication from inside one.

@@ -339,6 +339,26 @@ fn a_new_plan_withdraws_what_changed_and_registers_what_is_new() {
 }
 
 #[test]
+fn a_refused_registration_does_not_count() {
+    let planned = menu(vec![item("a", json!({})), item("b", json!({}))]).expect("plan");
+    // Registered with what withdraws each (here: a number).
+    let mut registered: Vec<(Tool, u32)> = planned.iter().cloned().zip([1, 2]).collect();
+    // Nothing refused: nothing changes.
+    drop_refused(&mut registered, |_| false);
+    assert_eq!(registered.len(), 2);
+    drop_refused(&mut registered, |r| *r == 2);
+    let left: Vec<Tool> = registered.iter().map(|(t, _)| t.clone()).collect();
+    // The next plan registers it again, and nothing else...
+    let (withdraw, register) = changes(&left, &planned);
+    assert!(withdraw.is_empty());
+    let again: Vec<&str> = register.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(again, ["b"]);
+    // ...and its name is no longer taken for the page's other publication.
+    let held: Vec<String> = left.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names(&["b"], &held), ["b"]);
+}
+
+#[test]
 fn requests_and_the_withdrawn_answer() {
     assert_eq!(
         read_request(Kind::Menu, "webmcp-0000000a-2", Some("p")),
