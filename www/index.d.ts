@@ -489,8 +489,12 @@ export interface ICreateSurfaceOptions {
 export interface ISurface {
   /** Never throws, never rejects. */
   handle(request: ISurfaceRequest): Promise<ISurfaceResponse>;
-  /** Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…). */
+  /**
+   * Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…).
+   * While attached, the window carries the marker `__PLING_SURFACE_V0_1__ = true` (presence only, no API).
+   */
   attachWindowBridge(): void;
+  /** Stops answering; the window's `__PLING_SURFACE_V0_1__` marker goes once no Surface bridge is left attached there. */
   detachWindowBridge(): void;
   /**
    * Publishes the capabilities this session may use (less those unavailable as
