@@ -14,6 +14,8 @@ export const CHANNEL = "in-page-playable";
 /** Surface's bridge channel (createSurface(...).attachWindowBridge()). */
 export const SURFACE_CHANNEL = "pling.surface";
 export const MARKER = "__IN_PAGE_PLAYABLE_V1__";
+/** Set on the page's window while a Surface's bridge is attached there (createSurface(...).attachWindowBridge()). */
+export const SURFACE_MARKER = "__PLING_SURFACE_V0_1__";
 /** Same-origin path under which --inject serves the package's own files. */
 const INJECT_PATH = "/__in-page-playable__/";
 /** The page package's www/ folder (index.js, index.d.ts, pkg/): what --inject serves. */
@@ -29,6 +31,14 @@ const ENTRY_IN_WWW = relative(WWW, fileURLToPath(import.meta.resolve("in-page-pl
  * request, so a page that installs later still is found by a later one.
  */
 export const INSTALL_GRACE_MS = 400;
+/**
+ * The same rule for a Surface, with more time: a page attaches its Surface
+ * when its code gets there (a framework mounting), often after it installed
+ * the package (tests/mcp.test.mjs has one that attaches 600 ms after its
+ * module ran, and its first request must be heard). Past it, a missing
+ * SURFACE_MARKER means no Surface: the Surface tools fail at once.
+ */
+export const SURFACE_GRACE_MS = 1500;
 /** Binding the --menu-tools watcher calls when the page's DOM changed. */
 const CHANGED_BINDING = "__inPagePlayableMcpChanged";
 const TYPES = { ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm" };
@@ -80,9 +90,9 @@ export class LinkError extends Error {
 // and `graceMs` passed since its load event ({ missing: "loaded" }), instead
 // of waiting out the timeout ({ missing: "timeout" }); -1 waits it out.
 // `repeatMs` (only for requests that are safe to repeat) posts the same
-// wrapper again until one is answered: a channel with no marker (Surface) may
-// attach its listener after the page's load event, when a module's top-level
-// await settles, and a message posted before that is simply not heard.
+// wrapper again until one is answered: a message posted while no listener
+// is attached is simply not heard (a marker set with its listener makes that
+// rare, not impossible: a page may detach a bridge and attach another).
 function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0, graceMs = -1 }) {
   // The envelope crosses as JSON text: Playwright's own serializer stalls on
   // a deeply nested argument (100 levels) instead of failing.
@@ -169,6 +179,32 @@ function watchDom({ binding, ms }) {
     if (!timer) timer = setTimeout(fire, ms);
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 }
+
+/** The page's one playable instance, on the "in-page-playable" channel. */
+const PLAYABLE = {
+  channel: CHANNEL,
+  marker: MARKER,
+  graceMs: INSTALL_GRACE_MS,
+  /** --inject installs an instance when the marker is missing. */
+  inject: true,
+  /** No marker: `where` is "in <page URL> (none … after the page's load event; …)" or "in <page URL> within N ms". */
+  missing: (where) =>
+    `no in-page-playable instance ${where}: ` +
+    "install the package in the page (installPlayable + attachWindowBridge), or start the server with --inject",
+};
+
+/** Surface's one rule, on the "pling.surface" channel: the same shape, its own marker and grace, no --inject. */
+const SURFACE = {
+  channel: SURFACE_CHANNEL,
+  marker: SURFACE_MARKER,
+  graceMs: SURFACE_GRACE_MS,
+  inject: false,
+  missing: (where, origin) => `no Surface answered on "${SURFACE_CHANNEL}" ${where}: ${surfaceHint(origin)}`,
+};
+
+/** What a page needs for the Surface tools (said when none answered). */
+const surfaceHint = (origin) =>
+  `does the page call createSurface({ …, allowedOrigins: [${JSON.stringify(origin)}] }).attachWindowBridge()?`;
 
 export class PageLink {
   /**
@@ -318,7 +354,7 @@ export class PageLink {
    * @returns {Promise<IPlayableUplink>}
    */
   async send(envelope) {
-    return this.#send(envelope, CHANNEL, MARKER);
+    return this.#send(envelope, PLAYABLE);
   }
 
   /**
@@ -332,22 +368,24 @@ export class PageLink {
       // An invoke is posted exactly once, so first make sure this document's
       // Surface is listening, with a describe probe when it has not answered yet.
       if (request.method !== "describe" && this.surfaceHeardAt !== this.loads) {
-        await this.#send({ protocol: request.protocol, id: `${request.id}-probe`, method: "describe", input: {} }, SURFACE_CHANNEL, null, true);
+        await this.#send({ protocol: request.protocol, id: `${request.id}-probe`, method: "describe", input: {} }, SURFACE, true);
       }
       const loads = this.loads;
-      const response = await this.#send(request, SURFACE_CHANNEL, null, request.method === "describe");
+      const response = await this.#send(request, SURFACE, request.method === "describe");
       this.surfaceHeardAt = loads;
       return response;
     } catch (e) {
+      // A marked window whose Surface stays silent: the timeout passed.
       if (!(e instanceof LinkError) || !/did not answer/.test(e.message)) throw e;
-      throw new LinkError(
-        `no Surface answered on "${SURFACE_CHANNEL}" within ${this.timeoutMs} ms: does the page call ` +
-          `createSurface({ …, allowedOrigins: [${JSON.stringify(this.origin)}] }).attachWindowBridge()?`,
-      );
+      throw new LinkError(`no Surface answered on "${SURFACE_CHANNEL}" within ${this.timeoutMs} ms: ${surfaceHint(this.origin)}`);
     }
   }
 
-  async #send(envelope, channel, marker, repeat = false) {
+  /**
+   * @param {typeof PLAYABLE} path the channel, its marker and grace, and
+   *   what to say when no one is there
+   */
+  async #send(envelope, path, repeat = false) {
     const page = this.page;
     if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
     let here = new URL(page.url());
@@ -362,18 +400,19 @@ export class PageLink {
       throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
     }
     const args = {
-      channel,
-      marker,
+      channel: path.channel,
+      marker: path.marker,
       seq: ++this.seq,
       envelopeJson: JSON.stringify(envelope),
       timeoutMs: this.timeoutMs,
       repeatMs: repeat ? 50 : 0,
-      // One rule for both paths: no marker once the page has loaded and
-      // INSTALL_GRACE_MS passed means no instance (--inject then installs one).
-      graceMs: marker ? INSTALL_GRACE_MS : -1,
+      // One rule for both paths: no marker once the page has loaded and the
+      // path's grace passed means no one is there (--inject then installs
+      // an instance: the playable path only, it creates no Surface).
+      graceMs: path.graceMs,
     };
     let answer = await this.#evaluate(exchange, args);
-    if (answer.missing && this.options.inject) {
+    if (answer.missing && path.inject && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, entry: ENTRY_IN_WWW, marker: MARKER });
       if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
       answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
@@ -381,12 +420,9 @@ export class PageLink {
     if (answer.missing) {
       const when =
         answer.missing === "loaded"
-          ? `(none ${INSTALL_GRACE_MS} ms after the page's load event; checked again on every request)`
+          ? `(none ${path.graceMs} ms after the page's load event; checked again on every request)`
           : `within ${this.timeoutMs} ms`;
-      throw new LinkError(
-        `no in-page-playable instance in ${here.href} ${when}: ` +
-          "install the package in the page (installPlayable + attachWindowBridge), or start the server with --inject",
-      );
+      throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin));
     }
     if (answer.timeout) {
       throw new LinkError(

@@ -427,6 +427,55 @@ test("Surface tools on a page without a Surface: a clear error", () =>
     assert.match(res.content[0].text, /no Surface answered on "pling.surface"/);
   }, ["--timeout", "500"]));
 
+test("Surface tools on a page with the package but no Surface: the clear error at once, not after --timeout, on every call", () =>
+  withClient("/tests/fixtures/mcp.html", async (client) => {
+    // --timeout 10000: no Surface marker once the page has loaded and the
+    // Surface grace (1.5 s) passed since its load event is knowable well
+    // before that (generous bound: the machine is slow and loaded).
+    for (const [call, name, args] of [["describe", "surface_describe", {}], ["invoke", "surface_invoke", { capability: "inc" }]]) {
+      const started = Date.now();
+      const res = await client.callTool({ name, arguments: args });
+      const took = Date.now() - started;
+      assert.equal(res.isError, true);
+      assert.match(res.content[0].text, new RegExp(
+        String.raw`no Surface answered on "pling\.surface" in ${server.origin}/tests/fixtures/mcp\.html ` +
+          String.raw`\(none \d+ ms after the page's load event; checked again on every request\): ` +
+          String.raw`does the page call createSurface\(\{ …, allowedOrigins: \["${server.origin}"\] \}\)\.attachWindowBridge\(\)\?$`,
+      ));
+      assert.ok(took < 3000, `${call} answered in ${took} ms, not after --timeout`);
+    }
+    assert.equal((await call(client, "page_hello")).up.ok, true, "the page's playable instance still answers");
+  }, ["--timeout", "10000"]));
+
+test("Surface tools: a Surface that attaches after the grace period is found on a later call (absence is not remembered)", () =>
+  // ?late=4000: the Surface attaches 4 s after the page's module ran (after the load event).
+  withClient("/tests/fixtures/mcp.html?surface&late=4000", async (client) => {
+    const early = await client.callTool({ name: "surface_describe", arguments: {} });
+    assert.equal(early.isError, true, "not attached yet: the clear error");
+    assert.match(early.content[0].text, /no Surface answered on "pling\.surface" in .*\(none \d+ ms after the page's load event; checked again on every request\)/);
+    let later;
+    for (const until = Date.now() + 15000; Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      later = await client.callTool({ name: "surface_describe", arguments: {} });
+      if (!later.isError) break;
+    }
+    assert.equal(later.isError, false, "attached now: found");
+    assert.deepEqual(JSON.parse(later.content[0].text).result.capabilities.map((c) => c.id), ["inc", "named"]);
+    const invoked = JSON.parse((await client.callTool({ name: "surface_invoke", arguments: { capability: "inc" } })).content[0].text);
+    assert.equal(invoked.ok, true);
+    assert.equal((await snapshot(client)).pageTitle, "count=1", "clicked exactly once");
+  }, ["--timeout", "10000"]));
+
+test("a marked window whose Surface does not answer (its bridge allows another origin) is still waited for, up to --timeout", () =>
+  withClient("/tests/fixtures/mcp.html?surface&deaf", async (client) => {
+    const started = Date.now();
+    const res = await client.callTool({ name: "surface_describe", arguments: {} });
+    const took = Date.now() - started;
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /no Surface answered on "pling\.surface" within 2500 ms: does the page call createSurface/);
+    assert.ok(took >= 2400, `waited ${took} ms: the marker is there, so the server waits for the Surface`);
+  }, ["--timeout", "2500"]));
+
 test("--cdp attaches to a running Chromium, reuses the tab at the URL, and leaves it open", async () => {
   const { spawn } = await import("node:child_process");
   const { mkdtemp, readFile, rm } = await import("node:fs/promises");

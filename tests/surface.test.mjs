@@ -726,6 +726,38 @@ test("bridge: an attached Surface keeps answering after garbage collection thoug
     await cdp.detach();
   }));
 
+test("bridge: the window carries __PLING_SURFACE_V0_1__ while a Surface bridge is attached there, until none is left", () =>
+  withPage(async (page) => {
+    const seen = await page.evaluate(() => {
+      const marker = () => (Object.hasOwn(window, "__PLING_SURFACE_V0_1__") ? window.__PLING_SURFACE_V0_1__ : "absent");
+      const seen = [["created", marker()]];
+      try { makeSurface({ allowedOrigins: [] }).attachWindowBridge(); } catch { /* refused */ }
+      seen.push(["refused", marker()]);
+      const a = makeSurface({ allowedOrigins: [location.origin] });
+      const b = makeSurface({ allowedOrigins: [location.origin] });
+      a.attachWindowBridge();
+      seen.push(["a attached", marker()]);
+      a.attachWindowBridge(); // twice: still one bridge
+      b.attachWindowBridge();
+      a.detachWindowBridge();
+      seen.push(["a detached, b attached", marker()]);
+      a.detachWindowBridge(); // again: nothing to detach
+      seen.push(["a detached twice, b attached", marker()]);
+      b.detachWindowBridge();
+      seen.push(["none attached", marker()]);
+      a.attachWindowBridge();
+      seen.push(["a attached again", marker()]);
+      a.detachWindowBridge();
+      seen.push(["none attached again", marker()]);
+      return seen;
+    });
+    assert.deepEqual(seen, [
+      ["created", "absent"], ["refused", "absent"], ["a attached", true],
+      ["a detached, b attached", true], ["a detached twice, b attached", true],
+      ["none attached", "absent"], ["a attached again", true], ["none attached again", "absent"],
+    ]);
+  }));
+
 test("bridge: another origin, or another window, is ignored", async () => {
   const page = await ctx.open(FIXTURE);
   try {

@@ -15,7 +15,14 @@ use crate::webmcp::plan::Kind;
 use crate::webmcp::{Owner, Publication};
 use playable::web::{BomPort, BotPort, SensePort, WebRandom};
 
+/// Set on a window by `installPlayable` (a marker, not an API).
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
+/// Set (`true`) on a window while a Surface's window bridge is attached
+/// there, so a client (the MCP server) can tell at once that no Surface
+/// will answer on `"pling.surface"` (docs/surface.md, "Window bridge"). Like
+/// [`MARKER`], named after its protocol and version (`pling.surface/0.1`),
+/// a marker, not an API: it carries nothing but its presence.
+pub(crate) const SURFACE_MARKER: &str = "__PLING_SURFACE_V0_1__";
 
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {

@@ -6,7 +6,7 @@
 //! one JS call, awaited through `JsFuture`), uses `surface::dom` for the
 //! page and the built-in executor, and hands the typed response back to JS.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Date, Function, JsString, Object, Promise, Reflect};
@@ -23,12 +23,41 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Window;
 
+use crate::install::{take, SURFACE_MARKER};
 use crate::options::web as options;
 use crate::webmcp::plan::Kind;
 use crate::webmcp::{Owner, Publication};
 
 /// The bridge channel Surface answers on (the playable bridge's wrapper).
 const CHANNEL: &str = "pling.surface";
+
+thread_local! {
+    /// The window of every attached Surface bridge, one entry per bridge:
+    /// a window keeps [`SURFACE_MARKER`] while it has an entry.
+    static BRIDGED: Cell<Vec<Window>> = const { Cell::new(Vec::new()) };
+}
+
+/// Records that a Surface bridge on `window` was attached (`true`) or
+/// detached, and marks the window while any bridge is left attached there:
+/// another Surface's detach must not unmark a window whose own bridge
+/// still answers.
+fn bridged(window: &Window, attached: bool) {
+    let mut list = BRIDGED.with(Cell::take);
+    let here = |w: &Window| Object::is(w, window);
+    if attached {
+        list.push(window.clone());
+    } else if let Some(i) = list.iter().position(here) {
+        list.swap_remove(i);
+    }
+    let marked = list.iter().any(here);
+    BRIDGED.with(|cell| cell.set(list));
+    let key = JsValue::from_str(SURFACE_MARKER);
+    if marked {
+        let _ = Reflect::set(window, &key, &JsValue::TRUE);
+    } else {
+        let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &key);
+    }
+}
 
 // The JS side: each function performs one act and reports raw facts.
 // Values from the page cross through boundary.js: `read` reads a request's
@@ -348,20 +377,31 @@ impl Surface {
     }
 
     /// Starts answering `{ channel: "pling.surface", dir: "down", seq,
-    /// envelope: request }` messages from this window and `allowedOrigins`.
+    /// envelope: request }` messages from this window and `allowedOrigins`;
+    /// marks the window with `__PLING_SURFACE_V0_1__` while attached.
     #[wasm_bindgen(js_name = attachWindowBridge)]
     pub fn attach_window_bridge(&self) -> Result<(), JsError> {
+        let attached = |inner: &Inner| inner.bridge.try_borrow().is_ok_and(|b| b.is_some());
+        let before = attached(&self.inner);
         // The same message as the playable instance's attach (it names
         // attachWindowBridge and allowedOrigins).
         self.inner
             .attach_bridge()
-            .map_err(|e| JsError::new(&format!("{e}")))
+            .map_err(|e| JsError::new(&format!("{e}")))?;
+        // Attaching twice is one bridge: counted once.
+        if !before && attached(&self.inner) {
+            bridged(&self.inner.window, true);
+        }
+        Ok(())
     }
 
-    /// Stops answering bridge messages.
+    /// Stops answering bridge messages; the window loses its Surface marker
+    /// once no Surface bridge is left attached there.
     #[wasm_bindgen(js_name = detachWindowBridge)]
     pub fn detach_window_bridge(&self) {
-        self.inner.bridge.borrow_mut().take();
+        if take(&self.inner.bridge).is_some() {
+            bridged(&self.inner.window, false);
+        }
     }
 
     /// Publishes the capabilities this session may use as WebMCP tools (a
