@@ -52,11 +52,18 @@ const BUDGET_GZIP_BYTES = 100_000;
  * of a ToString copy per type: 202,243 → 200,838 B; with the WebMCP
  * publications' shared tool names (a menu and a Surface published together
  * no longer collide) merged: 201,237 B; the review's one JSON quote and
- * one thrown-value reader for every crate: 201,038 B. A ceiling that catches
+ * one thrown-value reader for every crate: 201,038 B. Session 12: Surface's
+ * built-in executor on playable::web's ports (one path, +19 B); an attach on
+ * a window whose addEventListener/removeEventListener throws refused
+ * (AttachError) instead of gloo-events' unwrap_throw through wasm (+427 B);
+ * a WebMCP registration the browser refuses no longer counted (+104 B); the
+ * Surface bridge's window marker, so the MCP server fails fast on a page
+ * with no Surface (+268 B); sense::Index::insert as an entry match (+45 B):
+ * 201,908 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 201_700;
+const CEILING_GZIP_BYTES = 202_100;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
