@@ -321,17 +321,21 @@ test("the publication's own reads do not spend the agent's \"changed\": capabili
     assert.deepEqual(changed, { unchanged: false, ids: ["orders.search", "orders.open", "orders.update_note@order"] });
   }, "/tests/fixtures/surface.html"));
 
+// In the page: the menu published, then (200 ms later) the Surface's
+// capabilities, as window.__pub and window.__spub.
+const PUBLISH_BOTH = async () => {
+  window.__p = window.P.installPlayable();
+  window.__pub = window.__p.publishWebMcp();
+  await new Promise((r) => setTimeout(r, 200));
+  window.__surface = window.makeSurface();
+  window.__spub = window.__surface.publishWebMcp();
+};
+
 test("a page's menu and its Surface published together: a capability whose id a menu tool holds gets the hashed name, not a refused duplicate", () =>
   withPage(async (page) => {
     // On this page the capability `orders.search` also has its control,
     // the playable `orders.search`, which the menu publishes first.
-    await page.evaluate(async () => {
-      window.__p = window.P.installPlayable();
-      window.__pub = window.__p.publishWebMcp();
-      await new Promise((r) => setTimeout(r, 200));
-      window.__surface = window.makeSurface();
-      window.__spub = window.__surface.publishWebMcp();
-    });
+    await page.evaluate(PUBLISH_BOTH);
     const SEARCH = "orders.search-" + fnv1a("orders.search");
     await until(page, (n) => n.includes(SEARCH) && n.includes("orders.search"), "both published");
     const tools = Object.fromEntries((await page.webmcp.tools()).map((t) => [t.name, t]));
@@ -386,13 +390,7 @@ test("a registration the browser refuses does not count: not retried in a loop, 
 test("a menu tool the browser refused leaves its name free: the Surface's capability of that id takes it, unhashed", () =>
   withPage(async (page) => {
     await page.evaluate(REFUSING, ["orders.search"]);
-    await page.evaluate(async () => {
-      window.__p = window.P.installPlayable();
-      window.__pub = window.__p.publishWebMcp();
-      await new Promise((r) => setTimeout(r, 200));
-      window.__surface = window.makeSurface();
-      window.__spub = window.__surface.publishWebMcp();
-    });
+    await page.evaluate(PUBLISH_BOTH);
     await until(page, (n) => n.includes("orders.search"), "the name orders.search registered");
     const tools = Object.fromEntries((await page.webmcp.tools()).map((t) => [t.name, t]));
     assert.equal(tools["orders.search"]?.description, "Search orders", "the capability holds the name (the menu item's is \"Search\")");
