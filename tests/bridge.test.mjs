@@ -219,6 +219,41 @@ test("attachWindowBridge on a page whose addEventListener (or removeEventListene
     assert.equal(r.handled, true);
   }));
 
+test("detaching on a page whose removeEventListener throws since the attach: nothing thrown, no more replies, the module keeps working", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const orig = EventTarget.prototype.removeEventListener;
+      const hello = (p) => p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} }).then((u) => u.ok, (e) => "rejected: " + e.message);
+      const act = (f) => { try { f(); return "ok"; } catch (e) { return e.message; } };
+      const answered = async (seq) => { __ups.length = 0; __post(__hello(seq)); await __settle(); return __ups.map((u) => u.data.seq); };
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      // On the window itself, then on the prototype (resetPlayableForTests).
+      window.removeEventListener = () => { throw new Error("stuck"); };
+      const detached = act(() => window.P.detachWindowBridgeForTests());
+      const afterDetach = await answered(1);
+      const handled = await hello(p);
+      delete window.removeEventListener;
+      const reattached = act(() => p.attachWindowBridge());
+      const afterReattach = await answered(2);
+      EventTarget.prototype.removeEventListener = function () { throw new Error("stuck"); };
+      const reset = act(() => window.P.resetPlayableForTests());
+      const afterReset = await answered(3);
+      EventTarget.prototype.removeEventListener = orig;
+      let q;
+      const installed = act(() => { q = window.P.installPlayable({ allowedOrigins: [location.origin] }); q.attachWindowBridge(); });
+      const afterInstall = await answered(4);
+      return { detached, afterDetach, handled, reattached, afterReattach, reset, afterReset, installed, afterInstall, fresh: q && await hello(q) };
+    }, HELPERS.toString());
+    assert.deepEqual(r, {
+      detached: "ok", afterDetach: [], handled: true,
+      reattached: "ok", afterReattach: [2],
+      reset: "ok", afterReset: [],
+      installed: "ok", afterInstall: [4], fresh: true,
+    });
+  }));
+
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
   const page = await ctx.browser.newPage();
   try {

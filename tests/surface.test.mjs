@@ -705,6 +705,35 @@ test("bridge: a page whose addEventListener throws gets a clear error from a Sur
     assert.deepEqual(r.ups, [[2, true]]);
   }));
 
+test("bridge: detachWindowBridge on a page whose removeEventListener throws since the attach: nothing thrown, no more replies, the marker gone; a later attach works", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      new Function("return " + helpers)()();
+      const marker = () => Object.hasOwn(window, "__PLING_SURFACE_V0_1__");
+      const act = (f) => { try { f(); return "ok"; } catch (e) { return e.message; } };
+      const answered = async (seq) => { __ups.length = 0; __post(__down(seq, req("describe"))); await __settle(); return __ups.map((u) => u.data.seq); };
+      const s = makeSurface({ allowedOrigins: [location.origin] });
+      s.attachWindowBridge();
+      const orig = EventTarget.prototype.removeEventListener;
+      EventTarget.prototype.removeEventListener = function () { throw new Error("stuck"); };
+      const detached = act(() => s.detachWindowBridge());
+      const again = act(() => s.detachWindowBridge());
+      const gone = !marker();
+      const afterDetach = await answered(1);
+      const handled = await s.handle(req("describe")).then((x) => x.ok, (e) => "rejected: " + e.message);
+      EventTarget.prototype.removeEventListener = orig;
+      const reattached = act(() => s.attachWindowBridge());
+      const afterReattach = await answered(2);
+      const marked = marker();
+      s.detachWindowBridge();
+      return { detached, again, gone, afterDetach, handled, reattached, afterReattach, marked, unmarked: !marker() };
+    }, BRIDGE.toString());
+    assert.deepEqual(r, {
+      detached: "ok", again: "ok", gone: true, afterDetach: [], handled: true,
+      reattached: "ok", afterReattach: [2], marked: true, unmarked: true,
+    });
+  }));
+
 test("bridge: an attached Surface keeps answering after garbage collection though the page kept no reference (createSurface(…).attachWindowBridge())", () =>
   withPage(async (page) => {
     await page.evaluate(() => {

@@ -9,7 +9,8 @@
 //!
 //! The filter is [`accept`], a pure function over the [`MessageFacts`] the
 //! web side reads from each event (tested natively); the listener itself is
-//! a gloo-events `EventListener` in [`web`], removed when the bridge drops.
+//! a gloo-events `EventListener` in [`web`], removed when the bridge drops
+//! (or, on a page that no longer lets it be removed, silenced).
 
 use std::fmt;
 
@@ -124,9 +125,9 @@ impl fmt::Display for AttachError {
                     "attachWindowBridge() attached no listener: the page's {method} threw ({thrown})"
                 )?;
                 if method == "removeEventListener" {
-                    // gloo-events removes its listener on drop, and would
-                    // throw there: a bridge that cannot be detached is not
-                    // attached.
+                    // Its listener could never be removed, only silenced
+                    // (`WindowBridge`'s drop): a bridge that cannot be
+                    // detached is not attached.
                     f.write_str(", so the bridge could never be detached")?;
                 }
                 Ok(())

@@ -18,7 +18,8 @@ use web_sys::Window;
 // failed remove. A page script may replace either method, on the window or
 // on `EventTarget.prototype`, with one that throws: tried here first, that
 // is an `AttachError` the caller reports, and gloo-events stays the
-// listener. The trial listener is a function of its own (a page's
+// listener. (One replaced after the attach is `WindowBridge`'s drop's
+// concern: it silences the listener it cannot remove.) The trial listener is a function of its own (a page's
 // instrumentation may mark the listeners it is given). A method that
 // throws only on a later call is not caught by a trial.
 #[wasm_bindgen(inline_js = r#"

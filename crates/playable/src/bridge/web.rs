@@ -2,6 +2,9 @@
 //! read through `Reflect`, so a synthetic event whose getters throw is just
 //! a stranger), applies [`super::accept`], and posts replies.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use gloo_events::EventListener;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -91,9 +94,13 @@ pub fn reply_on(
 }
 
 /// The bridge's `message` listener; dropping it removes the listener (a
-/// gloo-events `EventListener`).
+/// gloo-events `EventListener`), and never throws.
 pub struct WindowBridge {
-    _listener: EventListener,
+    /// `None` once dropped.
+    listener: Option<EventListener>,
+    /// Cleared on drop: a listener the page would not let go of answers
+    /// nothing.
+    live: Rc<Cell<bool>>,
 }
 
 impl WindowBridge {
@@ -119,13 +126,47 @@ impl WindowBridge {
         on_down: impl Fn(Delivery) + 'static,
     ) -> Self {
         let target = window.clone();
+        let live = Rc::new(Cell::new(true));
+        let open = Rc::clone(&live);
         let listener = EventListener::new(&target, "message", move |event| {
+            if !open.get() {
+                return;
+            }
             if let Some(delivery) = accept_event_on(channel, event, &window, &origins) {
                 on_down(delivery);
             }
         });
         Self {
-            _listener: listener,
+            listener: Some(listener),
+            live,
+        }
+    }
+}
+
+impl Drop for WindowBridge {
+    fn drop(&mut self) {
+        self.live.set(false);
+        let Some(listener) = self.listener.take() else {
+            return;
+        };
+        // gloo-events' own drop `unwrap_throw`s a failed removal through
+        // wasm: a page script may replace `removeEventListener` with one
+        // that throws after the attach (the attach's trial caught it
+        // before). So the removal is tried here first (web-sys returns its
+        // `Err`), as gloo-events removes (bubble phase). When it throws,
+        // the page took away the means to remove the listener: it is kept
+        // (`forget`, with what it holds), inert since `live` is cleared (as
+        // is one a no-op replacement leaves on the window). Once removed
+        // here, gloo-events' drop removes it again: a no-op.
+        let removed = listener
+            .target()
+            .remove_event_listener_with_callback_and_bool(
+                "message",
+                listener.callback().as_ref().unchecked_ref(),
+                false,
+            );
+        if removed.is_err() {
+            listener.forget();
         }
     }
 }
