@@ -59,11 +59,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * a WebMCP registration the browser refuses no longer counted (+104 B); the
  * Surface bridge's window marker, so the MCP server fails fast on a page
  * with no Surface (+268 B); sense::Index::insert as an entry match (+45 B):
- * 201,908 B. A ceiling that catches
+ * 201,908 B; a bridge detach that never throws (WindowBridge's own Drop
+ * tries the removal, and keeps a listener the page will not let go of
+ * inert): 202,098 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 202_100;
+const CEILING_GZIP_BYTES = 202_300;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
