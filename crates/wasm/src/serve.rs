@@ -19,9 +19,10 @@ use web_sys::Window;
 // on `EventTarget.prototype`, with one that throws: tried here first, that
 // is an `AttachError` the caller reports, and gloo-events stays the
 // listener. (One replaced after the attach is `WindowBridge`'s drop's
-// concern: it silences the listener it cannot remove.) The trial listener is a function of its own (a page's
-// instrumentation may mark the listeners it is given). A method that
-// throws only on a later call is not caught by a trial.
+// concern: it silences the listener it cannot remove.) The trial listener
+// is a function of its own (a page's instrumentation may mark the
+// listeners it is given). A method that throws only on a later call is not
+// caught by a trial.
 #[wasm_bindgen(inline_js = r#"
 export function tryListening(target) {
   const probe = () => {};
