@@ -21,7 +21,7 @@ const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, 
  * A page as the module answers it. `windowed: false` answers like a
  * package older than the window (the whole snapshot, whatever was asked).
  */
-function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake" }) {
+function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }] }) {
   const page = {
     menu,
     generics, // { ref, role, name, visible }
@@ -47,7 +47,6 @@ function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake" }) 
         dirty: [],
         noReload: false,
       };
-      const escapes = [{ type: "reload", allowed: true }];
       const p = down.payload;
       if (!page.windowed || (p.query === undefined && p.offset === undefined && p.limit === undefined)) {
         return { ...head, ok: true, payload: { snapshot: full, escapes } };
@@ -170,6 +169,27 @@ test("the text leaves out defaults and ids the agent has no use for; structuredC
   const json = await client.callTool({ name: "page_snapshot", arguments: { format: "json" } });
   assert.deepEqual(JSON.parse(json.content[0].text), { ...json.structuredContent, requestId: json.structuredContent.requestId });
   assert.deepEqual(json.structuredContent.payload, res.structuredContent.payload);
+});
+
+test("escape types are page text: none can replace the snapshot's own lines", async () => {
+  const escapes = [
+    { type: "menu", allowed: false, reason: "x" },
+    { type: "click", allowed: true },
+    { type: "__proto__", allowed: true },
+    { type: "", allowed: true },
+    { type: "reload", allowed: false, reason: "unsaved work" },
+  ];
+  const page = fakePage({ menu: [item("save", { title: "Save" })], escapes });
+  const { client } = await connect(page);
+  const text = (await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
+  const shown = decode(text, { indent: 1 });
+  assert.equal(shown.menu, "all 1");
+  assert.deepEqual(shown.click, [{ id: "save", title: "Save", desc: "" }]);
+  assert.equal(shown.reload, "not allowed: unsaved work");
+  assert.ok(
+    text.endsWith('\nreload: "not allowed: unsaved work"\nescapes:\n menu: "not allowed: x"\n click: allowed\n __proto__: allowed\n "": allowed'),
+    text,
+  );
 });
 
 test("a query finds one row among thousands in a few hundred characters", async () => {
