@@ -282,8 +282,13 @@ export function createServer(link, options = {}) {
     async ({ query, offset = 0, limit = LIMITS.window, format = "toon" }) => {
       try {
         const { bounded, note } = await readWindow({ query, offset, limit });
-        if (bounded.ok !== true) return reply(renderError(bounded.error), bounded, { isError: true, note, pageText: true });
-        const text = format === "json" ? JSON.stringify(bounded) : renderSnapshot(bounded.payload, { tools: server.menuTools?.note() });
+        const text =
+          format === "json"
+            ? JSON.stringify(bounded)
+            : bounded.ok !== true
+              ? renderError(bounded.error)
+              : renderSnapshot(bounded.payload, { tools: server.menuTools?.note() });
+        if (bounded.ok !== true) return reply(text, bounded, { isError: true, note, pageText: true });
         return reply(text, bounded, { isError: false, note, pageText: true });
       } catch (e) {
         return failure(e);

@@ -192,6 +192,21 @@ test("escape types are page text: none can replace the snapshot's own lines", as
   );
 });
 
+test('a refused snapshot: "refused CODE: message", or with format "json" the uplink envelope as JSON text', async () => {
+  const page = fakePage({ menu: [item("a")] });
+  const send = page.send;
+  page.send = async (down) =>
+    down.cmd === "snapshot" ? { pageId: "p".repeat(32), requestId: down.requestId, ok: false, error: { code: "BAD_PAYLOAD", message: "no" } } : send(down);
+  const { client } = await connect(page);
+  const toonText = await client.callTool({ name: "page_snapshot", arguments: {} });
+  assert.equal(toonText.isError, true);
+  assert.equal(toonText.content[0].text, "refused BAD_PAYLOAD: no");
+  const json = await client.callTool({ name: "page_snapshot", arguments: { format: "json" } });
+  assert.equal(json.isError, true);
+  assert.deepEqual(JSON.parse(json.content[0].text), json.structuredContent);
+  assert.equal(json.structuredContent.error.code, "BAD_PAYLOAD");
+});
+
 test("a query finds one row among thousands in a few hundred characters", async () => {
   const page = fakePage({ menu: rows(1400), generics: genericRows(900) });
   const { client } = await connect(page);
