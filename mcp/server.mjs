@@ -1,8 +1,10 @@
 // The MCP tools: page_hello, page_snapshot, page_run, page_escape (and,
 // with --menu-tools, one tool per runnable menu item). Each sends one
 // playable downlink through the window bridge. A result's text is for
-// models (TOON, defaults left out: render.mjs); its structuredContent is the
-// bounded uplink as JSON, described by the tool's outputSchema. The server
+// models (a snapshot as TOON, defaults left out: render.mjs; a run's
+// success as one line; the uplink envelope as JSON where issue 7 wants it);
+// its structuredContent is the bounded uplink as JSON, described by the
+// tool's outputSchema. The Surface tools answer JSON text only. The server
 // keeps the pageId itself: agents never pass one.
 import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
