@@ -6,6 +6,7 @@
 // per burst: the server debounces it). A call is a `run` like page_run's:
 // the page reads its menu afresh, checks the latch and actionability, and a
 // refusal changes nothing; a tool whose item went away answers NOT_IN_MENU.
+// Its result is page_run's (text, structuredContent and outputSchema).
 //
 // Past MAX_MENU_TOOLS runnable items, the first ones in menu order are tools
 // and the snapshot says so (page_run runs any item).
@@ -26,13 +27,16 @@ export class MenuTools {
    * @param {{
    *   read: (window: { offset: number, limit: number }) => Promise<any>,
    *   run: (id: string, args: Record<string, unknown>) => Promise<any>,
+   *   outputSchema: Record<string, import("zod").ZodType>,
    *   reserved: string[],
-   * }} hooks read: a windowed snapshot uplink; run: the tool result of a run
+   * }} hooks read: a windowed snapshot uplink; run: the tool result of a run;
+   *   outputSchema: its structuredContent (page_run's)
    */
-  constructor(server, { read, run, reserved }) {
+  constructor(server, { read, run, outputSchema, reserved }) {
     this.server = server;
     this.read = read;
     this.run = run;
+    this.outputSchema = outputSchema;
     this.reserved = reserved;
     /** name → { key, tool } */
     this.registered = new Map();
@@ -110,7 +114,7 @@ export class MenuTools {
       const id = t.id;
       const tool = this.server.registerTool(
         name,
-        { description: t.description, inputSchema: z.fromJSONSchema(t.inputSchema), annotations: ANNOTATIONS },
+        { description: t.description, inputSchema: z.fromJSONSchema(t.inputSchema), outputSchema: this.outputSchema, annotations: ANNOTATIONS },
         async (args) => {
           const result = await this.run(id, args ?? {});
           this.schedule(); // the page may have changed in ways no mutation shows

@@ -165,19 +165,40 @@ async function injectPackage({ base, entry, marker }) {
 // Runs in the page (--menu-tools), once per document: calls the binding at
 // most `ms` after the first DOM change of a burst (coalesced, not postponed).
 // The page can call the binding too; all it can cause is one more read.
+// An observer on the document does not see inside shadow trees, and the scan
+// reads open shadow roots (nested ones too): each is observed as well, found
+// by a walk at the start and before each notification, so a root attached
+// with a change is watched before the read that change causes.
 function watchDom({ binding, ms }) {
   const mark = Symbol.for("in-page-playable-mcp.watching");
   if (window[mark]) return;
   window[mark] = true;
+  const options = { subtree: true, childList: true, attributes: true, characterData: true };
+  const watched = new WeakSet();
   let timer = 0;
-  const fire = () => {
+  const observer = new MutationObserver(() => {
+    if (!timer) timer = setTimeout(fire, ms);
+  });
+  const watchShadows = (root) => {
+    const all = root.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const shadow = all[i].shadowRoot;
+      if (shadow === null || shadow === undefined) continue;
+      if (!watched.has(shadow)) {
+        watched.add(shadow);
+        observer.observe(shadow, options);
+      }
+      watchShadows(shadow);
+    }
+  };
+  function fire() {
     timer = 0;
+    watchShadows(document);
     const notify = window[binding];
     if (typeof notify === "function") notify().catch(() => {});
-  };
-  new MutationObserver(() => {
-    if (!timer) timer = setTimeout(fire, ms);
-  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  observer.observe(document, options);
+  watchShadows(document);
 }
 
 /** The page's one playable instance, on the "in-page-playable" channel. */

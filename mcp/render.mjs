@@ -24,6 +24,8 @@
 // Runnable items are grouped by event (click, input, scroll, drag) so no row
 // spends tokens on its event, enabled or visible flags; the rest are in
 // notRunnable with the reason. Generics are only named, grouped by role.
+// An escape type other than the protocol's "reload" (page text) is told
+// under `escapes:`, never as a line of its own.
 import { encode } from "@toon-format/toon";
 
 const EVENTS = ["click", "input", "scroll", "drag"];
@@ -88,7 +90,16 @@ export function renderSnapshot(payload, extra = {}) {
   const unresolved = s.islands.flatMap((i) => i.slots.filter((slot) => !slot.resolved).map((slot) => `${i.id}:${slot.name}`));
   if (unresolved.length) out.slotsNotFound = unresolved;
   if (s.dirty.length) out.dirty = s.dirty.map((d) => d || '""');
-  for (const e of payload.escapes) out[e.type || "escape"] = e.allowed ? "allowed" : `not allowed${e.reason ? `: ${e.reason}` : ""}`;
+  // Escape types are page text: only the protocol's own ("reload") gets a
+  // line of its own; any other goes under `escapes`, a null-prototype
+  // object, so no type can replace the menu, click, … lines above.
+  let others = null;
+  for (const e of payload.escapes) {
+    const said = e.allowed ? "allowed" : `not allowed${e.reason ? `: ${e.reason}` : ""}`;
+    if (e.type === "reload") out.reload = said;
+    else (others ??= Object.create(null))[e.type] = said;
+  }
+  if (others) out.escapes = others;
   return toon(out);
 }
 

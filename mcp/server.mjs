@@ -1,8 +1,10 @@
 // The MCP tools: page_hello, page_snapshot, page_run, page_escape (and,
 // with --menu-tools, one tool per runnable menu item). Each sends one
 // playable downlink through the window bridge. A result's text is for
-// models (TOON, defaults left out: render.mjs); its structuredContent is the
-// bounded uplink as JSON, described by the tool's outputSchema. The server
+// models (a snapshot as TOON, defaults left out: render.mjs; a run's
+// success as one line; the uplink envelope as JSON where issue 7 wants it);
+// its structuredContent is the bounded uplink as JSON, described by the
+// tool's outputSchema. The Surface tools answer JSON text only. The server
 // keeps the pageId itself: agents never pass one.
 import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -184,16 +186,21 @@ export function createServer(link, options = {}) {
   }
 
   /**
-   * run, escape: { ok, payload } or { ok, error } as TOON text (a run's
-   * success as renderRan's one line) and as structuredContent; with format
-   * "json" the text is the whole uplink envelope as JSON (pageId and
-   * requestId included).
+   * run, escape: { ok, payload } or { ok, error } as structuredContent, and
+   * as text: with format "json" the whole uplink envelope as JSON (pageId and
+   * requestId included); with "toon" compact (a run's success as renderRan's
+   * one line, a refusal as "refused CODE: message"). A run without a format
+   * answers its success compactly (read after every act) and a refusal as
+   * the envelope's JSON (issue 7: a client reads JSON.parse(text).error.code).
+   * @param {"toon" | "json" | undefined} format
    */
-  function actionResult(up, note, format = "toon", ran = false) {
+  function actionResult(up, note, format, ran = false) {
     const b = boundUplink(up);
     const structured = b.ok ? { ok: true, payload: b.payload } : { ok: false, error: b.error };
-    const ok = () => (ran ? renderRan(b.payload) : toon(structured));
-    const text = format === "json" ? JSON.stringify(b) : b.ok ? ok() : renderError(b.error);
+    let text;
+    if (format === "json" || (!b.ok && format === undefined)) text = JSON.stringify(b);
+    else if (b.ok) text = ran ? renderRan(b.payload) : toon(structured);
+    else text = renderError(b.error);
     return reply(text, structured, { isError: !b.ok, note, pageText: !b.ok });
   }
 
@@ -202,13 +209,16 @@ export function createServer(link, options = {}) {
     return { content: [{ type: "text", text: `The page could not be reached: ${e.message}` }], isError: true };
   }
 
-  /** One run of a menu item, as page_run and menu tools answer it. */
-  async function runItem(id, args) {
+  /**
+   * One run of a menu item, as page_run and menu tools (no format) answer it.
+   * @param {"toon" | "json"} [format]
+   */
+  async function runItem(id, args, format) {
     const payload = { id };
     for (const key of ["value", "to", "by"]) if (args[key] !== undefined) payload[key] = args[key];
     try {
       const { up, note } = await latched("run", payload);
-      return actionResult(up, note, "toon", true);
+      return actionResult(up, note, format, true);
     } catch (e) {
       return failure(e);
     }
@@ -217,8 +227,8 @@ export function createServer(link, options = {}) {
   const readOnly = { readOnlyHint: true, openWorldHint: true };
   // The text's form. page_snapshot is compact by default (issue 13: a
   // snapshot is what an agent reads most); page_hello and page_escape answer
-  // the uplink envelope as JSON text by default (issue 7). page_run takes the
-  // run payload's fields only, and answers compactly (at most 40 tokens).
+  // the uplink envelope as JSON text by default (issue 7). page_run answers a
+  // success compactly by default (at most 40 tokens) and a refusal as JSON.
   const formatArg = (byDefault) =>
     z
       .enum(["toon", "json"])
@@ -274,8 +284,13 @@ export function createServer(link, options = {}) {
     async ({ query, offset = 0, limit = LIMITS.window, format = "toon" }) => {
       try {
         const { bounded, note } = await readWindow({ query, offset, limit });
-        if (bounded.ok !== true) return reply(renderError(bounded.error), bounded, { isError: true, note, pageText: true });
-        const text = format === "json" ? JSON.stringify(bounded) : renderSnapshot(bounded.payload, { tools: server.menuTools?.note() });
+        const text =
+          format === "json"
+            ? JSON.stringify(bounded)
+            : bounded.ok !== true
+              ? renderError(bounded.error)
+              : renderSnapshot(bounded.payload, { tools: server.menuTools?.note() });
+        if (bounded.ok !== true) return reply(text, bounded, { isError: true, note, pageText: true });
         return reply(text, bounded, { isError: false, note, pageText: true });
       } catch (e) {
         return failure(e);
@@ -291,7 +306,8 @@ export function createServer(link, options = {}) {
         "Runs one menu item by its id, on the menu as it is at that moment: a click, or for input items the value, " +
         "for scroll items to/by, for drag items the target id in to. Refused (ok:false, nothing changed) when the id " +
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
-        "or its event cannot be dispatched (UNSUPPORTED_EVENT).",
+        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line `ok <id> key=value…`, " +
+        'a refusal as the uplink envelope as JSON text; format "json": the envelope as JSON either way.',
       inputSchema: {
         id: upTo(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),
         value: z
@@ -300,12 +316,19 @@ export function createServer(link, options = {}) {
           .describe("input items: text, true/false for a checkbox or radio, option value(s) for a select."),
         to: upTo(LIMITS.id).optional().describe('scroll items: "start" | "center" | "end"; drag items: the menu id to drop on.'),
         by: z.object({ x: z.number(), y: z.number() }).optional().describe("scroll items: CSS pixels to scroll by, { x, y }."),
+        format: z
+          .enum(["toon", "json"])
+          .optional()
+          .describe(
+            '"json": the uplink envelope as JSON text; "toon": compact, a refusal as "refused CODE: message" ' +
+              "(default: a success compact, a refusal as the JSON envelope).",
+          ),
       },
       outputSchema: RESULT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
-    async ({ id, ...args }) => {
-      const result = await runItem(id, args);
+    async ({ id, format, ...args }) => {
+      const result = await runItem(id, args, format);
       server.menuTools?.schedule();
       return result;
     },
@@ -418,6 +441,7 @@ export function createServer(link, options = {}) {
     server.menuTools = new MenuTools(server, {
       read: async (w) => (await readWindow(w)).bounded,
       run: runItem,
+      outputSchema: RESULT_OUTPUT,
       reserved: [...BUILT_IN_TOOLS],
     });
   }

@@ -97,6 +97,19 @@ test("the tool list follows the page: list_changed after a call changed the menu
     assert.equal(await title(client), "count=0", "nothing was clicked");
   }));
 
+test("the tool list follows changes inside open shadow roots: nested ones, and one the page attached later", () =>
+  withClient("/tests/fixtures/mcp-tools.html?shadow=2500", async ({ until, changes }) => {
+    // Listed before the page changes anything (the change comes 2.5 s after its load).
+    await until((names) => names.includes("sh1") && names.includes("sh2") && !names.includes("sh3"), "the shadow items are tools");
+    const before = changes();
+    await until(
+      (names) => !names.includes("sh1") && names.includes("sh2") && names.includes("sh3") && names.includes("sh4"),
+      "a disabled shadow item was withdrawn and new ones (a nested root, a new root) became tools",
+    );
+    assert.ok(changes() > before, "notifications/tools/list_changed was sent");
+    await until((names) => !names.includes("sh4") && names.includes("sh3"), "a change inside the newly attached root was seen");
+  }));
+
 test(`past ${MAX_MENU_TOOLS} runnable items: the first ${MAX_MENU_TOOLS} are tools, and snapshots say so`, () =>
   withClient("/tests/fixtures/mcp-tools.html?many=100", async ({ client, menuTools }) => {
     const names = (await menuTools()).map((t) => t.name);

@@ -21,7 +21,7 @@ const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, 
  * A page as the module answers it. `windowed: false` answers like a
  * package older than the window (the whole snapshot, whatever was asked).
  */
-function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake" }) {
+function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }] }) {
   const page = {
     menu,
     generics, // { ref, role, name, visible }
@@ -47,7 +47,6 @@ function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake" }) 
         dirty: [],
         noReload: false,
       };
-      const escapes = [{ type: "reload", allowed: true }];
       const p = down.payload;
       if (!page.windowed || (p.query === undefined && p.offset === undefined && p.limit === undefined)) {
         return { ...head, ok: true, payload: { snapshot: full, escapes } };
@@ -172,6 +171,42 @@ test("the text leaves out defaults and ids the agent has no use for; structuredC
   assert.deepEqual(json.structuredContent.payload, res.structuredContent.payload);
 });
 
+test("escape types are page text: none can replace the snapshot's own lines", async () => {
+  const escapes = [
+    { type: "menu", allowed: false, reason: "x" },
+    { type: "click", allowed: true },
+    { type: "__proto__", allowed: true },
+    { type: "", allowed: true },
+    { type: "reload", allowed: false, reason: "unsaved work" },
+  ];
+  const page = fakePage({ menu: [item("save", { title: "Save" })], escapes });
+  const { client } = await connect(page);
+  const text = (await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
+  const shown = decode(text, { indent: 1 });
+  assert.equal(shown.menu, "all 1");
+  assert.deepEqual(shown.click, [{ id: "save", title: "Save", desc: "" }]);
+  assert.equal(shown.reload, "not allowed: unsaved work");
+  assert.ok(
+    text.endsWith('\nreload: "not allowed: unsaved work"\nescapes:\n menu: "not allowed: x"\n click: allowed\n __proto__: allowed\n "": allowed'),
+    text,
+  );
+});
+
+test('a refused snapshot: "refused CODE: message", or with format "json" the uplink envelope as JSON text', async () => {
+  const page = fakePage({ menu: [item("a")] });
+  const send = page.send;
+  page.send = async (down) =>
+    down.cmd === "snapshot" ? { pageId: "p".repeat(32), requestId: down.requestId, ok: false, error: { code: "BAD_PAYLOAD", message: "no" } } : send(down);
+  const { client } = await connect(page);
+  const toonText = await client.callTool({ name: "page_snapshot", arguments: {} });
+  assert.equal(toonText.isError, true);
+  assert.equal(toonText.content[0].text, "refused BAD_PAYLOAD: no");
+  const json = await client.callTool({ name: "page_snapshot", arguments: { format: "json" } });
+  assert.equal(json.isError, true);
+  assert.deepEqual(JSON.parse(json.content[0].text), json.structuredContent);
+  assert.equal(json.structuredContent.error.code, "BAD_PAYLOAD");
+});
+
 test("a query finds one row among thousands in a few hundred characters", async () => {
   const page = fakePage({ menu: rows(1400), generics: genericRows(900) });
   const { client } = await connect(page);
@@ -222,9 +257,34 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   const refused = await client.callTool({ name: "page_run", arguments: { id: "off" } });
   assert.equal(refused.isError, true);
   assert.deepEqual(refused.structuredContent.error.code, "NOT_ACTIONABLE");
-  assert.match(refused.content[0].text, /^refused NOT_ACTIONABLE: "off" is disabled$/);
+  // A refusal's text is the uplink envelope as JSON (issue 7: JSON.parse(text).error.code).
+  const envelope = JSON.parse(refused.content[0].text);
+  assert.equal(envelope.error.code, "NOT_ACTIONABLE");
+  assert.equal(envelope.error.message, '"off" is disabled');
   assert.equal(refused.content.at(-1).text, UNTRUSTED_NOTE);
   assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
+});
+
+test('page_run takes format: "json" answers the whole uplink envelope as JSON text, "toon" a refusal as one line', async () => {
+  const page = fakePage({ menu: [item("a"), item("off", { enabled: false })] });
+  const { client } = await connect(page);
+  const ran = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
+  assert.deepEqual(JSON.parse(ran.content[0].text), { pageId: "p".repeat(32), requestId: "mcp-2", ok: true, payload: { id: "a" } });
+  assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a" } }, "structuredContent as without format");
+  const refused = await client.callTool({ name: "page_run", arguments: { id: "off", format: "json" } });
+  assert.equal(refused.isError, true);
+  assert.deepEqual(JSON.parse(refused.content[0].text), {
+    pageId: "p".repeat(32),
+    requestId: "mcp-3",
+    ok: false,
+    error: { code: "NOT_ACTIONABLE", message: '"off" is disabled' },
+  });
+  const byDefault = await client.callTool({ name: "page_run", arguments: { id: "off" } });
+  assert.deepEqual(JSON.parse(byDefault.content[0].text), { ...JSON.parse(refused.content[0].text), requestId: "mcp-4" });
+  const compact = await client.callTool({ name: "page_run", arguments: { id: "off", format: "toon" } });
+  assert.equal(compact.content[0].text, 'refused NOT_ACTIONABLE: "off" is disabled');
+  assert.equal((await client.callTool({ name: "page_run", arguments: { id: "a", format: "toon" } })).content[0].text, "ok a");
+  assert.deepEqual(page.runs, [{ id: "a" }, { id: "a" }], "format never reaches the page");
 });
 
 test("page_run refuses an id over the page package's 1,024-character bound before anything reaches the page", async () => {
@@ -321,7 +381,11 @@ test("--menu-tools: runnable items become tools named by the WebMCP rule, with t
   const refused = await client.callTool({ name: "save", arguments: {} });
   assert.equal(refused.isError, true);
   assert.equal(refused.structuredContent.error.code, "NOT_ACTIONABLE");
+  assert.equal(JSON.parse(refused.content[0].text).error.code, "NOT_ACTIONABLE", "a refusal's text is the envelope as JSON, as page_run's");
   assert.deepEqual(page.runs, [{ id: "search", value: "Ada" }]);
+  // A menu tool's result is page_run's, and so is its declared outputSchema.
+  const pageRun = tools.find((t) => t.name === "page_run");
+  for (const t of menuTools) assert.deepEqual(t.outputSchema, pageRun.outputSchema, t.name);
 });
 
 test("--menu-tools: the tool list follows the menu, with one list_changed per change", async () => {

@@ -74,7 +74,7 @@ test("lists its tools: hello, snapshot, run, escape, and nothing that evaluates 
     ]);
     const run = tools.find((t) => t.name === "page_run");
     assert.deepEqual(run.inputSchema.required, ["id"]);
-    assert.deepEqual(Object.keys(run.inputSchema.properties).sort(), ["by", "id", "to", "value"]);
+    assert.deepEqual(Object.keys(run.inputSchema.properties).sort(), ["by", "format", "id", "to", "value"]);
     assert.match(client.getInstructions(), /untrusted/);
   }));
 
