@@ -333,3 +333,105 @@ test("a root in an iframe's document (the seed's contentDocument): its menu runs
     // Exactly one click each; every event is the frame's own class (a listener's instanceof holds).
     assert.deepEqual(r.seen, ["click:button:true", "input:input:true", "click:rect:true"]);
   }));
+
+// Issue 6 §1, receives events, for a target outside the viewport: nothing is
+// scrolled to test it; the hit test looks at a probe point inside the
+// viewport (the viewport's middle on each axis where the action point is
+// outside), and only an element that stays put when the page scrolls
+// (position: fixed, itself or an ancestor) refuses there.
+const BACKDROP = '<div id="ov" style="position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.3)"></div>';
+const BELOW = '<div style="height:2000px"></div><button id="below" data-e2e-kind="playable" data-e2e-id="below">Below</button>';
+const SEEN = ["click", "pointerdown", "pointerup", "pointermove", "mousedown", "mouseup", "mousemove", "focus", "focusin", "scroll", "dragstart", "drop"];
+
+// In the page: `html` appended to the body, and every event of SEEN on the
+// window logged ("type:id"); returns the page's scroll position.
+const mount = (page, html) =>
+  page.evaluate(({ html, seen }) => {
+    const host = document.createElement("div");
+    host.id = "offscreen";
+    host.innerHTML = html;
+    document.body.append(host);
+    for (const t of seen) window.addEventListener(t, (e) => window.log.push(t + ":" + (e.target.id || e.target.nodeName)), true);
+    return [scrollX, scrollY];
+  }, { html, seen: SEEN });
+
+const scrolled = (page) => page.evaluate(() => [scrollX, scrollY]);
+
+test("an overlay refuses a target below the fold with zero side effects: nothing clicked, scrolled or dispatched", () =>
+  withEvents(async (page) => {
+    const at = await mount(page, BACKDROP + BELOW);
+    const out = await page.evaluate(() => document.getElementById("below").getBoundingClientRect().top > innerHeight);
+    assert.ok(out, "the target's centre is below the viewport");
+    const r = await runs(page, [{ id: "below" }]);
+    assert.equal(r.out[0], 'NOT_ACTIONABLE: "below": another element (div#ov) would receive the event at the element\'s centre');
+    assert.deepEqual(r.log, []);
+    assert.deepEqual(await scrolled(page), at, "the page did not scroll");
+  }));
+
+test("without the overlay the target below the fold is clicked, and fixed bars off the viewport's middle do not refuse", () =>
+  withEvents(async (page) => {
+    const bars =
+      '<header id="bar-top" style="position:fixed;left:0;right:0;top:0;height:60px;z-index:10;background:#eee">Header</header>' +
+      '<footer id="bar-bottom" style="position:fixed;left:0;right:0;bottom:0;height:60px;z-index:10;background:#eee">Footer</footer>';
+    const at = await mount(page, bars + BELOW);
+    const r = await runs(page, [{ id: "below" }]);
+    assert.deepEqual(r.out, [{ id: "below" }]);
+    assert.deepEqual(r.log, ["click:below"], "exactly one click, no pointer events");
+    assert.deepEqual(await scrolled(page), at);
+  }));
+
+test("a modal's own scrolling content below the fold is not refused by its modal; another overlay over the modal refuses", () =>
+  withEvents(async (page) => {
+    const modal =
+      '<div id="modal" style="position:fixed;inset:0;z-index:10;overflow:auto;background:rgba(0,0,0,.3)">' +
+      '<div style="height:2000px"></div><button id="inmodal" data-e2e-kind="playable" data-e2e-id="inmodal">In modal</button></div>';
+    await mount(page, modal);
+    const r = await runs(page, [{ id: "inmodal" }]);
+    assert.deepEqual(r.out, [{ id: "inmodal" }]);
+    assert.deepEqual(r.log, ["click:inmodal"]);
+    await page.evaluate(() => {
+      const toast = document.createElement("div");
+      toast.id = "toast";
+      toast.style.cssText = "position:fixed;inset:0;z-index:20";
+      document.body.append(toast);
+    });
+    const covered = await runs(page, [{ id: "inmodal" }]);
+    assert.match(covered.out[0], /^NOT_ACTIONABLE: .*another element \(div#toast\)/);
+    assert.deepEqual(covered.log, []);
+  }));
+
+test("a web component's fixed backdrop in an open shadow root refuses a target below the fold; its slotted content is not refused", () =>
+  withEvents(async (page) => {
+    await mount(page, '<x-modal id="xm"><button id="slotted" data-e2e-kind="playable" data-e2e-id="slotted">Slotted</button></x-modal>' + BELOW);
+    await page.evaluate(() => {
+      const root = document.getElementById("xm").attachShadow({ mode: "open" });
+      // The slotted button sits below the fold of the backdrop's own scroll.
+      root.innerHTML = '<div style="position:fixed;inset:0;z-index:10;overflow:auto"><div style="height:2000px"></div><slot></slot></div>';
+    });
+    const r = await runs(page, [{ id: "below" }, { id: "slotted" }]);
+    assert.match(String(r.out[0]), /^NOT_ACTIONABLE: .*another element \(x-modal#xm\)/);
+    assert.deepEqual(r.out[1], { id: "slotted" });
+    assert.deepEqual(r.log, ["click:slotted"]);
+  }));
+
+test("drag: an overlay refuses a drop target below the fold, nothing dispatched; without it the drag runs", () =>
+  withEvents(async (page) => {
+    const at = await mount(
+      page,
+      '<div id="ov" style="position:fixed;inset:0;z-index:10">' +
+        '<div id="src" style="width:60px;height:40px" data-e2e-kind="playable" data-e2e-id="src" data-e2e-event="drag">src</div></div>' +
+        '<div id="far" style="position:absolute;left:20px;top:3000px;width:60px;height:40px" data-e2e-kind="playable" data-e2e-id="far">far</div>',
+    );
+    const r = await runs(page, [{ id: "src", to: "far" }]);
+    assert.equal(r.out[0], 'NOT_ACTIONABLE: "src": another element (div#ov) would receive the drop at the drop target\'s centre');
+    assert.deepEqual(r.log, []);
+    assert.deepEqual(await scrolled(page), at);
+    await page.evaluate(() => {
+      const ov = document.getElementById("ov");
+      document.body.prepend(document.getElementById("src"));
+      ov.remove();
+    });
+    const free = await runs(page, [{ id: "src", to: "far" }]);
+    assert.deepEqual(free.out, [{ id: "src", to: "far" }]);
+    assert.ok(free.log.includes("pointerdown:src"), free.log.join());
+  }));

@@ -53,8 +53,29 @@ test("act.js setValue: the native setter, then input and change (which kind of f
     assert.equal(r.value, "Ada");
     assert.deepEqual(r.seen, ["input", "change"]);
     assert.equal(r.selected, "b");
-    assert.deepEqual(r.left, ["click", "drag", "isElement", "scroll", "setValue", "twoFrames"], "no decision left in act.js");
+    assert.deepEqual(r.left, ["click", "drag", "hitAt", "isElement", "scroll", "setValue", "twoFrames"], "no decision left in act.js");
   }));
+
+test("act.js hitAt: the element hit, whether the target holds it, whether it stays put when the page scrolls and whether that fixed element holds the target", () =>
+  withSnippets(
+    `<div id="page" class="a b" style="position:absolute;left:0;top:0;width:100px;height:100px"></div>
+     <div id="bar" style="position:fixed;left:200px;top:0;width:100px;height:100px"><span id="in-bar" style="display:block;height:50px"></span><button id="t">T</button></div>
+     <div id="host" style="position:absolute;left:400px;top:0"></div>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const root = document.getElementById("host").attachShadow({ mode: "open" });
+        root.innerHTML = '<div style="position:fixed;left:400px;top:0;width:100px;height:100px"></div>';
+        const at = (id, x, y) => A.hitAt(document.getElementById(id), x, y);
+        return { page: at("t", 10, 10), bar: at("t", 210, 10), self: at("in-bar", 210, 10), host: at("t", 410, 10), none: at("t", -5, -5) };
+      });
+      // [tag, id, class, inside, pinned, shared]
+      assert.deepEqual(r.page, ["DIV", "page", "a b", false, false, false]);
+      assert.deepEqual(r.bar, ["SPAN", "in-bar", "", false, true, true], "the target sits in the same fixed bar");
+      assert.deepEqual(r.self, ["SPAN", "in-bar", "", true, true, true]);
+      assert.deepEqual(r.host, ["DIV", "host", "", false, true, false], "named by the host, pinned by what is fixed inside it");
+      assert.equal(r.none, null);
+    },
+  ));
 
 test("observe.js nextChange: true on a change under the root, false at the deadline", () =>
   withSnippets(`<p id="p">a</p>`, async (page) => {

@@ -42,6 +42,37 @@ export async function twoFrames(el) {
   await frame(w);
 }
 
+// A node's parent in the flat tree: its slot, else its parent, else (at a
+// shadow root) the host.
+function up(n) {
+  return n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null;
+}
+
+/**
+ * The facts of a hit test at (x, y) in el's document or shadow root, or null
+ * when nothing is hit: [tag, id, class, inside, pinned, shared]. `inside`:
+ * el holds the element hit. `pinned`: it, or what it hit in an open shadow
+ * root, or a flat-tree ancestor of that, has computed position fixed (it
+ * stays put when the page scrolls). `shared`: that fixed element holds el too.
+ */
+export function hitAt(el, x, y) {
+  const root = el.getRootNode();
+  // A document (9) or a shadow root (11): by node type, not instanceof (an iframe's document).
+  if (root.nodeType !== 9 && root.nodeType !== 11) return null;
+  const hit = root.elementFromPoint(x, y);
+  if (!hit) return null;
+  // A shadow host stands for what was hit inside it: look there (each step
+  // goes one shadow root deeper, so the walk ends).
+  let deep = hit;
+  for (let s, d; (s = deep.shadowRoot) && (d = s.elementFromPoint(x, y)) && s.contains(d); ) deep = d;
+  const w = win(el);
+  let pin = deep;
+  while (pin && w.getComputedStyle(pin).position !== "fixed") pin = up(pin);
+  let shared = false;
+  for (let p = el; pin && p && !shared; p = up(p)) shared = p === pin;
+  return [hit.tagName, hit.id, hit.getAttribute("class") || "", el.contains(hit), !!pin, shared];
+}
+
 function nativeSet(el, prop, value) {
   // The prototype's setter, so frameworks that wrap the instance property
   // (React's value tracker) observe the change.

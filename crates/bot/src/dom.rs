@@ -18,6 +18,8 @@ extern "C" {
     fn scroll(el: &JsValue, to: Option<String>, bx: f64, by: f64) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = hitAt, catch)]
+    fn hit_facts(el: &JsValue, x: f64, y: f64) -> Result<JsValue, JsValue>;
     // Both `catch`: a page may override what they call (a custom element's
     // own click(); a port's target whose properties throw). A throw must
     // come back as an error, never unwind through the request, which then
@@ -30,10 +32,11 @@ extern "C" {
 
 // What the target is read through: each method and getter is whatever the
 // page's prototypes hold now, and a page script may have replaced any of
-// them (`getBoundingClientRect`, `elementFromPoint`, the `tagName`
-// getter…) with one that throws. All are `catch`, for the same reason as
-// act.js's imports: a throw is an `Err` (the target cannot be judged:
-// NOT_ACTIONABLE), never an unwind through the request.
+// them (`getBoundingClientRect`, the `tagName` getter…, and what act.js
+// `hitAt` calls: `elementFromPoint`, `contains`…) with one that throws. All
+// are `catch`, for the same reason as act.js's imports: a throw is an `Err`
+// (the target cannot be judged: NOT_ACTIONABLE), never an unwind through
+// the request.
 #[wasm_bindgen]
 extern "C" {
     /// A node of the page: an element, a document or a shadow root.
@@ -45,26 +48,16 @@ extern "C" {
     /// A document's window (null when it has none).
     #[wasm_bindgen(method, catch, getter, js_name = defaultView)]
     fn default_view(this: &PageNode) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, catch, getter, js_name = nodeType)]
-    fn node_type(this: &PageNode) -> Result<u16, JsValue>;
     #[wasm_bindgen(method, catch, getter, js_name = tagName)]
     fn tag_name(this: &PageNode) -> Result<String, JsValue>;
-    #[wasm_bindgen(method, catch, getter)]
-    fn id(this: &PageNode) -> Result<String, JsValue>;
     #[wasm_bindgen(method, catch, js_name = getAttribute)]
     fn get_attribute(this: &PageNode, name: &str) -> Result<Option<String>, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = getRootNode)]
-    fn get_root_node(this: &PageNode) -> Result<PageNode, JsValue>;
-    #[wasm_bindgen(method, catch)]
-    fn contains(this: &PageNode, other: &PageNode) -> Result<bool, JsValue>;
     #[wasm_bindgen(method, catch)]
     fn matches(this: &PageNode, selector: &str) -> Result<bool, JsValue>;
     #[wasm_bindgen(method, catch, js_name = createElement)]
     fn create_element(this: &PageNode, tag: &str) -> Result<PageNode, JsValue>;
     #[wasm_bindgen(method, catch, js_name = getBoundingClientRect)]
     fn get_bounding_client_rect(this: &PageNode) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = elementFromPoint)]
-    fn element_from_point(this: &PageNode, x: f64, y: f64) -> Result<Option<PageNode>, JsValue>;
     /// `Array.from`, which runs a page's iterator or `length` getter.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
     fn array_from(v: &JsValue) -> Result<Array, JsValue>;
@@ -158,27 +151,28 @@ fn rect(el: &PageNode) -> Result<Rect, JsValue> {
 }
 
 /// The element a hit test finds at (`x`, `y`) in `el`'s document or shadow
-/// root, whichever holds it.
-fn hit_at(el: &PageNode, x: f64, y: f64) -> Result<Option<Hit>, JsValue> {
-    let root = el.get_root_node()?;
-    // A document (9) or a shadow root (11): both have elementFromPoint. By
-    // node type, not `instanceof`, which an iframe's document would fail.
-    if !matches!(root.node_type()?, 9 | 11) {
+/// root, whichever holds it: act.js `hitAt`'s facts, read in one call.
+fn hit_at(el: &PageNode, (x, y): (f64, f64)) -> Result<Option<Hit>, JsValue> {
+    let facts = hit_facts(el, x, y)?;
+    if !Array::is_array(&facts) {
         return Ok(None);
     }
-    let Some(h) = root.element_from_point(x, y)? else {
-        return Ok(None);
-    };
+    let facts: Array = facts.unchecked_into();
+    let text = |i| facts.get(i).as_string().unwrap_or_default();
+    let yes = |i| facts.get(i).is_truthy();
     Ok(Some(Hit {
-        inside: el.contains(&h)?,
-        tag: h.tag_name()?,
-        id: h.id()?,
-        class: h.get_attribute("class")?.unwrap_or_default(),
+        tag: text(0),
+        id: text(1),
+        class: text(2),
+        inside: yes(3),
+        pinned: yes(4),
+        pin_holds_target: yes(5),
     }))
 }
 
 /// After the wait: the box, the viewport of `el`'s own window, and (when
-/// `hit_test`) the element a hit test finds at the box's centre.
+/// `hit_test`) the element a hit test finds at the [`crate::probe`] point
+/// of the box's centre.
 fn settled(el: &PageNode, before: Rect, hit_test: bool) -> Result<Settled, JsValue> {
     let after = rect(el)?;
     // A detached document has no window: no viewport, so no hit test.
@@ -186,13 +180,17 @@ fn settled(el: &PageNode, before: Rect, hit_test: bool) -> Result<Settled, JsVal
         Some(doc) => doc.default_view()?,
         None => JsValue::NULL,
     };
-    let (x, y) = after.centre();
+    let (width, height) = (number(&view, "innerWidth")?, number(&view, "innerHeight")?);
+    let hit = match crate::probe(after.centre(), width, height) {
+        Some(point) if hit_test => hit_at(el, point)?,
+        _ => None,
+    };
     Ok(Settled {
         before,
         after,
-        viewport_width: number(&view, "innerWidth")?,
-        viewport_height: number(&view, "innerHeight")?,
-        hit: if hit_test { hit_at(el, x, y)? } else { None },
+        viewport_width: width,
+        viewport_height: height,
+        hit,
     })
 }
 

@@ -58,6 +58,22 @@ impl Rect {
     }
 }
 
+/// Whether `v` lies inside `0..size` (a viewport's axis).
+fn within(v: f64, size: f64) -> bool {
+    v >= 0.0 && v < size
+}
+
+/// Where the hit test for the action point `(x, y)` looks, in a viewport of
+/// `width` × `height`: the point itself when it is inside; else, on each
+/// axis, its coordinate when inside, else the viewport's middle (where
+/// scrolling the target into view would bring it: nothing is scrolled to
+/// test it, that would itself be a side effect). `None` for a viewport
+/// without area (a document without a window).
+pub fn probe((x, y): (f64, f64), width: f64, height: f64) -> Option<(f64, f64)> {
+    let at = |v: f64, size: f64| if within(v, size) { v } else { size / 2.0 };
+    (width > 0.0 && height > 0.0).then(|| (at(x, width), at(y, height)))
+}
+
 /// The facts around the wait of two animation frames.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settled {
@@ -65,7 +81,8 @@ pub struct Settled {
     pub after: Rect,
     pub viewport_width: f64,
     pub viewport_height: f64,
-    /// The element a hit test finds at `after`'s centre, if any.
+    /// The element a hit test finds at the [`probe`] point of `after`'s
+    /// centre, if any.
     pub hit: Option<Hit>,
 }
 
@@ -74,6 +91,13 @@ pub struct Settled {
 pub struct Hit {
     /// The target itself or one of its descendants.
     pub inside: bool,
+    /// It (or what it was hit through, in an open shadow root) or an
+    /// ancestor in the flat tree has computed `position: fixed`: it stays
+    /// put when the page scrolls.
+    pub pinned: bool,
+    /// That fixed element holds the target too: they scroll together (a
+    /// modal's own content).
+    pub pin_holds_target: bool,
     pub tag: String,
     pub id: String,
     /// Its `class` attribute.
@@ -128,13 +152,15 @@ impl Actionability {
         if settled.before != settled.after {
             return Err(Unactionable::Unstable);
         }
-        // The hit test needs the action point inside the viewport; outside
-        // it, it is skipped (scrolling the target into view to test it would
-        // itself be a side effect).
+        // Inside the viewport the hit was at the action point: anything
+        // but the target receives the event. Outside, it was at the probe
+        // point, where scrolling would bring the target: only what stays
+        // put when the page scrolls (and does not hold the target) would
+        // still be there; content that scrolls with the page moves away.
         let (x, y) = settled.after.centre();
-        let in_view =
-            x >= 0.0 && y >= 0.0 && x < settled.viewport_width && y < settled.viewport_height;
-        if let Some(hit) = settled.hit.as_ref().filter(|h| in_view && !h.inside) {
+        let in_view = within(x, settled.viewport_width) && within(y, settled.viewport_height);
+        let covers = |h: &&Hit| !h.inside && (in_view || (h.pinned && !h.pin_holds_target));
+        if let Some(hit) = settled.hit.as_ref().filter(covers) {
             return Err(Unactionable::Obscured(hit.describe()));
         }
         if !self.enabled {
@@ -168,6 +194,8 @@ mod tests {
     fn hit(inside: bool, tag: &str, id: &str, classes: &[&str]) -> Option<Hit> {
         Some(Hit {
             inside,
+            pinned: false,
+            pin_holds_target: false,
             tag: tag.into(),
             id: id.into(),
             class: format!("  {} ", classes.join("\t ")),
@@ -331,7 +359,7 @@ mod tests {
     }
 
     #[test]
-    fn the_hit_test_is_skipped_outside_the_viewport() {
+    fn outside_the_viewport_what_scrolls_with_the_page_does_not_refuse() {
         let covered = |x: f64, y: f64| {
             why(settled(|s| {
                 s.before = rect(x, y);
@@ -351,6 +379,59 @@ mod tests {
             assert_eq!(covered(x, y), "ok", "{x},{y}");
         }
         assert_eq!(why(settled(|s| s.hit = None)), "ok");
+    }
+
+    /// A target whose centre is at (`x`, `y`), and what the hit test found
+    /// (pinned: position fixed; shared: its fixed element holds the target).
+    fn hit_at(x: f64, y: f64, inside: bool, pinned: bool, shared: bool) -> String {
+        why(settled(|s| {
+            s.before = rect(x, y);
+            s.after = rect(x, y);
+            s.hit = hit(inside, "DIV", "ov", &[]).map(|h| Hit {
+                pinned,
+                pin_holds_target: shared,
+                ..h
+            });
+        }))
+    }
+
+    #[test]
+    fn outside_the_viewport_only_what_stays_put_when_the_page_scrolls_refuses() {
+        let refused = "another element (div#ov) would receive the event at the element's centre";
+        // Below, right of, above and left of the viewport: a modal backdrop.
+        for (x, y) in [(5.0, 500.0), (500.0, 5.0), (-50.0, 5.0), (5.0, -50.0)] {
+            assert_eq!(hit_at(x, y, false, true, false), refused, "{x},{y}");
+            // Content that scrolls with the page moves away.
+            assert_eq!(hit_at(x, y, false, false, false), "ok", "{x},{y}");
+            // The target itself (a box larger than the viewport).
+            assert_eq!(hit_at(x, y, true, true, false), "ok", "{x},{y}");
+        }
+        // A modal's own scrolling content: the fixed element holds the
+        // target, so scrolling it brings the target, not its container.
+        assert_eq!(hit_at(5.0, 500.0, false, true, true), "ok");
+        // In view, today's rule: anything else refuses, fixed or not, even
+        // a fixed container of the target (it is on top at the point).
+        for (pinned, shared) in [(false, false), (true, false), (true, true)] {
+            assert_eq!(hit_at(5.0, 5.0, false, pinned, shared), refused);
+        }
+        assert_eq!(hit_at(5.0, 5.0, true, true, false), "ok");
+    }
+
+    #[test]
+    fn the_probe_is_where_scrolling_would_bring_the_point() {
+        // Inside: the point itself.
+        assert_eq!(probe((5.0, 6.0), 100.0, 80.0), Some((5.0, 6.0)));
+        assert_eq!(probe((0.0, 79.5), 100.0, 80.0), Some((0.0, 79.5)));
+        // Outside on one axis: that axis at the viewport's middle.
+        assert_eq!(probe((5.0, 3000.0), 100.0, 80.0), Some((5.0, 40.0)));
+        assert_eq!(probe((5.0, 80.0), 100.0, 80.0), Some((5.0, 40.0)));
+        assert_eq!(probe((-1.0, 6.0), 100.0, 80.0), Some((50.0, 6.0)));
+        // Outside on both, or not a number: the middle.
+        assert_eq!(probe((-9.0, 900.0), 100.0, 80.0), Some((50.0, 40.0)));
+        assert_eq!(probe((f64::NAN, 6.0), 100.0, 80.0), Some((50.0, 6.0)));
+        // No viewport: no probe, no hit test.
+        assert_eq!(probe((5.0, 6.0), 0.0, 80.0), None);
+        assert_eq!(probe((5.0, 6.0), 100.0, 0.0), None);
     }
 
     #[test]
