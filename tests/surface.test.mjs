@@ -407,6 +407,7 @@ test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, sma
     assert.equal(r.second.result.capabilitiesUnchanged, true);
     assert.deepEqual(r.byId.result.records.map((x) => x.id), ["G-5000"]);
     assert.deepEqual(r.byId.result.missing, ["nope"]);
+    assert.deepEqual(r.byId.result.recordWindow, { offset: 0, limit: 2, total: 10000 }, "an id read has a recordWindow too");
   }));
 
 test("expect: status text appearing after the action succeeds as soon as it shows (MutationObserver)", () =>

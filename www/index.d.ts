@@ -406,8 +406,8 @@ export interface ISurfaceDescribeResult {
   context?: { page: { title?: string; documentTitle?: string } };
   regions: ISurfaceRegion[];
   records: ISurfaceRecord[];
-  /** Window reads only (not with `record`). */
-  recordWindow?: { offset: number; limit: number; total: number };
+  /** On every describe; for an id read (`record`) it is { offset: 0, limit: the ids given, total }. */
+  recordWindow: { offset: number; limit: number; total: number };
   /** Id reads only: asked-for ids not on the page. */
   missing?: string[];
   status: string[];

@@ -132,7 +132,8 @@ async function surfaceFlow(): Promise<void> {
   const described: ISurfaceResponse = await surface.handle(describeReq);
   if (described.ok) {
     const result = described.result as ISurfaceDescribeResult;
-    const total: number | undefined = result.recordWindow?.total;
+    // On every describe result, id reads included.
+    const total: number = result.recordWindow.total;
     const note: string | undefined = result.records[0]?.fields.note;
     void total, note;
   } else {
