@@ -115,6 +115,8 @@ const surfaceOptions: ICreateSurfaceOptions = {
 };
 // @ts-expect-error session is a function, read per request
 const badSurfaceOptions: ICreateSurfaceOptions = { registry, app: "a", expose: [], session: { id: "s", scope: [] } };
+// A registry may be read asynchronously, like the session.
+const asyncRegistry: ICreateSurfaceOptions = { ...surfaceOptions, registry: async () => registry };
 const surface: ISurface = createSurface(surfaceOptions);
 surface.attachWindowBridge();
 const surfaceTools: IWebMcpPublication = surface.publishWebMcp();
@@ -156,4 +158,4 @@ async function surfaceFlow(): Promise<void> {
   const wrong: TSurfaceProtocolErrorCode = "ACTION_UNAVAILABLE";
   void wrong;
 }
-void surfaceFlow, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;
+void surfaceFlow, asyncRegistry, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;
