@@ -428,6 +428,36 @@ test("registry as an async function: awaited per request like session(); a rejec
     assert.deepEqual(r.notArray.warnings, r.syncNotArray.warnings, "a non-array warns as a sync one does");
   }));
 
+test("a page that replaces JSON.parse and JSON.stringify after import: handle still answers describe and invoke in full, and callbacks get their values", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const { parse, stringify } = JSON;
+      const seen = [];
+      const execute = (id, args) => { seen.push(args); return pageExecute(id, args); };
+      const early = makeSurface({ execute });
+      JSON.parse = () => { throw new Error("no parse"); };
+      JSON.stringify = () => { throw new Error("no stringify"); };
+      try {
+        const described = await early.handle(req("describe", { input: { record: "SO-1002" } }));
+        const invoked = await early.handle(invoke("orders.search", { q: "a" }));
+        let late;
+        try { late = await makeSurface({ registry: async () => REGISTRY }).handle(req("describe")); } catch (e) { late = e.message; }
+        return { described, invoked, seen, late };
+      } finally {
+        JSON.parse = parse;
+        JSON.stringify = stringify;
+      }
+    });
+    assert.equal(r.described.ok, true, "a well-formed response, not null");
+    assert.equal(r.described.result.capabilities.length, 8);
+    assert.deepEqual(r.described.result.records.map((x) => x.id), ["SO-1002"]);
+    assert.deepEqual(r.described.result.status, ["3 orders"], "the page read crossed");
+    assert.deepEqual(r.invoked.result.value, { hits: 3, q: "a" });
+    assert.deepEqual(r.seen, [{ q: "a" }], "execute got its input");
+    assert.equal(r.late.ok, true);
+    assert.equal(r.late.result.capabilities.length, 8, "createSurface after the replacement works too");
+  }));
+
 test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, small JSON", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

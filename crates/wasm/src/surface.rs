@@ -188,10 +188,11 @@ async fn call(
 }
 
 /// A value crossing back to JS: one JSON text and a native `JSON.parse`
-/// (docs/surface.md, "Transport", has the measurements).
+/// (docs/surface.md, "Transport", has the measurements), the one the
+/// module loaded with ([`crate::js::parse`]).
 fn to_js(json: serde_json::Result<String>) -> JsValue {
     json.ok()
-        .and_then(|s| js_sys::JSON::parse(&s).ok())
+        .and_then(|s| crate::js::parse(&s))
         .unwrap_or(JsValue::NULL)
 }
 
