@@ -198,7 +198,7 @@ fn to_js(json: serde_json::Result<String>) -> JsValue {
 
 pub(crate) struct Inner {
     core: surface::Surface,
-    /// `CapabilityDeclaration[]`, or a function returning them.
+    /// `CapabilityDeclaration[]`, or a function returning them (or a Promise of them).
     registry: JsValue,
     execute: Option<Function>,
     session: Function,
