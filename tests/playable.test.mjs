@@ -531,6 +531,44 @@ test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
     assert.deepEqual(r.domClicks, []);
   }));
 
+test("a page that replaces JSON.parse and JSON.stringify after import: hello, snapshot, run and deriveEscapes answer in full, and an injected sense port's snapshot still crosses", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const { parse, stringify } = JSON;
+      JSON.parse = () => { throw new Error("no parse"); };
+      JSON.stringify = () => { throw new Error("no stringify"); };
+      try {
+        const p = window.P.installPlayable();
+        const hello = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const pageId = hello && hello.payload && hello.payload.pageId;
+        const snap = await p.handle({ pageId, requestId: "s", cmd: "snapshot", payload: {} });
+        const run = await p.handle({ pageId, requestId: "r", cmd: "run", payload: { id: "btn-save" } });
+        let escapes;
+        try { escapes = window.P.deriveEscapes({ dirty: [], noReload: false }); } catch (e) { escapes = e.message; }
+        window.P.resetPlayableForTests();
+        const fake = { pageTitle: "fake", menu: [{ id: "a", event: "click", title: "A", desc: "", enabled: true, visible: true }], islands: [], generics: [], dirty: [], noReload: false };
+        const ported = window.P.installPlayable({ ports: { sense: { snapshot: () => fake, resolve: (id) => ({ id }) }, bot: { click: () => {} } } });
+        const portHello = await ported.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+        const portSnap = await ported.handle({ pageId: portHello && portHello.payload && portHello.payload.pageId, requestId: "s2", cmd: "snapshot", payload: {} });
+        return { hello, snap, run, escapes, portSnap, clicks: window.__clicks.length };
+      } finally {
+        JSON.parse = parse;
+        JSON.stringify = stringify;
+      }
+    });
+    assert.equal(r.hello.ok, true, "hello is a well-formed uplink, not null");
+    assert.equal(r.hello.requestId, "h");
+    assert.match(r.hello.payload.pageId, /^[0-9a-f]{32}$/);
+    assert.equal(r.snap.ok, true);
+    assert.equal(r.snap.payload.snapshot.pageTitle, "ready-list");
+    assert.equal(r.run.ok, true);
+    assert.deepEqual(r.run.payload, { id: "btn-save" });
+    assert.equal(r.clicks, 1);
+    assert.deepEqual(r.escapes, [{ type: "reload", allowed: true }]);
+    assert.equal(r.portSnap.ok, true, JSON.stringify(r.portSnap));
+    assert.equal(r.portSnap.payload.snapshot.pageTitle, "fake");
+  }));
+
 test("injected ports: { ok: false } is a failure whatever else the answer holds (an element, a function, a value nested too deep to clone)", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

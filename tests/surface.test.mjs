@@ -379,6 +379,85 @@ test("createSurface: clear TypeErrors for bad options; handle never throws even 
     assert.deepEqual(r.registryFn.result.capabilities.map((c) => c.id), ["orders.search"], "a function registry is read per request");
   }));
 
+test("registry as an async function: awaited per request like session(); a rejection or a non-array is an empty registry with the sync registry's warning; never read before the protocol checks", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const warnings = [];
+      const warn = console.warn;
+      console.warn = (m) => { warnings.push(String(m)); };
+      try {
+        let reads = 0;
+        const later = (v) => new Promise((resolve) => setTimeout(() => resolve(v), 20));
+        const s = makeSurface({ registry: async () => { reads++; return later(REGISTRY); } });
+        const described = await s.handle(req("describe"));
+        const invoked = await s.handle(invoke("orders.search", { q: "a" }));
+        const readsAfterOk = reads;
+        // Refused by the protocol checks: the registry is not read.
+        const expired = await makeSurface({ registry: async () => { reads++; return REGISTRY; }, session: () => null }).handle(req("describe"));
+        const notExposed = await s.handle(invoke("orders.delete", {}));
+        const readsAfterRefusals = reads;
+        const outcome = async (over) => {
+          warnings.length = 0;
+          const t = makeSurface(over);
+          return { described: await t.handle(req("describe")), invoked: await t.handle(invoke("orders.search", { q: "a" })), warnings: [...warnings] };
+        };
+        const rejected = await outcome({ registry: () => Promise.reject(new Error("registry down")) });
+        const threw = await outcome({ registry: () => { throw new Error("registry down"); } });
+        const notArray = await outcome({ registry: async () => ({ id: "orders.search" }) });
+        const syncNotArray = await outcome({ registry: () => ({ id: "orders.search" }) });
+        return { described, invoked, readsAfterOk, expired, notExposed, readsAfterRefusals, rejected, threw, notArray, syncNotArray };
+      } finally {
+        console.warn = warn;
+      }
+    });
+    assert.deepEqual(r.described.result.capabilities.map((c) => c.id), [
+      "orders.search", "orders.open", "orders.update_note@order", "orders.refund@order",
+      "orders.export", "orders.dup", "orders.print", "orders.ghost",
+    ], "the promise's declarations");
+    assert.deepEqual(r.invoked.result.value, { hits: 3, q: "a" });
+    assert.equal(r.expired.error.code, "SESSION_EXPIRED");
+    assert.equal(r.notExposed.error.code, "CAPABILITY_NOT_EXPOSED");
+    assert.equal(r.readsAfterRefusals, r.readsAfterOk, "no protocol refusal read the registry");
+    for (const bad of [r.rejected, r.threw, r.notArray, r.syncNotArray]) {
+      assert.deepEqual(bad.described.result.capabilities, [], "fail closed");
+      assert.equal(bad.invoked.result.error.code, "ACTION_NOT_FOUND");
+      assert.equal(bad.warnings.length, 1, bad.warnings.join("\n"));
+    }
+    assert.deepEqual(r.rejected.warnings, r.threw.warnings, "a rejection warns as a throw does");
+    assert.match(r.rejected.warnings[0], /registry\(\) threw: registry down/);
+    assert.deepEqual(r.notArray.warnings, r.syncNotArray.warnings, "a non-array warns as a sync one does");
+  }));
+
+test("a page that replaces JSON.parse and JSON.stringify after import: handle still answers describe and invoke in full, and callbacks get their values", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const { parse, stringify } = JSON;
+      const seen = [];
+      const execute = (id, args) => { seen.push(args); return pageExecute(id, args); };
+      const early = makeSurface({ execute });
+      JSON.parse = () => { throw new Error("no parse"); };
+      JSON.stringify = () => { throw new Error("no stringify"); };
+      try {
+        const described = await early.handle(req("describe", { input: { record: "SO-1002" } }));
+        const invoked = await early.handle(invoke("orders.search", { q: "a" }));
+        let late;
+        try { late = await makeSurface({ registry: async () => REGISTRY }).handle(req("describe")); } catch (e) { late = e.message; }
+        return { described, invoked, seen, late };
+      } finally {
+        JSON.parse = parse;
+        JSON.stringify = stringify;
+      }
+    });
+    assert.equal(r.described.ok, true, "a well-formed response, not null");
+    assert.equal(r.described.result.capabilities.length, 8);
+    assert.deepEqual(r.described.result.records.map((x) => x.id), ["SO-1002"]);
+    assert.deepEqual(r.described.result.status, ["3 orders"], "the page read crossed");
+    assert.deepEqual(r.invoked.result.value, { hits: 3, q: "a" });
+    assert.deepEqual(r.seen, [{ q: "a" }], "execute got its input");
+    assert.equal(r.late.ok, true);
+    assert.equal(r.late.result.capabilities.length, 8, "createSurface after the replacement works too");
+  }));
+
 test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, small JSON", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {
@@ -407,6 +486,7 @@ test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, sma
     assert.equal(r.second.result.capabilitiesUnchanged, true);
     assert.deepEqual(r.byId.result.records.map((x) => x.id), ["G-5000"]);
     assert.deepEqual(r.byId.result.missing, ["nope"]);
+    assert.deepEqual(r.byId.result.recordWindow, { offset: 0, limit: 2, total: 10000 }, "an id read has a recordWindow too");
   }));
 
 test("expect: status text appearing after the action succeeds as soon as it shows (MutationObserver)", () =>

@@ -406,8 +406,8 @@ export interface ISurfaceDescribeResult {
   context?: { page: { title?: string; documentTitle?: string } };
   regions: ISurfaceRegion[];
   records: ISurfaceRecord[];
-  /** Window reads only (not with `record`). */
-  recordWindow?: { offset: number; limit: number; total: number };
+  /** On every describe; for an id read (`record`) it is { offset: 0, limit: the ids given, total }. */
+  recordWindow: { offset: number; limit: number; total: number };
   /** Id reads only: asked-for ids not on the page. */
   missing?: string[];
   status: string[];
@@ -468,8 +468,8 @@ export type TSurfaceExecuteResult =
   | { ok: false; error: { code: TSurfaceBusinessErrorCode | (string & {}); message: string } };
 
 export interface ICreateSurfaceOptions {
-  /** The declarations, or a function returning them synchronously (read per request). */
-  registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[]);
+  /** The declarations, or a function returning them or a Promise of them (called and awaited per request, like `session`). */
+  registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[] | Promise<CapabilityDeclaration[]>);
   /** The page's own execution path; omitted → click the capability's declared playable. */
   execute?: (id: string, args: Record<string, unknown>) => TSurfaceExecuteResult | Promise<TSurfaceExecuteResult>;
   app: string;

@@ -115,6 +115,8 @@ const surfaceOptions: ICreateSurfaceOptions = {
 };
 // @ts-expect-error session is a function, read per request
 const badSurfaceOptions: ICreateSurfaceOptions = { registry, app: "a", expose: [], session: { id: "s", scope: [] } };
+// A registry may be read asynchronously, like the session.
+const asyncRegistry: ICreateSurfaceOptions = { ...surfaceOptions, registry: async () => registry };
 const surface: ISurface = createSurface(surfaceOptions);
 surface.attachWindowBridge();
 const surfaceTools: IWebMcpPublication = surface.publishWebMcp();
@@ -132,7 +134,8 @@ async function surfaceFlow(): Promise<void> {
   const described: ISurfaceResponse = await surface.handle(describeReq);
   if (described.ok) {
     const result = described.result as ISurfaceDescribeResult;
-    const total: number | undefined = result.recordWindow?.total;
+    // On every describe result, id reads included.
+    const total: number = result.recordWindow.total;
     const note: string | undefined = result.records[0]?.fields.note;
     void total, note;
   } else {
@@ -155,4 +158,4 @@ async function surfaceFlow(): Promise<void> {
   const wrong: TSurfaceProtocolErrorCode = "ACTION_UNAVAILABLE";
   void wrong;
 }
-void surfaceFlow, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;
+void surfaceFlow, asyncRegistry, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;

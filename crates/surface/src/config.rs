@@ -84,7 +84,7 @@ pub enum OptionKind {
 /// and checked (each as soon as it is read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallbackOption {
-    /// `CapabilityDeclaration[]`, or a function returning them.
+    /// `CapabilityDeclaration[]`, or a function returning them (or a Promise of them).
     Registry,
     /// Required.
     Session,

@@ -26,9 +26,8 @@ pub struct Described {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<Context>,
     pub regions: Vec<Region>,
-    /// Window reads only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub record_window: Option<RecordWindow>,
+    /// Every describe: an id read's window is the ids it asked for.
+    pub record_window: RecordWindow,
     /// Id reads only: the ids no record has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
@@ -73,7 +72,8 @@ pub struct Context {
     pub page: PageIdentity,
 }
 
-/// `recordWindow: { offset, limit, total }`.
+/// `recordWindow: { offset, limit, total }`. An id read's is `{ 0, number
+/// of ids given, total }`: `total` counts every record on the page either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RecordWindow {
     /// As asked, up to 2^53 (past `total` it shows no records).
@@ -147,26 +147,26 @@ pub(crate) fn describe(
     }
 }
 
-/// The records asked for, with `recordWindow` (window reads) or `missing`
-/// (id reads).
+/// The records asked for, with their `recordWindow`, and `missing` (id
+/// reads only).
 fn select_records<'o>(
     config: &SurfaceConfig,
     observation: &'o Observation,
     selection: &RecordSelection,
-) -> (Vec<&'o Record>, Option<RecordWindow>, Option<Vec<String>>) {
+) -> (Vec<&'o Record>, RecordWindow, Option<Vec<String>>) {
     let all = &observation.records;
+    let total = all.len();
     match selection {
         RecordSelection::Window { offset, limit } => {
             let limit = limit.unwrap_or(config.record_limit).min(MAX_RECORD_LIMIT);
             let skip = usize::try_from(*offset).unwrap_or(usize::MAX);
             let window = all.iter().skip(skip).take(limit).collect();
-            let total = all.len();
             let shown = RecordWindow {
                 offset: *offset,
                 limit,
                 total,
             };
-            (window, Some(shown), None)
+            (window, shown, None)
         }
         RecordSelection::Ids(ids) => {
             let mut found = Vec::new();
@@ -183,7 +183,14 @@ fn select_records<'o>(
                     missing.push(id.clone());
                 }
             }
-            (found, None, Some(missing))
+            // The window the ids asked for, so `total` shows on every
+            // describe (baseline §5 lists `recordWindow` without exception).
+            let shown = RecordWindow {
+                offset: 0,
+                limit: ids.len(),
+                total,
+            };
+            (found, shown, Some(missing))
         }
     }
 }

@@ -27,9 +27,10 @@ pub trait Host {
     /// request; `None` for none, or one that could not be read.
     async fn session(&self) -> Option<Session>;
 
-    /// The declarations, read per request (and again after an invoke, to
-    /// report capabilities that appeared).
-    fn registry(&self) -> Registry;
+    /// The declarations, read per request once the protocol checks passed
+    /// (and again after an invoke, to report capabilities that appeared);
+    /// async because a page's `registry()` may return a promise.
+    async fn registry(&self) -> Registry;
 
     /// Whether a person can be asked: the page configured a confirm hook.
     /// Without one, high-risk actions are denied.

@@ -16,6 +16,7 @@ use crate::schema::{self, SchemaError};
 use crate::session::Session;
 use serde::Serialize;
 use serde_json::Value;
+use std::future::Future;
 
 /// An invoke result: `{ value?, after? }`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -149,13 +150,14 @@ impl Pending {
 
 /// The invoke result from the execution's outcome and whether the expected
 /// text showed (`shown` is ignored without an expectation or on failure);
-/// `registry` and `after` are the page's declarations and page read again.
-pub(crate) fn finish(
+/// `registry` and `after` are the page's declarations and page read again
+/// (the registry only when the page read shows the same document).
+pub(crate) async fn finish<R: Future<Output = Registry>>(
     config: &SurfaceConfig,
     p: Pending,
     outcome: ExecOutcome,
     shown: bool,
-    registry: impl FnOnce() -> Registry,
+    registry: impl FnOnce() -> R,
     after: impl FnOnce() -> Result<Observation, PageError>,
 ) -> Result<Invoked, BusinessError> {
     let value = outcome?;
@@ -175,7 +177,7 @@ pub(crate) fn finish(
     let mut evidence = None;
     if let (Ok(before), Ok(after)) = (&p.before, after()) {
         if before.document_id == after.document_id {
-            let after_registry = registry();
+            let after_registry = registry().await;
             let old = config.visible(&p.registry, &p.session);
             let appeared = config
                 .visible(&after_registry, &p.session)

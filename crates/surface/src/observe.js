@@ -11,6 +11,9 @@ const SLOT = {
   "data-e2e-active": 8, "data-e2e-unavailable": 9, "data-e2e-level": 10, "data-e2e-pagetitle": 11,
 };
 const RAW_MAX = 4000; // Rust collapses whitespace, then caps at 200 / 1000
+// JSON.stringify as the module loaded it: a page that replaces it later
+// cannot break the page read.
+const jsonStringify = JSON.stringify;
 const serials = new WeakMap();
 let nextSerial = 1;
 
@@ -70,7 +73,7 @@ function gather(root, all, [isVisible, isEnabled]) {
     if (kind === "region" || kind === "record") open.push([el, i]);
   }
   const href = doc && doc.location ? doc.location.href : (doc && doc.URL) || "";
-  return JSON.stringify([serial, href, cut((doc && doc.title) || ""), rows]);
+  return jsonStringify([serial, href, cut((doc && doc.title) || ""), rows]);
 }
 
 /** Resolves true on the next change under root that could alter status or feedback, false at `deadline` (ms since the epoch). */

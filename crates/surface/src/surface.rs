@@ -12,6 +12,7 @@ use crate::bounds;
 use crate::codes::{BusinessError, ProtocolCode, ProtocolError};
 use crate::config::SurfaceConfig;
 use crate::crossing::{CrossedRequest, Unreadable};
+use crate::declaration::Registry;
 use crate::describe;
 use crate::host::{ExecOutcome, Host};
 use crate::invoke::{self, Pending};
@@ -158,7 +159,14 @@ impl Surface {
             Err(error) => return Response::refused(echo_id(request), error),
         };
         let session = host.session().await;
-        let mut p = match self.begin(reader, parsed, session, host, page) {
+        let session = match self.admit(&parsed, session, host.now_ms()) {
+            Ok(session) => session,
+            Err(error) => return Response::refused(parsed.id().to_string(), error),
+        };
+        // Read only once every protocol check passed, and awaited: a page's
+        // registry() may return a promise.
+        let registry = host.registry().await;
+        let mut p = match self.begin(reader, parsed, session, registry, host, page) {
             Begun::Done(response) => return response,
             Begun::Run(p) => p,
         };
@@ -186,39 +194,20 @@ impl Surface {
             shown,
             || host.registry(),
             || page.observe(),
-        );
+        )
+        .await;
         Response::answered(echo_id(request), result.into())
     }
 
-    /// Every check up to the first hook of an invoke.
-    fn begin(
+    /// The protocol checks after the shape, in order: session → replay →
+    /// rate (invoke) → exposure (invoke). Nothing of the page (registry,
+    /// DOM) is read before they pass.
+    fn admit(
         &self,
-        reader: Reader,
-        request: Request,
+        request: &Request,
         session: Option<Session>,
-        host: &impl Host,
-        page: &impl Page,
-    ) -> Begun {
-        let id = request.id().to_string();
-        match self.checked(reader, request, session, host, page) {
-            Ok(Ok(p)) => Begun::Run(p),
-            Ok(Err(answer)) => Begun::Done(Response::answered(id, answer)),
-            Err(error) => Begun::Done(Response::refused(id, error)),
-        }
-    }
-
-    /// The check order after the shape: session → replay → rate (invoke)
-    /// → exposure (invoke) → the method itself. `Ok(Err(answer))` is a
-    /// finished exchange (a describe, or a business error).
-    fn checked(
-        &self,
-        reader: Reader,
-        request: Request,
-        session: Option<Session>,
-        host: &impl Host,
-        page: &impl Page,
-    ) -> Result<Result<Pending, Answer>, ProtocolError> {
-        let now = host.now_ms();
+        now: f64,
+    ) -> Result<Session, ProtocolError> {
         let session = check_session(session, now)?;
         let invoking = matches!(request, Request::Invoke { .. });
         self.with_memory(&session.id, |memory| {
@@ -228,9 +217,46 @@ impl Surface {
                 false => Ok(()),
             }
         })?;
+        if let Request::Invoke { capability, .. } = request {
+            if !self.config.is_exposed(&session, capability) {
+                return Err(not_exposed(capability));
+            }
+        }
+        Ok(session)
+    }
+
+    /// Every check of an admitted request up to the first hook of an invoke.
+    fn begin(
+        &self,
+        reader: Reader,
+        request: Request,
+        session: Session,
+        registry: Registry,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Begun {
+        let id = request.id().to_string();
+        match self.checked(reader, request, session, registry, host, page) {
+            Ok(Ok(p)) => Begun::Run(p),
+            Ok(Err(answer)) => Begun::Done(Response::answered(id, answer)),
+            Err(error) => Begun::Done(Response::refused(id, error)),
+        }
+    }
+
+    /// The method itself, on the registry read for this request.
+    /// `Ok(Err(answer))` is a finished exchange (a describe, or a business
+    /// error).
+    fn checked(
+        &self,
+        reader: Reader,
+        request: Request,
+        session: Session,
+        registry: Registry,
+        host: &impl Host,
+        page: &impl Page,
+    ) -> Result<Result<Pending, Answer>, ProtocolError> {
         match request {
             Request::Describe { input, .. } => {
-                let registry = host.registry();
                 let observation = page.observe().map_err(|e| {
                     ProtocolError::new(
                         ProtocolCode::InternalError,
@@ -259,14 +285,11 @@ impl Surface {
             Request::Invoke {
                 capability, input, ..
             } => {
-                if !self.config.is_exposed(&session, &capability) {
-                    return Err(not_exposed(&capability));
-                }
                 let prepared = invoke::prepare(
                     session,
                     capability,
                     Value::Object(input),
-                    host.registry(),
+                    registry,
                     || page.observe(),
                     host.can_confirm(),
                     host.clicks_controls(),

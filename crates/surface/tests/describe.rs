@@ -181,10 +181,22 @@ fn record_reads_return_exactly_those_and_list_missing() {
     let r = fx.describe(json!({ "record": "SO-1003" }));
     assert_eq!(ids(&r["result"]["records"]), ["SO-1003"]);
     assert_eq!(r["result"]["missing"], json!([]));
-    assert!(r["result"].get("recordWindow").is_none());
+    // Id reads carry recordWindow too: offset 0, the ids given, and the
+    // total a window read reports.
+    assert_eq!(
+        r["result"]["recordWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 4 })
+    );
     let r = fx.describe(json!({ "record": ["SO-1002", "SO-4040", "SO-1001"] }));
     assert_eq!(ids(&r["result"]["records"]), ["SO-1002", "SO-1001"]);
     assert_eq!(r["result"]["missing"], json!(["SO-4040"]));
+    assert_eq!(
+        r["result"]["recordWindow"],
+        json!({ "offset": 0, "limit": 3, "total": 4 })
+    );
+    let window = fx.describe(json!({}));
+    assert_eq!(window["result"]["recordWindow"]["total"], 4);
+    assert!(window["result"].get("missing").is_none());
     // Unavailable actions follow the records that were read.
     assert_eq!(
         r["result"]["unavailable"],
@@ -197,6 +209,17 @@ fn record_reads_return_exactly_those_and_list_missing() {
     assert_eq!(ids(&r["result"]["records"]), ["SO-1002"]);
     assert_eq!(r["result"]["missing"], json!(["SO-4040"]));
     assert_eq!(r["result"]["unavailable"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        r["result"]["recordWindow"],
+        json!({ "offset": 0, "limit": 4, "total": 4 })
+    );
+    // With capabilities: "changed" (unchanged) as well.
+    let r = fx.describe(json!({ "record": "SO-1001", "capabilities": "changed" }));
+    assert_eq!(r["result"]["capabilitiesUnchanged"], true);
+    assert_eq!(
+        r["result"]["recordWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 4 })
+    );
 }
 
 #[test]

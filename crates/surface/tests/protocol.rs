@@ -343,6 +343,37 @@ fn replay_is_checked_before_rate_and_rate_before_exposure() {
 }
 
 #[test]
+fn the_registry_is_read_only_after_every_protocol_check() {
+    let mut config = SurfaceConfig::new("orders", ["orders.search"]);
+    config.rate_limit = RateLimit {
+        invokes: 2,
+        per_ms: 1000.0,
+    };
+    let fx = Fixture::with(config, seed_registry(), seed_page());
+    let reads = || fx.registry_reads.get();
+    let first = json!({ "protocol": "pling.surface/0.1", "id": "a", "method": "invoke",
+                        "capability": "orders.search", "input": { "query": "q" } });
+    assert_eq!(fx.send(&first)["ok"], true);
+    // Once for the checks, once more for the `after` evidence.
+    assert_eq!(reads(), 2);
+    assert_eq!(protocol_code(&fx.send(&first)), "REPLAY_DETECTED");
+    assert_eq!(
+        protocol_code(&fx.invoke("orders.refund", json!({}))),
+        "CAPABILITY_NOT_EXPOSED"
+    );
+    assert_eq!(
+        protocol_code(&fx.invoke("orders.search", json!({ "query": "q" }))),
+        "RATE_LIMITED"
+    );
+    *fx.session.borrow_mut() = None;
+    assert_eq!(
+        protocol_code(&fx.send(&base("describe"))),
+        "SESSION_EXPIRED"
+    );
+    assert_eq!(reads(), 2, "no protocol refusal read the registry");
+}
+
+#[test]
 fn exposure_needs_both_expose_and_scope() {
     let fx = Fixture::orders();
     let set_scope = |scope: &[&str]| {

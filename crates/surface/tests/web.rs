@@ -129,7 +129,7 @@ impl surface::Host for BuiltinHost {
     async fn session(&self) -> Option<surface::Session> {
         surface::session_from_callback(Ok(r#"{"id":"s","scope":["*"]}"#.into()))
     }
-    fn registry(&self) -> surface::Registry {
+    async fn registry(&self) -> surface::Registry {
         surface::Registry::from_json_text(
             r#"[{"id":"note@order","title":"Note","expect":{"text":"Note saved","within":1000}},{"id":"other","title":"Other"}]"#,
         )

@@ -8,6 +8,16 @@
 // and playable::bounds for a downlink, surface::crossing and
 // surface::bounds (over playable::bounds) for Surface. Nothing here throws.
 
+// JSON's own functions as they were when the module loaded: a page script
+// that later replaces JSON.parse or JSON.stringify (with one that throws,
+// say) cannot break a crossing, nor see or change what crosses.
+const { parse: jsonParse, stringify: jsonStringify } = JSON;
+
+/** `JSON.parse(text)` as the module loaded it: how every answer crosses back to JS. */
+export function parse(text) {
+  return jsonParse(text);
+}
+
 /** A thrown value's message, bounded, for an error text. */
 export function thrown(e) {
   try {
@@ -37,7 +47,7 @@ export function stringify(v) {
     return x;
   };
   try {
-    const text = JSON.stringify(v, replacer);
+    const text = jsonStringify(v, replacer);
     return [text === undefined ? null : text, fact, null];
   } catch (e) {
     return [null, fact, thrown(e)];

@@ -54,8 +54,9 @@ fn internal(request_id: String, page_id: Option<String>, message: &str) -> JsVal
 
 pub(crate) fn to_js(up: &Uplink) -> JsValue {
     // One string crossing and a native JSON.parse: cheaper than building the
-    // object field by field across the boundary.
-    js_sys::JSON::parse(&up.to_json()).ok().unwrap_or_else(|| {
+    // object field by field across the boundary. The parse the module
+    // loaded with: a page's later JSON.parse cannot break an answer.
+    crate::js::parse(&up.to_json()).unwrap_or_else(|| {
         let o = Object::new();
         let _ = Reflect::set(&o, &"ok".into(), &JsValue::FALSE);
         o.into()
@@ -348,7 +349,7 @@ fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> 
 #[wasm_bindgen(js_name = deriveEscapes)]
 pub fn derive_escapes(snapshot: JsValue) -> Result<JsValue, JsError> {
     let json = serde_json::to_string(&escape_inputs(&snapshot)?.escapes()).unwrap_or_default();
-    js_sys::JSON::parse(&json).map_err(|_| JsError::new("could not build escapes"))
+    crate::js::parse(&json).ok_or_else(|| JsError::new("could not build escapes"))
 }
 
 /// `isEscapeAllowed(snapshot, type)`: the same rule as a boolean; a `type`

@@ -68,15 +68,6 @@ fn bridged(window: &Window, attached: bool) {
 #[wasm_bindgen(inline_js = r#"
 import { stringify, thrown } from "./src/boundary.js";
 
-// [text, fact, thrown, threw]: `stringify` of the registry option's value,
-// called first when it is a function (threw: it threw, thrown says what).
-export function readRegistry(r) {
-  if (typeof r === "function") {
-    try { r = r(); } catch (e) { return [null, null, thrown(e), true]; }
-  }
-  return [...stringify(r), false];
-}
-
 // [text, fact, thrown, threw]: `f()`, or `f(id, input)`, awaited, then
 // `stringify`; never rejects.
 export async function call(f, id, input) {
@@ -90,8 +81,6 @@ export function warn(m) {
 }
 "#)]
 extern "C" {
-    #[wasm_bindgen(js_name = readRegistry)]
-    fn read_registry(registry: &JsValue) -> Array;
     #[wasm_bindgen(js_name = call)]
     fn call_js(f: &Function, id: JsValue, input: JsValue) -> Promise;
     fn warn(message: &str);
@@ -176,8 +165,12 @@ fn given(label: &str, out: &Array) -> Result<String, CallbackError> {
 
 /// Awaits a host callback, `f()` or `f(capability, input)` with a fresh
 /// copy of `input` (so one hook changing it cannot change what the next one
-/// sees).
-async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, CallbackError> {
+/// sees); `label` names its value in a message.
+async fn call(
+    label: &str,
+    f: &Function,
+    args: Option<(&str, &Value)>,
+) -> Result<String, CallbackError> {
     let promise = match args {
         None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED),
         Some((id, input)) => call_js(
@@ -187,7 +180,7 @@ async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, Call
         ),
     };
     match JsFuture::from(promise).await {
-        Ok(out) => given("result", out.unchecked_ref()),
+        Ok(out) => given(label, out.unchecked_ref()),
         Err(_) => Err(CallbackError::Threw(
             "the callback could not be called".into(),
         )),
@@ -195,16 +188,17 @@ async fn call(f: &Function, args: Option<(&str, &Value)>) -> Result<String, Call
 }
 
 /// A value crossing back to JS: one JSON text and a native `JSON.parse`
-/// (docs/surface.md, "Transport", has the measurements).
+/// (docs/surface.md, "Transport", has the measurements), the one the
+/// module loaded with ([`crate::js::parse`]).
 fn to_js(json: serde_json::Result<String>) -> JsValue {
     json.ok()
-        .and_then(|s| js_sys::JSON::parse(&s).ok())
+        .and_then(|s| crate::js::parse(&s))
         .unwrap_or(JsValue::NULL)
 }
 
 pub(crate) struct Inner {
     core: surface::Surface,
-    /// `CapabilityDeclaration[]`, or a function returning them.
+    /// `CapabilityDeclaration[]`, or a function returning them (or a Promise of them).
     registry: JsValue,
     execute: Option<Function>,
     session: Function,
@@ -227,13 +221,20 @@ impl surface::Host for Inner {
     }
 
     async fn session(&self) -> Option<Session> {
-        session_from_callback(call(&self.session, None).await)
+        session_from_callback(call("result", &self.session, None).await)
     }
 
-    /// Read afresh each time; anything unreadable is an empty registry
-    /// (fail closed) with a console warning.
-    fn registry(&self) -> Registry {
-        let registry = match given("registry", &read_registry(&self.registry)) {
+    /// Read afresh each time; a function is called and awaited as
+    /// `session()` is (issue 4: "a function returning them"), so a promise
+    /// counts as the declarations it resolves to. Anything unreadable (a
+    /// throw, a rejection, not plain JSON) is an empty registry (fail
+    /// closed) with a console warning.
+    async fn registry(&self) -> Registry {
+        let given = match self.registry.dyn_ref::<Function>() {
+            Some(f) => call("registry", f, None).await,
+            None => given("registry", &stringify(&self.registry)),
+        };
+        let registry = match given {
             Ok(text) => Registry::from_json_text(&text)
                 .map_err(|e| format!("the registry is not plain JSON: {e}")),
             Err(CallbackError::Threw(m)) => Err(format!("registry() threw: {m}")),
@@ -259,7 +260,7 @@ impl surface::Host for Inner {
 
     async fn confirm(&self, capability: &str, input: &Value) -> bool {
         match &self.confirm {
-            Some(confirm) => approves(call(confirm, Some((capability, input))).await),
+            Some(confirm) => approves(call("result", confirm, Some((capability, input))).await),
             None => false,
         }
     }
@@ -267,7 +268,7 @@ impl surface::Host for Inner {
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
         match &self.execute {
             Some(execute) => {
-                exec_outcome_from_callback(call(execute, Some((capability, args))).await)
+                exec_outcome_from_callback(call("result", execute, Some((capability, args))).await)
             }
             None => self.builtin.execute(capability, args).await,
         }

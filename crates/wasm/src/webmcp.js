@@ -8,6 +8,10 @@
 // returns a promise and there is no unregisterTool: aborting the signal
 // withdraws the tool. Invalid or duplicate names reject.
 
+// As the module loaded it: a page's later replacement cannot make the
+// refusal warning throw (into wasm).
+const quote = JSON.stringify;
+
 /** The window's model context when it can register tools, else null. */
 export function modelContext(win) {
   try {
@@ -35,7 +39,7 @@ export function register(mc, tool, id, call) {
   const warn = (e) => {
     registration.refused = true;
     if (!ctrl.signal.aborted) {
-      console.warn("in-page-playable: WebMCP did not register tool " + JSON.stringify(tool.name) + ": " + (e && e.message));
+      console.warn("in-page-playable: WebMCP did not register tool " + quote(tool.name) + ": " + (e && e.message));
     }
   };
   try {

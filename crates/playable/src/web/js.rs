@@ -68,9 +68,19 @@ pub(super) fn top_level(out: &JsValue, keys: &[&str]) -> JsValue {
     copy.into()
 }
 
+// JSON.stringify as the module loaded it: a page that replaces the global
+// later cannot break the crossing.
+#[wasm_bindgen(
+    inline_js = "const s = JSON.stringify; export function stringify(v) { return s(v); }"
+)]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = stringify)]
+    fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+}
+
 /// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
 pub fn stringify(v: &JsValue) -> Option<String> {
-    js_sys::JSON::stringify(v).ok()?.as_string()
+    json_stringify(v).ok()?.as_string()
 }
 
 pub(super) fn has_method(obj: &JsValue, name: &str) -> bool {

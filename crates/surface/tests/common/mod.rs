@@ -107,6 +107,8 @@ pub struct Fixture {
     pub effect: RefCell<Effect>,
     /// How often `session()` was read.
     pub session_reads: Cell<u32>,
+    /// How often `registry()` was read.
+    pub registry_reads: Cell<u32>,
     /// [`Host::clicks_controls`]: the built-in executor (true, the default)
     /// or a page's own `execute`.
     pub clicks_controls: Cell<bool>,
@@ -126,7 +128,9 @@ impl Host for Fixture {
         self.session.borrow().clone()
     }
 
-    fn registry(&self) -> Registry {
+    async fn registry(&self) -> Registry {
+        self.registry_reads.set(self.registry_reads.get() + 1);
+        yield_once().await;
         self.registry.0.borrow().clone()
     }
 
@@ -326,6 +330,7 @@ impl Fixture {
             calls: RefCell::new(Vec::new()),
             effect: RefCell::new(default_effect()),
             session_reads: Cell::new(0),
+            registry_reads: Cell::new(0),
             clicks_controls: Cell::new(true),
             next_id: Cell::new(0),
         }
