@@ -104,6 +104,16 @@ test("enabled follows the browser: anything inside <fieldset disabled> but its f
     assert.deepEqual(r.clicks, ["in-dialog"], "only the dialog's button was clicked");
   }));
 
+test("the objects handed out keep their class names through the minified bundle", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const p = window.P.installPlayable();
+      const surface = window.P.createSurface({ registry: [], app: "a", expose: [], session: () => null });
+      return [p.constructor.name, p.publishWebMcp().constructor.name, surface.constructor.name];
+    });
+    assert.deepEqual(r, ["Playable", "WebMcpPublication", "Surface"]);
+  }));
+
 test("a second install returns the instance whatever its options, even ones a first install refuses", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
@@ -897,14 +907,23 @@ test("a strict Content-Security-Policy fails installation with a clear error", a
     await page.goto(ctx.server.origin + "/tests/fixtures/blank.html?csp=strict");
     const r = await page.evaluate(async () => {
       const P = await import("/www/index.js");
+      // The bundle is minified: the exported classes and functions keep their names.
+      const names = Object.entries(P).filter(([k]) => k !== "default").map(([k, v]) => [k, v.name]);
       try {
         P.installPlayable();
         return { installed: true };
       } catch (e) {
-        return { name: e.name, code: e.code, message: e.message, marker: "__IN_PAGE_PLAYABLE_V1__" in window };
+        return {
+          name: e.name, code: e.code, message: e.message, marker: "__IN_PAGE_PLAYABLE_V1__" in window,
+          constructor: e.constructor.name, instance: e instanceof P.PlayableLoadError, names,
+        };
       }
     });
     assert.equal(r.name, "PlayableLoadError");
+    assert.equal(r.constructor, "PlayableLoadError");
+    assert.equal(r.instance, true);
+    assert.ok(r.names.length >= 6, JSON.stringify(r.names));
+    for (const [key, name] of r.names) assert.equal(name, key, "the export " + key + " keeps its name");
     assert.equal(r.code, "WASM_BLOCKED_BY_CSP");
     assert.match(r.message, /wasm-unsafe-eval/);
     assert.equal(r.marker, false, "nothing half-installed");
