@@ -781,6 +781,35 @@ test("a name behind thousands of whitespace characters is still read: the cut be
     assert.deepEqual(r, ["Delete all"]);
   }));
 
+test("page text caps count JS length (UTF-16 units), never half an emoji: titles, names and slots 200, descriptions 1,000", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      window.P.resetPlayableForTests();
+      const e = (n) => "😀".repeat(n);
+      const host = document.createElement("div");
+      host.innerHTML =
+        `<div hidden data-e2e-pagetitle="${e(300)}"></div>` +
+        `<button data-e2e-kind="playable" data-e2e-id="big" data-e2e-title="${e(300)}" data-e2e-desc="${e(900)}">x</button>` +
+        `<button data-e2e-kind="playable" data-e2e-id="odd" data-e2e-title="a${e(300)}">x</button>` +
+        `<a href="#">${e(300)}</a>` +
+        `<nav data-e2e-kind="island" data-e2e-id="pager"><button aria-label="${e(300)}">›</button></nav>`;
+      document.body.append(host);
+      const p = window.P.installPlayable({ root: host, islandSlots: { pager: { next: { role: "button", name: e(300) } } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const up = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      window.P.resetPlayableForTests();
+      host.remove();
+      const snap = up.payload.snapshot;
+      const item = (id) => snap.menu.find((m) => m.id === id);
+      const whole = (s) => !/[\ud800-\udfff]/.test(s.replace(/\p{Extended_Pictographic}/gu, ""));
+      const texts = [snap.pageTitle, item("big").title, item("big").desc, item("odd").title, snap.generics[0].name, item("pager:next")?.title ?? "no slot"];
+      return { lengths: texts.map((t) => t.length), whole: texts.every(whole) };
+    });
+    // 300 emoji are 600 units: 100 emoji fit in 200; "a" + 99 emoji is 199 (a 100th would split at 200).
+    assert.deepEqual(r.lengths, [200, 200, 1000, 199, 200, 200]);
+    assert.equal(r.whole, true, "no lone surrogate");
+  }));
+
 test("install options with getters, proxies and functions: worded TypeErrors, a getter inside counts once", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
