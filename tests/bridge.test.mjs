@@ -161,6 +161,45 @@ test("attachWindowBridge: clear errors without origins or with *, and attaching 
     assert.equal(r.afterDetach, 1, "detached: no more replies");
   }));
 
+test("attachWindowBridge after a later installPlayable with origins: the error says the first install's options hold", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const first = window.P.installPlayable();
+      const later = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      try { later.attachWindowBridge(); return { same: first === later, error: "attached" }; } catch (e) { return { same: first === later, error: e.message }; }
+    });
+    assert.equal(r.same, true, "baseline §4: the first instance");
+    assert.match(r.error, /^attachWindowBridge\(\) needs a non-empty allowedOrigins option/);
+    assert.match(r.error, /installed without allowedOrigins by the first installPlayable\(\) call in this window, and a later installPlayable\(\) returns that instance and ignores its options$/);
+  }));
+
+test("an srcdoc iframe app: location.origin is \"null\" and the error points at window.origin, which attaches and answers the frame's own messages", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const frame = document.createElement("iframe");
+      frame.srcdoc = "<button data-e2e-kind=playable data-e2e-id=go>Go</button>";
+      await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
+      const w = frame.contentWindow;
+      const attach = (origins) => {
+        window.P.resetPlayableForTests();
+        try { window.P.installPlayable({ root: w.document, allowedOrigins: origins }).attachWindowBridge(); return "attached"; } catch (e) { return e.message; }
+      };
+      const viaLocation = attach([w.location.origin]);
+      const viaWindow = attach([w.origin]);
+      // The frame's own code posts a hello to its own window (event.source and event.origin are the frame's).
+      const reply = new Promise((resolve) => w.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") resolve(e.data.envelope.ok); }));
+      new w.Function("window.postMessage({ channel: 'in-page-playable', dir: 'down', seq: 1, envelope: { pageId: null, requestId: 'f1', cmd: 'hello', payload: {} } }, '*')")();
+      const ok = await Promise.race([reply, new Promise((resolve) => setTimeout(() => resolve("no reply"), 3000))]);
+      window.P.resetPlayableForTests();
+      return { location: w.location.origin, origin: w.origin, same: w.origin === location.origin, viaLocation, viaWindow, ok };
+    });
+    assert.equal(r.location, "null");
+    assert.equal(r.same, true, "the frame inherited this page's origin");
+    assert.match(r.viaLocation, /^allowedOrigins entry "null" is not an origin: .*use window\.origin/);
+    assert.equal(r.viaWindow, "attached");
+    assert.equal(r.ok, true);
+  }));
+
 test("attachWindowBridge: an entry is an origin as event.origin writes it, or a clear error (no path, pattern, spaces, default port or \"null\")", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

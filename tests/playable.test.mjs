@@ -104,6 +104,16 @@ test("enabled follows the browser: anything inside <fieldset disabled> but its f
     assert.deepEqual(r.clicks, ["in-dialog"], "only the dialog's button was clicked");
   }));
 
+test("the objects handed out keep their class names through the minified bundle", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      const p = window.P.installPlayable();
+      const surface = window.P.createSurface({ registry: [], app: "a", expose: [], session: () => null });
+      return [p.constructor.name, p.publishWebMcp().constructor.name, surface.constructor.name];
+    });
+    assert.deepEqual(r, ["Playable", "WebMcpPublication", "Surface"]);
+  }));
+
 test("a second install returns the instance whatever its options, even ones a first install refuses", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
@@ -809,6 +819,35 @@ test("a name behind thousands of whitespace characters is still read: the cut be
     assert.deepEqual(r, ["Delete all"]);
   }));
 
+test("page text caps count JS length (UTF-16 units), never half an emoji: titles, names and slots 200, descriptions 1,000", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      window.P.resetPlayableForTests();
+      const e = (n) => "😀".repeat(n);
+      const host = document.createElement("div");
+      host.innerHTML =
+        `<div hidden data-e2e-pagetitle="${e(300)}"></div>` +
+        `<button data-e2e-kind="playable" data-e2e-id="big" data-e2e-title="${e(300)}" data-e2e-desc="${e(900)}">x</button>` +
+        `<button data-e2e-kind="playable" data-e2e-id="odd" data-e2e-title="a${e(300)}">x</button>` +
+        `<a href="#">${e(300)}</a>` +
+        `<nav data-e2e-kind="island" data-e2e-id="pager"><button aria-label="${e(300)}">›</button></nav>`;
+      document.body.append(host);
+      const p = window.P.installPlayable({ root: host, islandSlots: { pager: { next: { role: "button", name: e(300) } } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const up = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      window.P.resetPlayableForTests();
+      host.remove();
+      const snap = up.payload.snapshot;
+      const item = (id) => snap.menu.find((m) => m.id === id);
+      const whole = (s) => !/[\ud800-\udfff]/.test(s.replace(/\p{Extended_Pictographic}/gu, ""));
+      const texts = [snap.pageTitle, item("big").title, item("big").desc, item("odd").title, snap.generics[0].name, item("pager:next")?.title ?? "no slot"];
+      return { lengths: texts.map((t) => t.length), whole: texts.every(whole) };
+    });
+    // 300 emoji are 600 units: 100 emoji fit in 200; "a" + 99 emoji is 199 (a 100th would split at 200).
+    assert.deepEqual(r.lengths, [200, 200, 1000, 199, 200, 200]);
+    assert.equal(r.whole, true, "no lone surrogate");
+  }));
+
 test("install options with getters, proxies and functions: worded TypeErrors, a getter inside counts once", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
@@ -935,14 +974,23 @@ test("a strict Content-Security-Policy fails installation with a clear error", a
     await page.goto(ctx.server.origin + "/tests/fixtures/blank.html?csp=strict");
     const r = await page.evaluate(async () => {
       const P = await import("/www/index.js");
+      // The bundle is minified: the exported classes and functions keep their names.
+      const names = Object.entries(P).filter(([k]) => k !== "default").map(([k, v]) => [k, v.name]);
       try {
         P.installPlayable();
         return { installed: true };
       } catch (e) {
-        return { name: e.name, code: e.code, message: e.message, marker: "__IN_PAGE_PLAYABLE_V1__" in window };
+        return {
+          name: e.name, code: e.code, message: e.message, marker: "__IN_PAGE_PLAYABLE_V1__" in window,
+          constructor: e.constructor.name, instance: e instanceof P.PlayableLoadError, names,
+        };
       }
     });
     assert.equal(r.name, "PlayableLoadError");
+    assert.equal(r.constructor, "PlayableLoadError");
+    assert.equal(r.instance, true);
+    assert.ok(r.names.length >= 6, JSON.stringify(r.names));
+    for (const [key, name] of r.names) assert.equal(name, key, "the export " + key + " keeps its name");
     assert.equal(r.code, "WASM_BLOCKED_BY_CSP");
     assert.match(r.message, /wasm-unsafe-eval/);
     assert.equal(r.marker, false, "nothing half-installed");

@@ -3,7 +3,7 @@
 // tool, watching the root), against fakes. Never throws.
 import assert from "node:assert/strict";
 import { test, mock } from "node:test";
-import { disconnect, modelContext, observe, register, withdraw } from "../crates/wasm/src/webmcp.js";
+import { disconnect, modelContext, observe, register, watchShadows, withdraw } from "../crates/wasm/src/webmcp.js";
 
 test("modelContext: document's, else navigator's, only when it can register", () => {
   const mc = { registerTool() {} };
@@ -125,4 +125,33 @@ test("observe: a root that cannot be observed is null, nothing thrown", () => {
   }
   withObserver(Refusing, () => assert.equal(observe({}, () => {}), null));
   withObserver(undefined, () => assert.equal(observe({}, () => {}), null), "no MutationObserver at all");
+});
+
+test("watchShadows: the observer also observes each open shadow root under its root, nested ones and the root's own, once each", () => {
+  const observed = [];
+  class Recording {
+    observe(target, options) {
+      observed.push([target, options]);
+    }
+  }
+  // A tiny tree: querySelectorAll("*") lists descendants; shadowRoot as the browser gives it (null when closed or none).
+  const node = (name, children = [], shadowRoot = null) => ({ name, shadowRoot, querySelectorAll: () => children.flatMap((c) => [c, ...c.querySelectorAll()]) });
+  const deep = node("deep");
+  const inner = node("inner", [node("x", [], node("nested", [deep]))]);
+  const root = node("root", [node("a"), node("host", [], inner)], node("own"));
+  withObserver(Recording, () => {
+    const observer = observe(root, () => {});
+    watchShadows(observer);
+    assert.deepEqual(observed.map(([t]) => t.name), ["root", "own", "inner", "nested"]);
+    for (const [, options] of observed) assert.deepEqual(options, { subtree: true, childList: true, attributes: true, characterData: true });
+    watchShadows(observer);
+    assert.equal(observed.length, 4, "each shadow root once");
+    deep.shadowRoot = node("late"); // attached since: observed at the next walk
+    watchShadows(observer);
+    assert.deepEqual(observed.map(([t]) => t.name), ["root", "own", "inner", "nested", "late"]);
+    // A root whose walk throws (a page's getter), or no observer: nothing thrown.
+    watchShadows(observe({ name: "bad", get shadowRoot() { throw new Error("page bug"); } }, () => {}));
+    watchShadows(null);
+    watchShadows({});
+  });
 });

@@ -119,6 +119,43 @@ test("the tools follow the live menu: removed, hidden, disabled, shown", () =>
     assert.deepEqual(await page.evaluate(() => window.__clicks), []);
   }));
 
+test("the tools follow items inside open shadow roots, nested ones and ones attached later", () =>
+  withPage(async (page) => {
+    await page.evaluate(() => {
+      // A shadow host holding an item and a nested host with one of its own.
+      const host = document.createElement("div");
+      host.id = "shadow-host";
+      const shadow = host.attachShadow({ mode: "open" });
+      shadow.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="sh" data-e2e-title="Shadow">S</button><span id="nest"></span>';
+      shadow.getElementById("nest").attachShadow({ mode: "open" }).innerHTML =
+        '<button data-e2e-kind="playable" data-e2e-id="nested" data-e2e-title="Nested">N</button>';
+      document.body.append(host);
+    });
+    await publish(page);
+    await until(page, (n) => n.includes("sh") && n.includes("nested"), "shadow items published");
+    // Changes inside the shadow trees alone, nothing in the light DOM.
+    const inShadow = (body) => page.evaluate((body) => {
+      const shadow = document.getElementById("shadow-host").shadowRoot;
+      new Function("shadow", "nested", body)(shadow, shadow.getElementById("nest").shadowRoot);
+    }, body);
+    await inShadow('shadow.querySelector("[data-e2e-id=sh]").disabled = true;');
+    await until(page, (n) => !n.includes("sh"), "a disabled shadow item withdrawn");
+    await inShadow('nested.querySelector("[data-e2e-id=nested]").remove();');
+    await until(page, (n) => !n.includes("nested"), "a removed nested item withdrawn");
+    await inShadow('nested.innerHTML = \'<button data-e2e-kind="playable" data-e2e-id="added" data-e2e-title="Added">A</button>\';');
+    await until(page, (n) => n.includes("added"), "an item added in a nested shadow root published");
+    // A shadow root attached later (with a change that shows it), then changed inside alone.
+    await inShadow(`
+      const late = document.createElement("p");
+      late.attachShadow({ mode: "open" }).innerHTML = '<i>empty</i>';
+      shadow.append(late);
+      window.__late = late.shadowRoot;`);
+    await page.waitForTimeout(200); // the re-read after the insertion, which finds the new root
+    await page.evaluate(() => { window.__late.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="later-shadow">L</button>'; });
+    await until(page, (n) => n.includes("later-shadow"), "an item added in a shadow root attached later published");
+    await page.evaluate(() => window.__pub.stop());
+  }));
+
 test("a tool whose element was removed answers an error and clicks nothing", () =>
   withPage(async (page) => {
     await publish(page, { blockable: true });

@@ -212,7 +212,9 @@ export interface IInstallPlayableOptions {
   /**
    * Exact origins the window bridge accepts, as `event.origin` writes them
    * (`"https://app.example"`, `"http://localhost:5173"`); copied at install.
-   * `"*"`, `"null"`, a path, a pattern, a trailing slash or a default port (`:443` after `https`) is not an origin.
+   * `"*"`, `"null"`, a path, a pattern, a trailing slash or a default port (`:443` after `https`) is not an origin
+   * (in a srcdoc or about:blank iframe, `location.origin` is `"null"`: use `window.origin`).
+   * Only the first `installPlayable` in a window reads it: a later call returns that instance as it is.
    */
   allowedOrigins?: string[];
   ports?: IPlayablePorts;

@@ -92,16 +92,36 @@ impl fmt::Display for OriginsError {
                 "attachWindowBridge() needs a non-empty allowedOrigins option \
                  (the exact origins allowed to post, e.g. [location.origin])",
             ),
-            Self::NotAnOrigin(bad) => write!(
-                f,
-                "allowedOrigins entry {} is not an origin: list exact origins such as \"https://example.com\"",
-                quote(bad)
-            ),
+            Self::NotAnOrigin(bad) => {
+                write!(
+                    f,
+                    "allowedOrigins entry {} is not an origin: list exact origins such as \"https://example.com\"",
+                    quote(bad)
+                )?;
+                if bad == "null" {
+                    // What `location.origin` says in a srcdoc or
+                    // about:blank frame, whose real origin (the one
+                    // `event.origin` carries) is its creator's.
+                    f.write_str(
+                        " (in a srcdoc or about:blank iframe location.origin is \"null\": \
+                         use window.origin, the origin the frame inherited)",
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
 impl std::error::Error for OriginsError {}
+
+/// Said after [`OriginsError::Empty`] by an `installPlayable` instance:
+/// its options are the first install's, and a later `installPlayable`
+/// returns it as it is, whatever origins that call passed.
+pub const FIRST_INSTALL_HINT: &str =
+    "; this window's instance was installed without allowedOrigins \
+     by the first installPlayable() call in this window, and a later installPlayable() \
+     returns that instance and ignores its options";
 
 /// Why `attachWindowBridge()` attached nothing. Either way nothing is left
 /// half-attached: a later attach starts afresh.

@@ -33,6 +33,6 @@ pub use json::{decode_snapshot, SnapshotError};
 pub use model::{Escape, GatherError, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
 pub use slots::{IslandSlots, SlotSpec, SlotsError};
 pub use text::{
-    cap_chars, char_count, join, json_quote, prefix_chars, DESC_MAX_CHARS, EVENT_MAX_CHARS,
-    ID_MAX_CHARS, TITLE_MAX_CHARS,
+    cap_chars, char_count, join, json_quote, prefix_chars, utf16_len, DESC_MAX_CHARS,
+    EVENT_MAX_CHARS, ID_MAX_CHARS, TITLE_MAX_CHARS,
 };

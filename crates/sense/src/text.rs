@@ -1,4 +1,7 @@
 //! Page-authored text is capped so a hostile page cannot flood an agent's context.
+//! A cap counts characters as JavaScript's `length` does (UTF-16 code
+//! units), like the envelope bounds: an agent reading the snapshot in JS
+//! sees at most that `length`.
 
 /// Titles, accessible names and the page title: at most this many characters.
 pub const TITLE_MAX_CHARS: usize = 200;
@@ -13,7 +16,8 @@ pub const ID_MAX_CHARS: usize = 1024;
 /// characters (every known event is far shorter, so a cut one stays unknown).
 pub const EVENT_MAX_CHARS: usize = 40;
 
-/// Collapses runs of whitespace, trims, and keeps at most `max` characters.
+/// Collapses runs of whitespace, trims, and keeps at most `max` UTF-16 code
+/// units (a JS string's `length`), never half of a surrogate pair.
 pub fn cap_chars(s: &str, max: usize) -> String {
     if already_capped(s, max) {
         return s.to_string();
@@ -26,21 +30,29 @@ pub fn cap_chars(s: &str, max: usize) -> String {
             pending_space = count > 0;
             continue;
         }
-        if pending_space {
-            if count + 1 >= max {
-                break;
-            }
-            out.push(' ');
-            count += 1;
-            pending_space = false;
-        }
-        if count >= max {
+        // A space is kept only with the character after it.
+        let space = usize::from(pending_space);
+        let units = space + ch.len_utf16();
+        if count + units > max {
             break;
         }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
         out.push(ch);
-        count += 1;
+        count += units;
     }
     out
+}
+
+/// `s.length` in JavaScript: its UTF-16 code units (two for a character
+/// past U+FFFF, whose UTF-8 lead byte is 0xF0 or more). A byte loop, like
+/// [`char_count`].
+pub fn utf16_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| usize::from((b as i8) >= -0x40) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 /// The number of characters (Unicode scalar values) in `s`. A byte loop:
@@ -115,6 +127,9 @@ mod tests {
                 assert_eq!(prefix_chars(s, n), std, "{s} {n}");
             }
         }
+        for s in ["", "abc", "é✓😀x", "\u{ffff}\u{10000}\u{10ffff}"] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s}");
+        }
         assert_eq!(join(["a", "b", "c"], ", "), ["a", "b", "c"].join(", "));
         assert_eq!(join([], ", "), "");
         assert_eq!(join(["x"], "; "), "x");
@@ -133,5 +148,25 @@ mod tests {
                 .count(),
             200
         );
+    }
+
+    #[test]
+    fn caps_count_utf16_units_and_never_split_a_pair() {
+        // 300 emoji: 600 units; the cap keeps 100 of them (JS length 200).
+        let emoji = cap_chars(&"😀".repeat(300), TITLE_MAX_CHARS);
+        assert_eq!(emoji, "😀".repeat(100));
+        assert_eq!(emoji.encode_utf16().count(), 200);
+        // One unit left: the pair does not fit, nothing half of it is kept.
+        assert_eq!(cap_chars("ab😀", 3), "ab");
+        assert_eq!(cap_chars("a😀", 3), "a😀");
+        // A space and the pair after it need three units.
+        assert_eq!(cap_chars("ab 😀", 4), "ab");
+        assert_eq!(cap_chars("ab 😀", 5), "ab 😀");
+        assert_eq!(cap_chars("é✓", 2), "é✓");
+        for n in 0..12 {
+            let s = cap_chars("x 😀y\u{10000} z 😀😀", n);
+            assert!(s.encode_utf16().count() <= n, "{n}: {s}");
+            assert_eq!(s, s.trim(), "{n}");
+        }
     }
 }

@@ -9,7 +9,7 @@ use crate::bounds::{self, DecodeError};
 use crate::field::{from_object, Field, Object};
 use crate::page::MAX_TEXT_CHARS;
 use crate::schema::{self, SchemaError};
-use sense::{cap_chars, char_count};
+use sense::{cap_chars, utf16_len};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -221,7 +221,7 @@ impl TryFrom<DeclarationWire> for CapabilityDeclaration {
                 if text.is_empty() {
                     return Err(E::ExpectText(id));
                 }
-                if char_count(&text) > MAX_TEXT_CHARS {
+                if utf16_len(&text) > MAX_TEXT_CHARS {
                     return Err(E::ExpectTextLong(id));
                 }
                 let within_ms = match e.within {

@@ -476,6 +476,14 @@ fn expected_text_is_read_as_page_text_is() {
     let registry =
         Registry::from_json(&json!([{ "id": "a", "title": "A", "expect": { "text": fits } }]));
     assert_eq!(registry.declarations.len(), 1);
+    // Counted as JS counts length: 501 emoji are 1,002 UTF-16 units, more
+    // than page text keeps; 500 fit.
+    for (n, kept) in [(501, 0), (500, 1)] {
+        let registry = Registry::from_json(
+            &json!([{ "id": "a", "title": "A", "expect": { "text": "😀".repeat(n) } }]),
+        );
+        assert_eq!(registry.declarations.len(), kept, "{n} emoji");
+    }
 }
 
 #[test]

@@ -102,8 +102,14 @@ impl Instance {
                 "attachWindowBridge: this instance was dropped (resetPlayableForTests); install a new one",
             ));
         }
-        self.attach_listener()
-            .map_err(|e| JsError::new(&format!("{e}")))
+        self.attach_listener().map_err(|e| match e {
+            // Its options are the first install's: a later installPlayable
+            // that passed origins returned this instance as it was.
+            AttachError::Origins(bridge::OriginsError::Empty) => {
+                JsError::new(&format!("{e}{}", bridge::FIRST_INSTALL_HINT))
+            }
+            e => JsError::new(&format!("{e}")),
+        })
     }
 
     fn attach_listener(self: &Rc<Self>) -> Result<(), AttachError> {

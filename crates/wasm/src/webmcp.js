@@ -1,7 +1,7 @@
 // The acts of a WebMCP publication (src/webmcp/publication.rs and
 // plan.rs decide what to publish and when): finding document.modelContext,
-// registering a tool, withdrawing it, and observing the root for DOM
-// changes. Never throws (a throw would cross into wasm).
+// registering a tool, withdrawing it, and observing the root and its open
+// shadow roots for DOM changes. Never throws (a throw would cross into wasm).
 //
 // Chromium 156 (--enable-features=WebMCP) exposes document.modelContext
 // (earlier drafts: navigator.modelContext). registerTool(tool, { signal })
@@ -61,6 +61,10 @@ export function withdraw(registration) {
   }
 }
 
+const CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
+/** observer → { root, seen }: its root and the shadow roots it observes. */
+const watches = new WeakMap();
+
 /**
  * Observes DOM changes under root (child lists, attributes, text), calling
  * onChange() for each batch; the observer, or null when root cannot be
@@ -69,10 +73,39 @@ export function withdraw(registration) {
 export function observe(root, onChange) {
   try {
     const observer = new MutationObserver(() => onChange());
-    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    observer.observe(root, CHANGES);
+    watches.set(observer, { root, seen: new WeakSet() });
     return observer;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Makes observer (from observe()) observe every open shadow root under its
+ * root (the root's own, nested ones too) it does not observe yet: a subtree
+ * observer does not see into shadow trees, which the menu read includes.
+ * Called before each re-read, so a shadow root attached since the last one
+ * is watched from then on.
+ */
+export function watchShadows(observer) {
+  const watch = watches.get(observer);
+  const add = (shadow) => {
+    if (!watch.seen.has(shadow)) {
+      watch.seen.add(shadow);
+      observer.observe(shadow, CHANGES);
+    }
+    walk(shadow);
+  };
+  const walk = (node) => {
+    const all = node.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) if (all[i].shadowRoot) add(all[i].shadowRoot);
+  };
+  try {
+    if (watch.root.shadowRoot) add(watch.root.shadowRoot);
+    walk(watch.root);
+  } catch {
+    // no watch, or a page script's getter threw: what was found stays watched
   }
 }
 

@@ -114,6 +114,25 @@ fn origins_must_be_a_non_empty_list_of_exact_origins() {
 }
 
 #[test]
+fn a_null_origin_points_at_window_origin() {
+    let null = check_origins(&["null".into()]).unwrap_err().to_string();
+    assert!(
+        null.starts_with("allowedOrigins entry \"null\" is not an origin: "),
+        "{null}"
+    );
+    assert!(null.contains("use window.origin"), "{null}");
+    let other = OriginsError::NotAnOrigin("https://a.test/".into()).to_string();
+    assert!(!other.contains("window.origin"), "{other}");
+}
+
+#[test]
+fn the_first_install_hint_follows_the_empty_message() {
+    let message = format!("{}{FIRST_INSTALL_HINT}", OriginsError::Empty);
+    assert!(message.starts_with("attachWindowBridge() needs a non-empty allowedOrigins option (the exact origins allowed to post, e.g. [location.origin]); this window's instance was installed without allowedOrigins by the first installPlayable() call"), "{message}");
+    assert!(message.ends_with("ignores its options"), "{message}");
+}
+
+#[test]
 fn an_origin_is_written_as_the_browser_writes_event_origin() {
     for origin in [
         "https://example.com",

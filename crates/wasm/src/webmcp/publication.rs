@@ -10,7 +10,8 @@
 //! When to read (a hello first, then after DOM changes under the root and
 //! after every call) and what to publish are decided here and in
 //! [`super::plan`]; webmcp.js performs the acts: `registerTool` with an
-//! abort signal, the abort, the `MutationObserver`. Retirement, `stop()`
+//! abort signal, the abort, the `MutationObserver` (on the root and, looked
+//! for again before every read, each open shadow root under it). Retirement, `stop()`
 //! and a dropped owner withdraw everything.
 
 use std::cell::{Cell, RefCell};
@@ -39,6 +40,10 @@ extern "C" {
     /// changes under `root` (child lists, attributes, text); `null` when
     /// `root` cannot be observed.
     fn observe(root: &JsValue, on_change: &Function) -> JsValue;
+    /// Makes what [`observe`] returned also observe every open shadow root
+    /// under its root it does not observe yet (nested ones too).
+    #[wasm_bindgen(js_name = watchShadows)]
+    fn watch_shadows(observer: &JsValue);
     /// Disconnects what [`observe`] returned.
     fn disconnect(observer: &JsValue);
 }
@@ -317,6 +322,13 @@ async fn sync(state: Rc<State>) {
     }
     loop {
         state.again.set(false);
+        // Before the read: a shadow root attached since the last one is
+        // watched, and what changed in it before now, this read sees. (A
+        // clone: a page getter run by the walk may stop the publication.)
+        let observer = state.observer.borrow().clone();
+        if let Some(observer) = observer.filter(|o| !o.is_null()) {
+            watch_shadows(&observer);
+        }
         let request = plan::read_request(state.kind, &state.next_id(), state.page_id().as_deref());
         let answer = state.read(to_js(&request)).await;
         if state.stopped.get() {
