@@ -61,11 +61,16 @@ const BUDGET_GZIP_BYTES = 100_000;
  * with no Surface (+268 B); sense::Index::insert as an entry match (+45 B):
  * 201,908 B; a bridge detach that never throws (WindowBridge's own Drop
  * tries the removal, and keeps a listener the page will not let go of
- * inert): 202,098 B. A ceiling that catches
+ * inert): 202,098 B. Session 13's audit fixes: Surface id reads carry
+ * recordWindow, an async registry is awaited, crossings keep the JSON
+ * functions the module loaded with (+357 B); exported names kept in the
+ * bundle, clearer allowedOrigins errors, page-text caps in UTF-16 units,
+ * WebMCP following open shadow roots (+336 B); an off-screen target hit
+ * tested at a probe point (0 B): 203,071 B merged. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 202_300;
+const CEILING_GZIP_BYTES = 203_300;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
