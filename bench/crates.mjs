@@ -8,10 +8,14 @@
 // the shares, not the sum, are what to read.
 //
 //   node bench/crates.mjs            # prints the table (needs `cargo install twiggy` and a release build)
+//
+// twiggy is the bench's one tool that scripts/setup.sh does not install: the
+// bench looks for it before any timing and, without it, leaves the table out
+// (saying so at its start and in the report) rather than install anything.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
 export const RELEASE_WASM = "target/wasm32-unknown-unknown/release/in_page_playable.wasm";
 
@@ -31,12 +35,41 @@ export function crateOf(name) {
   return m ? m[1] : "";
 }
 
-export function crateCosts(release = RELEASE_WASM) {
+/** How to get the crate table when twiggy is missing (printed by the bench, written into the report). */
+export const TWIGGY_HINT = "the crate table needs twiggy, which the bench does not install: `cargo install twiggy`, then `npm run bench -- --size`";
+
+const isExecutable = (path) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * twiggy's path: in ~/.cargo/bin (where `cargo install` puts it), else on
+ * PATH; null when it is in neither.
+ */
+export function findTwiggy(env = process.env, executable = isExecutable) {
+  const dirs = [env.HOME && join(env.HOME, ".cargo/bin"), ...(env.PATH ?? "").split(delimiter)].filter(Boolean);
+  return dirs.map((dir) => join(dir, "twiggy")).find(executable) ?? null;
+}
+
+/**
+ * The crate table for the bench: `crateCosts`, or `{ skipped }` saying how to
+ * get it when twiggy is missing (`found` is findTwiggy's answer).
+ */
+export function crateTable(found = findTwiggy(), release = RELEASE_WASM) {
+  return found ? crateCosts(release, found) : { skipped: TWIGGY_HINT };
+}
+
+export function crateCosts(release = RELEASE_WASM, twiggy = findTwiggy()) {
+  if (!twiggy) throw new Error(TWIGGY_HINT);
   const dir = "bench/tmp/crates";
   mkdirSync(dir, { recursive: true });
   execFileSync(join(homedir(), ".cargo/bin/wasm-bindgen"), ["--target", "web", "--out-dir", dir, "--out-name", "m", release]);
   const wasm = join(dir, "m_bg.wasm");
-  const twiggy = [join(homedir(), ".cargo/bin/twiggy"), "twiggy"].find((p) => p === "twiggy" || existsSync(p));
   const csv = execFileSync(twiggy, ["top", "-n", "1000000", "--format", "csv", wasm], { encoding: "utf8", maxBuffer: 1 << 28 });
   const costs = new Map();
   let code = 0;

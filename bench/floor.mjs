@@ -20,7 +20,10 @@ const run = (cmd, args, cwd = root) =>
  */
 export async function floor(card = true, types20 = false) {
   const features = card ? (types20 ? ["--features", "types20"] : []) : ["--no-default-features"];
-  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--target-dir", join(root, "target/floor"), ...features], join(root, "bench/floor"));
+  // A workspace member: the workspace's wasm-bindgen pin, Cargo.lock and
+  // release profile. Its own target dir keeps its features from touching the
+  // module's build.
+  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "card-floor", "--target-dir", join(root, "target/floor"), ...features]);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   run("wasm-bindgen", ["--target", "web", "--out-dir", out, "--out-name", "floor", join(root, "target/floor/wasm32-unknown-unknown/release/card_floor.wasm")]);

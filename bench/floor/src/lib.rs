@@ -4,6 +4,7 @@
 //! wasm-bindgen and js-sys alone.
 use wasm_bindgen::prelude::*;
 
+#[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
