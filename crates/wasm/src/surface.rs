@@ -87,24 +87,21 @@ extern "C" {
     fn warn(message: &str);
 }
 
-// Neither is written to throw; `catch` all the same (a throw is what was
-// thrown: a refusal), as the playable downlink's `project`.
+// Neither throws: each runs in a `try`, and calls no prototype method a
+// page could replace (no `catch` here, to keep the module small).
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
     /// `[text, fact, thrown]`: `value` as JSON text, with facts.
-    #[wasm_bindgen(catch, js_name = stringify)]
-    fn stringify_js(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = stringify)]
+    fn stringify_js(value: &JsValue) -> Array;
     /// `[values, thrown]`: the fields `names` of `value`, read in order.
-    #[wasm_bindgen(catch, js_name = read)]
-    fn read_fields(value: &JsValue, names: &Array) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = read)]
+    fn read_fields(value: &JsValue, names: &Array) -> Array;
 }
 
 /// `value` as it crossed through boundary.js's `stringify`.
 fn stringify(value: &JsValue) -> Projection {
-    stringify_js(value).map_or_else(
-        |e| Projection::threw(crate::js::thrown(&e)),
-        |out| Projection::from_js(&out),
-    )
+    Projection::from_js(&stringify_js(value))
 }
 
 /// A fresh object without a prototype: filling it runs no setter a page
@@ -119,15 +116,7 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
     let [a, b, c, d, e] = REQUEST_FIELDS.map(JsValue::from_str);
     // `Array.of`, not a push per name: a page may replace Array.prototype.push.
     let names = Array::of5(&a, &b, &c, &d, &e);
-    let out = match read_fields(request, &names) {
-        Ok(out) => out,
-        Err(e) => {
-            return CrossedRequest {
-                thrown: Some(crate::js::thrown(&e)),
-                ..CrossedRequest::default()
-            }
-        }
-    };
+    let out = read_fields(request, &names);
     let thrown = out.get(1).as_string();
     let Ok(values) = out.get(0).dyn_into::<Array>() else {
         return CrossedRequest {
