@@ -20,9 +20,8 @@ const { apply, defineProperty, getOwnPropertyDescriptor: describe, getPrototypeO
 const { hasOwn, prototype: objects } = Object;
 const { isArray, prototype: arrays } = Array;
 const { isFinite } = Number;
-const BOXES = ["String", String, "Number", Number, "Boolean", Boolean, "BigInt", BigInt];
-const UNBOX = [];
-for (let i = 0; i < BOXES.length; i += 2) UNBOX[i / 2] = BOXES[i + 1].prototype.valueOf;
+const BOXES = ["String", "Number", "Boolean", "BigInt"];
+const UNBOX = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.prototype.valueOf, BigInt.prototype.valueOf];
 
 /** `JSON.parse(text)` as the module loaded it: how every answer crosses back to JS. */
 export function parse(text) {
@@ -55,7 +54,7 @@ function boxed(x) {
   for (let i = 0; i < UNBOX.length; i++) {
     try {
       apply(UNBOX[i], x, []);
-      return BOXES[2 * i];
+      return BOXES[i];
     } catch {
       // not this one
     }
