@@ -28,39 +28,48 @@ test("project: what JSON cannot hold is reported as a fact (the first one), and 
   assert.deepEqual(first.slice(0, 2), ["function", "a"]);
 });
 
-test("project: a cycle or a throwing getter is a throw; the first three fields still identify the request", () => {
+test("project: a cycle or a throwing getter is a throw; the requestId read on its own still identifies the request", () => {
   const cyclic = { id: "a" };
   cyclic.self = cyclic;
-  const [head, , threw] = project({ pageId: "p", requestId: "r9", cmd: "run", payload: cyclic });
-  assert.equal(head, '{"pageId":"p","requestId":"r9","cmd":"run"}');
+  const [text, , threw, id] = project({ pageId: "p", requestId: "r9", cmd: "run", payload: cyclic });
+  assert.equal(text, null);
   assert.match(threw, /circular/i);
+  assert.equal(id, "r9");
   const getter = { pageId: null, requestId: "r", cmd: "run", get payload() { throw new Error("no"); } };
-  const [h2, , t2] = project(getter);
-  assert.equal(h2, '{"pageId":null,"requestId":"r","cmd":"run"}');
-  assert.equal(t2, "no");
+  assert.deepEqual(project(getter), [null, null, "no", "r"]);
 });
 
-test("project: each field is read once, even when the first three are written again", () => {
+test("project: the requestId is handed over whatever its siblings hold (cyclic, throwing, huge), and only a string", () => {
+  const cyc = {};
+  cyc.self = cyc;
+  const big = "a".repeat(9e6);
+  const firstThrows = { get pageId() { throw new Error("first"); }, requestId: "gpi", cmd: "hello", payload: {} };
+  assert.deepEqual(project(firstThrows), [null, null, "first", "gpi"], "read after a sibling's getter threw");
+  assert.equal(project({ pageId: cyc, requestId: "pc", cmd: "hello", payload: {} })[3], "pc");
+  assert.equal(project({ pageId: null, requestId: "cc", cmd: cyc, payload: {} })[3], "cc");
+  const [text, , , id] = project({ pageId: big, requestId: "p9", cmd: "hello", payload: {} });
+  assert.equal(text.length > big.length, true, "the text is whole: Rust measures it");
+  assert.equal(id, "p9");
+  for (const unusable of [5, null, new String("r"), ["r"], undefined]) {
+    assert.equal(project({ requestId: unusable, cmd: "hello", payload: {} })[3], undefined, String(unusable));
+  }
+  assert.equal(project({ requestId: "x".repeat(300) })[3].length, 300, "its rules (1..128 characters) are Rust's");
+  const inherited = Object.create({ requestId: "inh" });
+  assert.equal(project(inherited)[3], undefined, "an inherited requestId is absent");
+});
+
+test("project: each field is read once", () => {
   let reads = 0;
   const cyclic = {};
   cyclic.self = cyclic;
   const down = { pageId: null, get requestId() { reads++; return "r"; }, cmd: "run", payload: cyclic };
-  const [head, , threw] = project(down);
-  assert.equal(head, '{"pageId":null,"requestId":"r","cmd":"run"}');
+  const [, , threw, id] = project(down);
   assert.match(threw, /circular/i);
+  assert.equal(id, "r");
   assert.equal(reads, 1);
-  const first = { get pageId() { throw new Error("first"); } };
-  assert.deepEqual(project(first), ["{}", null, "first"], "nothing read: no requestId to echo");
-});
-
-test("project: a downlink it could write whole also carries its first three fields alone (for a requestId echo)", () => {
-  let reads = 0;
-  const down = { pageId: null, get requestId() { reads++; return "r8"; }, cmd: "hello", payload: { big: "y".repeat(10) } };
-  const [text, fact, threw, head] = project(down);
-  assert.equal(text, '{"pageId":null,"requestId":"r8","cmd":"hello","payload":{"big":"yyyyyyyyyy"}}');
-  assert.deepEqual([fact, threw], [null, null]);
-  assert.equal(head, '{"pageId":null,"requestId":"r8","cmd":"hello"}');
-  assert.equal(reads, 1, "read once for both texts");
+  const whole = { pageId: null, get requestId() { reads++; return "r8"; }, cmd: "hello", payload: { big: "y".repeat(10) } };
+  assert.deepEqual(project(whole), ['{"pageId":null,"requestId":"r8","cmd":"hello","payload":{"big":"yyyyyyyyyy"}}', null, null, "r8"]);
+  assert.equal(reads, 2);
 });
 
 test("project: a value that is not an object is stringified as itself", () => {
@@ -146,3 +155,57 @@ test("read and project: only own fields are read, as JSON.stringify does; inheri
   }
 });
 
+
+test("stringify: a String, Number, Boolean or BigInt object, or an object with toJSON (a Date), is a fact, not the value it stands for", () => {
+  for (const [v, kind, shown] of [
+    [new String("b"), "boxed", "String"], [new Number(1), "boxed", "Number"], [new Boolean(false), "boxed", "Boolean"],
+    [Object(1n), "boxed", "BigInt"], [new Date(0), "toJSON", ""], [{ toJSON: () => ({ id: "z" }) }, "toJSON", ""],
+  ]) {
+    const [text, fact, threw] = stringify({ payload: { id: v } });
+    assert.deepEqual(fact, [kind, "id", shown], String(v));
+    assert.equal(text, '{"payload":{"id":null}}', "written as null, like the other facts");
+    assert.equal(threw, null);
+  }
+  assert.deepEqual(stringify(new String("x"))[1], ["boxed", "", "String"], "the value itself: key \"\"");
+  assert.deepEqual(stringify([1, new Date(0)])[1], ["toJSON", "1", ""]);
+  // A value from another realm (an iframe's) is recognised all the same.
+  const other = Object.setPrototypeOf(new String("o"), null);
+  assert.deepEqual(stringify({ o: other })[1], ["boxed", "o", "String"]);
+  // Not boxed: a plain object, an array, a class instance, one faking the tag.
+  const plain = { a: {}, b: [], c: new (class Thing {})(), d: { [Symbol.toStringTag]: "String" } };
+  assert.deepEqual(stringify(plain), ['{"a":{},"b":[],"c":{},"d":{}}', null, null]);
+  // The value is looked at as it sits in its holder; a getter is not called again.
+  let reads = 0;
+  const v = { get g() { reads++; return reads === 1 ? "first" : new Date(0); } };
+  assert.deepEqual(stringify(v), ['{"g":"first"}', null, null]);
+  assert.equal(reads, 1);
+});
+
+test("project, read, stringify and attach never throw and keep their answers when a page replaced Array or Object prototype methods or put setters on the prototypes", () => {
+  const saved = new Map(); // (an array's push is among the methods replaced)
+  const replace = (obj, key, value) => {
+    saved.set(saved.size, [obj, key, Object.getOwnPropertyDescriptor(obj, key)]);
+    Object.defineProperty(obj, key, { ...value, configurable: true });
+  };
+  const boom = (m) => ({ value() { throw new Error(m); }, writable: true });
+  const trap = (m) => ({ set() { throw new Error(m); }, get() { return undefined; } });
+  try {
+    for (const m of ["forEach", "slice", "push", "map"]) replace(Array.prototype, m, boom(m));
+    for (const k of ["pageId", "requestId", "cmd", "payload", "screenshot", "0", "1"]) replace(Object.prototype, k, trap(k));
+    replace(Object.prototype, "get", { value() {}, writable: true }); // read by defineProperty from a descriptor
+    const down = { pageId: null, requestId: "r", cmd: "hello", payload: {} };
+    assert.deepEqual(project(down), ['{"pageId":null,"requestId":"r","cmd":"hello","payload":{}}', null, null, "r"]);
+    assert.deepEqual(read({ protocol: "p", id: "i" }, ["protocol", "id"]), [["p", "i"], null]);
+    assert.deepEqual(stringify({ a: [1, 2] }), ['{"a":[1,2]}', null, null]);
+    const up = { payload: { snapshot: {} } };
+    assert.equal(attach(up, "img"), true);
+    assert.equal(Object.getOwnPropertyDescriptor(up.payload.snapshot, "screenshot").value, "img");
+    assert.equal(attach(Object.freeze({ payload: { snapshot: Object.freeze({}) } }), "img"), false, "a throw is false, never a throw");
+  } finally {
+    for (let i = saved.size - 1; i >= 0; i--) {
+      const [obj, key, d] = saved.get(i);
+      if (d) Object.defineProperty(obj, key, d);
+      else delete obj[key];
+    }
+  }
+});

@@ -399,6 +399,134 @@ test("an envelope too long to copy (over 8 Mi characters of JSON) still echoes i
     assert.equal(r.phase, "installed", "a refusal changes no phase");
   }));
 
+test("a usable requestId is echoed whatever its sibling fields hold (cyclic, a throwing getter, megabytes), through handle and the window bridge", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const cyc = {};
+      cyc.self = cyc;
+      const throwing = { requestId: "gp", cmd: "hello", payload: {} };
+      Object.defineProperty(throwing, "pageId", { get() { throw new Error("boom"); }, enumerable: true });
+      const downs = [
+        { pageId: cyc, requestId: "pc", cmd: "hello", payload: {} },
+        { pageId: null, requestId: "cc", cmd: cyc, payload: {} },
+        throwing,
+        { pageId: "a".repeat(9e6), requestId: "p9", cmd: "hello", payload: {} },
+        { pageId: cyc, requestId: "x".repeat(129), cmd: "hello", payload: {} },
+        { pageId: cyc, requestId: "\ud800", cmd: "hello", payload: {} },
+      ];
+      const direct = [];
+      for (const d of downs) {
+        const up = await p.handle(d);
+        direct.push([up.requestId, up.error && up.error.code]);
+      }
+      const bridged = [];
+      window.addEventListener("message", (e) => {
+        if (e.data && e.data.dir === "up") bridged.push([e.data.seq, e.data.envelope.requestId, e.data.envelope.error && e.data.envelope.error.code]);
+      });
+      p.attachWindowBridge();
+      window.postMessage({ channel: "in-page-playable", dir: "down", seq: 1, envelope: downs[0] }, location.origin);
+      window.postMessage({ channel: "in-page-playable", dir: "down", seq: 2, envelope: downs[1] }, location.origin);
+      for (let i = 0; i < 50 && bridged.length < 2; i++) await new Promise((res) => setTimeout(res, 20));
+      return { direct, bridged, phase: p.phase };
+    });
+    assert.deepEqual(r.direct, [
+      ["pc", "BAD_REQUEST"], ["cc", "BAD_REQUEST"], ["gp", "BAD_REQUEST"], ["p9", "BAD_REQUEST"],
+      ["", "BAD_REQUEST"], ["", "BAD_REQUEST"],
+    ], "an unusable one (129 characters, a lone surrogate) is still not echoed");
+    assert.deepEqual(r.bridged, [[1, "pc", "BAD_REQUEST"], [2, "cc", "BAD_REQUEST"]]);
+    assert.equal(r.phase, "installed", "refusals change no phase");
+  }));
+
+test("a page that replaced Array.prototype.forEach, slice or push, or put throwing setters on Object.prototype: every request is answered in full, a screenshot included", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ captureScreenshot: () => "shot" });
+      const undo = [];
+      const replace = (obj, key, d) => {
+        const old = Object.getOwnPropertyDescriptor(obj, key);
+        Object.defineProperty(obj, key, { ...d, configurable: true });
+        undo.unshift(() => (old ? Object.defineProperty(obj, key, old) : delete obj[key]));
+      };
+      const answers = [];
+      const add = (a) => { answers[answers.length] = a; }; // (push is replaced for a while)
+      const outcome = async (down) => {
+        try {
+          const ST = window.__timeout;
+          const up = await Promise.race([p.handle(down), new Promise((res) => ST(() => res(null), 2000))]);
+          return up === null ? "never settled" : up.ok ? "ok" : up.error.code + " " + up.error.message;
+        } catch (e) {
+          return "rejected: " + e.message;
+        }
+      };
+      window.__timeout = setTimeout;
+      const hello = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const pageId = hello.payload.pageId;
+      try {
+        const breaks = (m) => ({ value() { throw new Error(m); }, writable: true });
+        replace(Array.prototype, "push", breaks("push"));
+        add(await outcome({ pageId: null, requestId: "h1", cmd: "hello", payload: {} }));
+        undo.shift()(); // (the menu's read itself, and the page's click handler, push)
+        for (const m of ["forEach", "slice"]) replace(Array.prototype, m, breaks(m));
+        for (const k of ["pageId", "requestId", "cmd", "payload", "screenshot"]) {
+          replace(Object.prototype, k, { set() { throw new Error("set " + k); }, get() { return undefined; } });
+        }
+        add(await outcome({ pageId: null, requestId: "h2", cmd: "hello", payload: {} }));
+        add(await outcome({ pageId, requestId: "r", cmd: "run", payload: { id: "btn-save" } }));
+        add(await outcome(null));
+        // The screenshot is attached after the uplink is built: the setter must not catch it.
+        const shot = await Promise.race([p.handle({ pageId, requestId: "s", cmd: "snapshot", payload: { screenshot: true } }), new Promise((res) => window.__timeout(() => res(null), 2000))]);
+        add(shot === null ? "never settled" : shot.ok ? Object.getOwnPropertyDescriptor(shot.payload.snapshot, "screenshot").value : shot.error.code);
+      } finally {
+        for (const u of undo) u();
+      }
+      return { answers, clicks: window.__clicks };
+    });
+    assert.deepEqual(r.answers, ["ok", "ok", "ok", "BAD_REQUEST the envelope must be an object, got null", "shot"]);
+    assert.deepEqual(r.clicks, ["btn-save"]);
+  }));
+
+test("what JSON cannot hold as itself is BAD_REQUEST naming its key: a String, Number or Boolean object, or an object with toJSON (a Date); nothing runs", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ captureScreenshot: () => "shot" });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const pageId = p.pageId;
+      const downs = [
+        { pageId, requestId: "b1", cmd: "run", payload: { id: new String("btn-save") } },
+        { pageId, requestId: new String("b2"), cmd: "hello", payload: {} },
+        { pageId, requestId: "b3", cmd: new String("hello"), payload: {} },
+        { pageId: new String(pageId), requestId: "b4", cmd: "snapshot", payload: {} },
+        { pageId, requestId: "b5", cmd: "snapshot", payload: { screenshot: new Boolean(false) } },
+        { pageId, requestId: "b6", cmd: "run", payload: { id: "btn-save", value: new Number(1) } },
+        { pageId, requestId: "b7", cmd: "run", payload: { toJSON: () => ({ id: "btn-save" }) } },
+        { pageId, requestId: "b8", cmd: "hello", payload: new Date(0) },
+      ];
+      const out = [];
+      for (const d of downs) {
+        const up = await p.handle(d);
+        out.push([up.requestId, up.ok ? "ok" : up.error.code, up.ok ? "" : up.error.message]);
+      }
+      // The envelope's own toJSON is no envelope field: never read, never called.
+      let called = false;
+      const own = await p.handle({ pageId, requestId: "e", cmd: "hello", payload: {}, toJSON() { called = true; return {}; } });
+      return { out, own: [own.ok, called], clicks: window.__clicks };
+    });
+    const why = (key, what) => `the envelope must be plain JSON: the value at key "${key}" is ${what}, which JSON cannot hold`;
+    assert.deepEqual(r.out, [
+      ["b1", "BAD_REQUEST", why("id", "a String object")],
+      ["", "BAD_REQUEST", why("requestId", "a String object")],
+      ["b3", "BAD_REQUEST", why("cmd", "a String object")],
+      ["b4", "BAD_REQUEST", why("pageId", "a String object")],
+      ["b5", "BAD_REQUEST", why("screenshot", "a Boolean object")],
+      ["b6", "BAD_REQUEST", why("value", "a Number object")],
+      ["b7", "BAD_REQUEST", why("payload", "an object with a toJSON method")],
+      ["b8", "BAD_REQUEST", why("payload", "an object with a toJSON method")],
+    ]);
+    assert.deepEqual(r.own, [true, false]);
+    assert.deepEqual(r.clicks, [], "nothing clicked");
+  }));
+
 test("requests are handled one at a time in arrival order", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -299,6 +299,63 @@ test("a request's fields are its own: Object.prototype cannot fill them in", () 
     assert.match(r.error.message, /`capability`/);
   }));
 
+test("input holding a String, Number or Boolean object, or an object with toJSON (a Date), is INVALID_REQUEST naming its key; a callback's result holding one is no plain JSON", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const out = [];
+      for (const input of [{ q: new String("a") }, { q: "a", n: new Number(1) }, { q: "a", b: new Boolean(true) }, { q: new Date(0) }, { toJSON: () => ({ q: "a" }) }]) {
+        const res = await s.handle(invoke("orders.search", input));
+        out.push([res.ok, res.error && res.error.code, res.error && res.error.message]);
+      }
+      const dated = await makeSurface({ execute: () => ({ ok: true, value: { at: new Date(0) } }) }).handle(invoke("orders.search", { q: "a" }));
+      return { out, executed: __executed.length, dated: dated.result.error };
+    });
+    const why = (what) => "the request must be plain JSON: input " + what + ", not JSON";
+    assert.deepEqual(r.out, [
+      [false, "INVALID_REQUEST", why('holds a String object under the key "q"')],
+      [false, "INVALID_REQUEST", why('holds a Number object under the key "n"')],
+      [false, "INVALID_REQUEST", why('holds a Boolean object under the key "b"')],
+      [false, "INVALID_REQUEST", why('holds an object with a toJSON method under the key "q"')],
+      [false, "INVALID_REQUEST", why("is an object with a toJSON method")],
+    ]);
+    assert.equal(r.executed, 0, "execute never called");
+    assert.equal(r.dated.code, "EXECUTION_FAILED");
+    assert.match(r.dated.message, /no plain JSON: result holds an object with a toJSON method under the key "at"/);
+  }));
+
+test("a page that replaced Array.prototype.push or put setters on Object.prototype: createSurface reads its options as given, and handle answers, never throws", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const out = {};
+      const trap = (k, set) => Object.defineProperty(Object.prototype, k, { set, get() { return undefined; }, configurable: true });
+      trap("expose", () => {}); // swallows what is set
+      trap("app", () => { throw new Error("set app"); });
+      trap("root", () => { throw new Error("set root"); });
+      try {
+        const described = await makeSurface().handle(req("describe"));
+        out.described = described.ok ? described.result.capabilities.length : described.error;
+      } catch (e) {
+        out.described = "threw: " + e.message;
+      } finally {
+        for (const k of ["expose", "app", "root"]) delete Object.prototype[k];
+      }
+      const s = makeSurface();
+      const push = Array.prototype.push;
+      Array.prototype.push = function () { throw new Error("push"); };
+      try {
+        const answer = await s.handle(req("describe"));
+        out.pushed = typeof answer.ok;
+      } catch (e) {
+        out.pushed = "threw: " + e.message;
+      } finally {
+        Array.prototype.push = push;
+      }
+      return out;
+    });
+    assert.deepEqual(r, { described: 8, pushed: "boolean" });
+  }));
+
 test("a request is read when handle is called: changing or reusing the object afterwards changes nothing", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

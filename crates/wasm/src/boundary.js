@@ -8,10 +8,20 @@
 // and playable::bounds for a downlink, surface::crossing and
 // surface::bounds (over playable::bounds) for Surface. Nothing here throws.
 
-// JSON's own functions as they were when the module loaded: a page script
-// that later replaces JSON.parse or JSON.stringify (with one that throws,
-// say) cannot break a crossing, nor see or change what crosses.
+// The built-ins a crossing uses, as they were when the module loaded: a
+// page script that later replaces JSON.stringify, Array.prototype.push or
+// the like (with one that throws, say) cannot break a crossing, nor see or
+// change what crosses. No prototype method is called on a value that
+// crosses (plain loops, no spread), and every object built here is filled
+// by defineProperty or has no prototype, so no setter a script put on
+// Object.prototype or Array.prototype runs.
 const { parse: jsonParse, stringify: jsonStringify } = JSON;
+const { apply, defineProperty, getOwnPropertyDescriptor: describe, getPrototypeOf } = Reflect;
+const { hasOwn, prototype: objects } = Object;
+const { isArray, prototype: arrays } = Array;
+const { isFinite } = Number;
+const BOXES = ["String", "Number", "Boolean", "BigInt"];
+const UNBOX = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.prototype.valueOf, BigInt.prototype.valueOf];
 
 /** `JSON.parse(text)` as the module loaded it: how every answer crosses back to JS. */
 export function parse(text) {
@@ -28,21 +38,62 @@ export function thrown(e) {
 }
 
 /**
+ * `v[k] = x` as an own data property, whatever setters `v`'s prototype has:
+ * false when `v` refuses it (it is frozen, say).
+ */
+function put(v, k, x) {
+  // (A descriptor without a prototype: no Object.prototype.get joins it.)
+  return defineProperty(v, k, { __proto__: null, value: x, writable: true, enumerable: true, configurable: true });
+}
+
+/** The primitive a String, Number, Boolean or BigInt object wraps: its name, else null. */
+function boxed(x) {
+  const proto = getPrototypeOf(x);
+  // A plain object or array (this realm's) is none; anything else is asked.
+  if (proto === objects || proto === arrays) return null;
+  for (let i = 0; i < UNBOX.length; i++) {
+    try {
+      apply(UNBOX[i], x, []);
+      return BOXES[i];
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+/**
  * `JSON.stringify(v)` with facts: [text, fact, thrown]. `text` is the JSON
  * text, or null (for undefined, or when stringify threw); `fact` is null or
- * [typeof, key, shown] for the first value JSON cannot hold (BigInt,
- * function, symbol, non-finite number: written as null; `key` is the key or
- * index it sat under, "" for `v` itself; `shown` how JS writes a number);
+ * [kind, key, shown] for the first value JSON cannot hold (written as
+ * null): a BigInt, function, symbol or non-finite number (`kind` its
+ * typeof, `shown` how JS writes the number), a String, Number, Boolean or
+ * BigInt object (`kind` "boxed", `shown` its type: JSON.stringify would
+ * write the primitive it wraps), or an object with a toJSON method, a Date
+ * say (`kind` "toJSON": JSON.stringify would write what it returns, not
+ * the object); `key` is the key or index it sat under, "" for `v` itself.
  * `thrown` is what stringify threw (a cycle, a getter, a proxy, a toJSON),
  * or null.
  */
 export function stringify(v) {
   let fact = null;
+  const note = (kind, key, shown) => {
+    if (fact === null) fact = [kind, key, shown];
+    return null;
+  };
   const replacer = function (key, x) {
     const t = typeof x;
-    if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !Number.isFinite(x))) {
-      if (fact === null) fact = [t, key, t === "number" ? String(x) : ""];
-      return null;
+    if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !isFinite(x))) {
+      return note(t, key, t === "number" ? "" + x : "");
+    }
+    // The value as it sits in its holder, before any toJSON ran (a getter
+    // is not called again: its value is the one stringify read).
+    const d = describe(this, key);
+    const raw = d && hasOwn(d, "value") ? d.value : x;
+    if (raw !== x) return note("toJSON", key, "");
+    if (t === "object" && x !== null) {
+      const box = boxed(x);
+      if (box !== null) return note("boxed", key, box);
     }
     return x;
   };
@@ -53,8 +104,6 @@ export function stringify(v) {
     return [null, fact, thrown(e)];
   }
 }
-
-const own = Object.prototype.hasOwnProperty;
 
 /**
  * The own fields `names` of `v`, read once each, in order: [values, thrown].
@@ -67,8 +116,8 @@ const own = Object.prototype.hasOwnProperty;
 export function read(v, names) {
   const values = [];
   try {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return [null, null];
-    for (const k of names) values.push(own.call(v, k) ? v[k] : undefined);
+    if (v === null || typeof v !== "object" || isArray(v)) return [null, null];
+    for (let i = 0; i < names.length; i++) put(values, i, hasOwn(v, names[i]) ? v[names[i]] : undefined);
     return [values, null];
   } catch (e) {
     return [values, thrown(e)];
@@ -78,31 +127,43 @@ export function read(v, names) {
 const ENVELOPE_FIELDS = ["pageId", "requestId", "cmd", "payload"];
 
 /**
- * A downlink as JSON text, with facts: [text, fact, thrown], as `stringify`
- * writes { pageId, requestId, cmd, payload } (the value itself when it has
- * no fields to read). When reading a field or stringifying threw, `text`
- * holds the first three fields alone, if they can be written. When it did
- * not, a fourth element is the text of those three alone: Rust finds the
- * requestId in it when the whole text is too long to copy.
+ * A downlink as JSON text, with facts: [text, fact, thrown, requestId], as
+ * `stringify` writes { pageId, requestId, cmd, payload } (the value itself
+ * when it has no fields to read). Each field is read in its own `try`:
+ * when one threw, `text` is null and `thrown` the first throw. `requestId`
+ * is the field as read when it is a string, whatever the others hold, so
+ * Rust can echo it (its rules are Rust's); else undefined.
  */
 export function project(down) {
-  const [values, threw] = read(down, ENVELOPE_FIELDS);
-  if (values === null) return stringify(down);
-  const envelope = (n) => {
-    const env = {};
-    values.slice(0, n).forEach((v, i) => { env[ENVELOPE_FIELDS[i]] = v; });
-    return env;
-  };
-  const whole = threw === null ? stringify(envelope(4)) : [null, null, threw];
-  const head = stringify(envelope(3))[0];
-  if (whole[2] === null) return [...whole, head];
-  return [head, whole[1], whole[2]];
+  let env, threw = null, id;
+  try {
+    if (down === null || typeof down !== "object" || isArray(down)) return stringify(down);
+    env = {};
+    for (let i = 0; i < ENVELOPE_FIELDS.length; i++) {
+      const k = ENVELOPE_FIELDS[i];
+      try {
+        const v = hasOwn(down, k) ? down[k] : undefined;
+        put(env, k, v);
+        if (k === "requestId" && typeof v === "string") id = v;
+      } catch (e) {
+        if (threw === null) threw = thrown(e);
+      }
+    }
+  } catch (e) {
+    threw = thrown(e); // isArray on a revoked proxy
+  }
+  if (threw !== null) return [null, null, threw, id];
+  const whole = stringify(env);
+  return [whole[0], whole[1], whole[2], id];
 }
 
 /** Puts a screenshot into its uplink's snapshot; false when there is none to hold it. */
 export function attach(up, shot) {
-  const s = up && up.payload && up.payload.snapshot;
-  if (s === null || typeof s !== "object") return false;
-  s.screenshot = shot;
-  return true;
+  try {
+    const s = up && up.payload && up.payload.snapshot;
+    if (s === null || typeof s !== "object") return false;
+    return put(s, "screenshot", shot);
+  } catch {
+    return false;
+  }
 }

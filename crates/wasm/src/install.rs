@@ -24,10 +24,15 @@ const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
 /// a marker, not an API: it carries nothing but its presence.
 pub(crate) const SURFACE_MARKER: &str = "__PLING_SURFACE_V0_1__";
 
+// Neither is written to throw; `catch` all the same, so that nothing a page
+// did to the built-ins can throw through the module: a throw is a refusal
+// (`project`) or `INTERNAL` (`attach`), never a rejection or a hang.
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
-    fn project(down: &JsValue) -> Array;
-    fn attach(up: &JsValue, shot: &JsValue) -> bool;
+    #[wasm_bindgen(catch)]
+    fn project(down: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn attach(up: &JsValue, shot: &JsValue) -> Result<bool, JsValue>;
 }
 
 type WebMachine = Machine<SensePort, BotPort, BomPort, WebRandom>;
@@ -78,7 +83,7 @@ impl Instance {
     fn with_screenshot(&self, uplink: Uplink, shot: Option<JsValue>) -> JsValue {
         let up = to_js(&uplink);
         match shot {
-            Some(shot) if !attach(&up, &shot) => internal(
+            Some(shot) if attach(&up, &shot) != Ok(true) => internal(
                 uplink.request_id,
                 self.machine.page_id(),
                 "could not attach the screenshot",
@@ -92,7 +97,10 @@ impl Instance {
     /// The downlink is read here, at the call: a caller that changes (or
     /// reuses) its envelope object once `handle` returned changes nothing.
     pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
-        let projection = playable::Projection::from_js(&project(&down));
+        let projection = project(&down).map_or_else(
+            |e| playable::Projection::threw(crate::js::thrown(&e)),
+            |projected| playable::Projection::from_js(&projected),
+        );
         Box::pin(self.handle(projection))
     }
 

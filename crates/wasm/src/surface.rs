@@ -73,7 +73,8 @@ import { stringify, thrown } from "./src/boundary.js";
 export async function call(f, id, input) {
   let v;
   try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
-  return [...stringify(v), false];
+  const s = stringify(v); // (no spread: a page may replace the array iterator)
+  return [s[0], s[1], s[2], false];
 }
 
 export function warn(m) {
@@ -86,22 +87,35 @@ extern "C" {
     fn warn(message: &str);
 }
 
+// Neither throws: each runs in a `try`, and calls no prototype method a
+// page could replace (no `catch` here, to keep the module small).
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
     /// `[text, fact, thrown]`: `value` as JSON text, with facts.
-    fn stringify(value: &JsValue) -> Array;
+    #[wasm_bindgen(js_name = stringify)]
+    fn stringify_js(value: &JsValue) -> Array;
     /// `[values, thrown]`: the fields `names` of `value`, read in order.
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
 }
 
+/// `value` as it crossed through boundary.js's `stringify`.
+fn stringify(value: &JsValue) -> Projection {
+    Projection::from_js(&stringify_js(value))
+}
+
+/// A fresh object without a prototype: filling it runs no setter a page
+/// put on `Object.prototype`, and reading it finds nothing inherited.
+fn bare() -> Object {
+    Object::create(JsValue::NULL.unchecked_ref())
+}
+
 /// A request's fields as read, as [`CrossedRequest`]: the scalars by
 /// kind, `input` stringified.
 fn cross_request(request: &JsValue) -> CrossedRequest {
-    let names: Array = REQUEST_FIELDS
-        .iter()
-        .map(|n| JsValue::from_str(n))
-        .collect();
+    let [a, b, c, d, e] = REQUEST_FIELDS.map(JsValue::from_str);
+    // `Array.of`, not a push per name: a page may replace Array.prototype.push.
+    let names = Array::of5(&a, &b, &c, &d, &e);
     let out = read_fields(request, &names);
     let thrown = out.get(1).as_string();
     let Ok(values) = out.get(0).dyn_into::<Array>() else {
@@ -116,7 +130,7 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
         .collect();
     let input = Some(values.get(REQUEST_SCALARS as u32))
         .filter(|input| read > REQUEST_SCALARS && !input.is_undefined())
-        .map(|input| Projection::from_js(&stringify(&input)));
+        .map(|input| stringify(&input));
     CrossedRequest {
         scalars: Some(scalars),
         input,
@@ -232,7 +246,7 @@ impl surface::Host for Inner {
     async fn registry(&self) -> Registry {
         let given = match self.registry.dyn_ref::<Function>() {
             Some(f) => call("registry", f, None).await,
-            None => given("registry", &stringify(&self.registry)),
+            None => callback_text("registry", &stringify(&self.registry)),
         };
         let registry = match given {
             Ok(text) => Registry::from_json_text(&text)
@@ -459,19 +473,18 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         option.check(kind(&value))?;
         *slot = value;
     }
-    let data = Object::new();
+    let data = bare();
     for name in ["app", "expose", "recordLimit", "rateLimit"] {
-        // (Setting a fresh object's own property cannot fail.)
+        // (Setting a bare object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data =
-        callback_text("options", &Projection::from_js(&stringify(&data))).map_err(|e| match e {
-            CallbackError::Threw(why) | CallbackError::NotJson(why) => {
-                ConfigError::NotJson(format!("the options are not plain JSON: {why}"))
-            }
-        })?;
+    let data = callback_text("options", &stringify(&data)).map_err(|e| match e {
+        CallbackError::Threw(why) | CallbackError::NotJson(why) => {
+            ConfigError::NotJson(format!("the options are not plain JSON: {why}"))
+        }
+    })?;
     let config = SurfaceConfig::from_json_text(&data)?;
-    let scan = Object::new();
+    let scan = bare();
     for name in ["root", "allowedOrigins"] {
         let _ = Reflect::set(&scan, &JsValue::from_str(name), &read(options, name)?);
     }
