@@ -71,11 +71,12 @@ function boxed(x) {
  * BigInt object (`kind` "boxed", `shown` its type: JSON.stringify would
  * write the primitive it wraps), or an object with a toJSON method, a Date
  * say (`kind` "toJSON": JSON.stringify would write what it returns, not
- * the object); `key` is the key or index it sat under, "" for `v` itself.
+ * the object) — these two only unless `loose`; `key` is the key or index
+ * it sat under, "" for `v` itself.
  * `thrown` is what stringify threw (a cycle, a getter, a proxy, a toJSON),
  * or null.
  */
-export function stringify(v) {
+export function stringify(v, loose) {
   let fact = null;
   const note = (kind, key, shown) => {
     if (fact === null) fact = [kind, key, shown];
@@ -86,6 +87,10 @@ export function stringify(v) {
     if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !isFinite(x))) {
       return note(t, key, t === "number" ? "" + x : "");
     }
+    // A page's own values (loose: its callbacks' results, its options)
+    // may cross as JSON writes them (a Date as its ISO text); an agent's
+    // request may not.
+    if (loose) return x;
     // The value as it sits in its holder, before any toJSON ran (a getter
     // is not called again: its value is the one stringify read).
     const d = describe(this, key);

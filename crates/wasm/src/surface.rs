@@ -73,7 +73,7 @@ import { stringify, thrown } from "./src/boundary.js";
 export async function call(f, id, input) {
   let v;
   try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
-  const s = stringify(v); // (no spread: a page may replace the array iterator)
+  const s = stringify(v, true); // (no spread: a page may replace the array iterator)
   return [s[0], s[1], s[2], false];
 }
 
@@ -91,17 +91,20 @@ extern "C" {
 // page could replace (no `catch` here, to keep the module small).
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
-    /// `[text, fact, thrown]`: `value` as JSON text, with facts.
+    /// `[text, fact, thrown]`: `value` as JSON text, with facts; `loose`:
+    /// a boxed value or a `toJSON` (a `Date`) crosses as JSON writes it.
     #[wasm_bindgen(js_name = stringify)]
-    fn stringify_js(value: &JsValue) -> Array;
+    fn stringify_js(value: &JsValue, loose: bool) -> Array;
     /// `[values, thrown]`: the fields `names` of `value`, read in order.
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
 }
 
-/// `value` as it crossed through boundary.js's `stringify`.
-fn stringify(value: &JsValue) -> Projection {
-    Projection::from_js(&stringify_js(value))
+/// `value` as it crossed through boundary.js's `stringify`: strictly for
+/// an agent's request, `loose` for the page's own values (its registry and
+/// data options, as its callbacks' results).
+fn stringify(value: &JsValue, loose: bool) -> Projection {
+    Projection::from_js(&stringify_js(value, loose))
 }
 
 /// A fresh object without a prototype: filling it runs no setter a page
@@ -130,7 +133,7 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
         .collect();
     let input = Some(values.get(REQUEST_SCALARS as u32))
         .filter(|input| read > REQUEST_SCALARS && !input.is_undefined())
-        .map(|input| stringify(&input));
+        .map(|input| stringify(&input, false));
     CrossedRequest {
         scalars: Some(scalars),
         input,
@@ -246,7 +249,7 @@ impl surface::Host for Inner {
     async fn registry(&self) -> Registry {
         let given = match self.registry.dyn_ref::<Function>() {
             Some(f) => call("registry", f, None).await,
-            None => callback_text("registry", &stringify(&self.registry)),
+            None => callback_text("registry", &stringify(&self.registry, true)),
         };
         let registry = match given {
             Ok(text) => Registry::from_json_text(&text)
@@ -478,7 +481,7 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         // (Setting a bare object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data = callback_text("options", &stringify(&data)).map_err(|e| match e {
+    let data = callback_text("options", &stringify(&data, true)).map_err(|e| match e {
         CallbackError::Threw(why) | CallbackError::NotJson(why) => {
             ConfigError::NotJson(format!("the options are not plain JSON: {why}"))
         }
