@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { quote } from "./compact.mjs";
 
 /** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
@@ -76,13 +77,22 @@ export const CHROMIUM_ARGS = [
   "--component-updater=url-source=http://127.0.0.1:9",
 ];
 
-/** A failure to reach the page (no answer, no instance, wrong origin): not an uplink. */
+/**
+ * A failure to reach the page (no answer, no instance, wrong origin): not an
+ * uplink. `pageText`: the message holds text the page chose (a URL, or what
+ * its script threw, JSON-quoted so it cannot make lines of its own), so the
+ * result carries the untrusted-content note.
+ */
 export class LinkError extends Error {
-  constructor(message) {
+  constructor(message, { pageText = false } = {}) {
     super(message);
     this.name = "LinkError";
+    this.pageText = pageText;
   }
 }
+
+/** Page-thrown text in a LinkError: one JSON string, bounded. */
+const quoted = (text) => quote(String(text).slice(0, 500));
 
 // Runs in the page: waits for an instance (when a marker is given), posts the
 // down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
@@ -418,7 +428,7 @@ export class PageLink {
       here = new URL(page.url());
     }
     if (here.origin !== this.origin) {
-      throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
+      throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`, { pageText: true });
     }
     const args = {
       channel: path.channel,
@@ -435,7 +445,7 @@ export class PageLink {
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && path.inject && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, entry: ENTRY_IN_WWW, marker: MARKER });
-      if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
+      if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${quoted(failed)}`, { pageText: true });
       answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
     }
     if (answer.missing) {
@@ -443,7 +453,8 @@ export class PageLink {
         answer.missing === "loaded"
           ? `(none ${path.graceMs} ms after the page's load event; checked again on every request)`
           : `within ${this.timeoutMs} ms`;
-      throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin));
+      // The URL is the page's to choose (history.pushState).
+      throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin), { pageText: true });
     }
     if (answer.timeout) {
       throw new LinkError(
@@ -465,11 +476,13 @@ export class PageLink {
       return await Promise.race([this.page.evaluate(fn, arg), deadline]);
     } catch (e) {
       if (e instanceof LinkError) throw e;
+      // Playwright's message, or what the page's script threw (a page can
+      // replace the builtins the exchange uses): quoted, and marked.
       const why = String(e?.message ?? e).split("\n")[0];
       if (/context was destroyed|navigat|Target .*closed/i.test(why)) {
-        throw new LinkError(`the page navigated or closed before answering (${why})`);
+        throw new LinkError(`the page navigated or closed before answering (${quoted(why)})`, { pageText: true });
       }
-      throw new LinkError(`could not reach the page: ${why}`);
+      throw new LinkError(`could not reach the page: ${quoted(why)}`, { pageText: true });
     } finally {
       clearTimeout(timer);
     }
