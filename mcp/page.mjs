@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { quote } from "./compact.mjs";
 
 /** @typedef {import("in-page-playable-page").IPlayableDownlink} IPlayableDownlink */
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
@@ -39,6 +40,15 @@ export const INSTALL_GRACE_MS = 400;
  * SURFACE_MARKER means no Surface: the Surface tools fail at once.
  */
 export const SURFACE_GRACE_MS = 1500;
+/**
+ * How long a probe of the bridge channel waits at least for an answer
+ * before the server says no instance is there (an instance answers in a
+ * few ms; a busy page delays the verdict too: see exchange), and longer
+ * before --inject installs a copy: a second one would answer on the same
+ * channel.
+ */
+export const PROBE_MS = 100;
+export const PROBE_BEFORE_INJECT_MS = 500;
 /** Binding the --menu-tools watcher calls when the page's DOM changed. */
 const CHANGED_BINDING = "__inPagePlayableMcpChanged";
 const TYPES = { ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm" };
@@ -76,13 +86,22 @@ export const CHROMIUM_ARGS = [
   "--component-updater=url-source=http://127.0.0.1:9",
 ];
 
-/** A failure to reach the page (no answer, no instance, wrong origin): not an uplink. */
+/**
+ * A failure to reach the page (no answer, no instance, wrong origin): not an
+ * uplink. `pageText`: the message holds text the page chose (a URL, or what
+ * its script threw, JSON-quoted so it cannot make lines of its own), so the
+ * result carries the untrusted-content note.
+ */
 export class LinkError extends Error {
-  constructor(message) {
+  constructor(message, { pageText = false } = {}) {
     super(message);
     this.name = "LinkError";
+    this.pageText = pageText;
   }
 }
+
+/** Page-thrown text in a LinkError: one JSON string, bounded. */
+const quoted = (text) => quote(String(text).slice(0, 500));
 
 // Runs in the page: waits for an instance (when a marker is given), posts the
 // down wrapper and resolves with the matching up wrapper's envelope. Never rejects.
@@ -93,23 +112,64 @@ export class LinkError extends Error {
 // wrapper again until one is answered: a message posted while no listener
 // is attached is simply not heard (a marker set with its listener makes that
 // rare, not impossible: a page may detach a bridge and attach another).
-function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0, graceMs = -1 }) {
+// The marker is only a hint (a page's script can delete it): before saying
+// no one is there, the channel itself is asked, with a null envelope that
+// any instance refuses at once and without side effects (BAD_REQUEST,
+// INVALID_REQUEST). No answer means no one once `probeMs` passed and two
+// messages posted one after the other came back: messages to a window
+// arrive in order, so a busy page delays the verdict as much as the answer.
+function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0, graceMs = -1, probeMs = 0 }) {
   // The envelope crosses as JSON text: Playwright's own serializer stalls on
   // a deeply nested argument (100 levels) instead of failing.
   const envelope = JSON.parse(envelopeJson);
   return new Promise((resolve) => {
     const started = Date.now();
+    let heard = false;
     const settled = () => {
       if (graceMs < 0 || document.readyState !== "complete") return false;
       const nav = performance.getEntriesByType("navigation")[0];
       const loaded = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : 0;
       return performance.now() - loaded >= graceMs;
     };
+    // Calls `then(answered)` once the probe is answered, or not in time.
+    const probe = (then) => {
+      const behind = { channel: channel + "#probe", seq: -seq };
+      let done = false;
+      let rounds = 0;
+      let waited = false;
+      const finish = (answered) => {
+        if (done) return;
+        done = true;
+        window.removeEventListener("message", onProbe);
+        then(answered);
+      };
+      const silent = () => rounds >= 2 && waited && finish(false);
+      function onProbe(event) {
+        const data = event.data;
+        if (event.source !== window || !data || data.seq !== -seq) return;
+        if (data.channel === channel && data.dir === "up") return finish(true);
+        if (data.channel !== behind.channel) return;
+        if (++rounds < 2) window.postMessage(behind, location.origin);
+        silent();
+      }
+      window.addEventListener("message", onProbe);
+      setTimeout(() => {
+        waited = true;
+        silent();
+      }, probeMs);
+      window.postMessage({ channel, dir: "down", seq: -seq, envelope: null }, location.origin);
+      window.postMessage(behind, location.origin);
+    };
     const post = () => {
-      if (marker && !window[marker]) {
-        if (settled()) return resolve({ missing: "loaded" });
-        if (Date.now() - started > timeoutMs) return resolve({ missing: "timeout" });
-        return setTimeout(post, 10);
+      if (marker && !window[marker] && !heard) {
+        const missing = settled() ? "loaded" : Date.now() - started > timeoutMs ? "timeout" : null;
+        if (missing === null) return setTimeout(post, 10);
+        if (probeMs <= 0) return resolve({ missing });
+        return probe((answered) => {
+          if (!answered) return resolve({ missing });
+          heard = true;
+          post();
+        });
       }
       // Repeats back off (repeatMs, 2×, 4×, …) so a slow answer is not buried under copies.
       let again = 0;
@@ -125,7 +185,7 @@ function exchange({ channel, marker, seq, envelopeJson, timeoutMs, repeatMs = 0,
         clearTimeout(again);
         window.removeEventListener("message", onMessage);
         resolve({ timeout: true });
-      }, Math.max(1, timeoutMs - (Date.now() - started)));
+      }, Math.max(1, probeMs, timeoutMs - (Date.now() - started)));
       function onMessage(event) {
         const data = event.data;
         if (event.source !== window || !data || data.channel !== channel || data.dir !== "up" || data.seq !== seq) return;
@@ -418,7 +478,7 @@ export class PageLink {
       here = new URL(page.url());
     }
     if (here.origin !== this.origin) {
-      throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`);
+      throw new LinkError(`the page is at ${here.origin}, not ${this.origin}; this server only talks to ${this.origin}`, { pageText: true });
     }
     const args = {
       channel: path.channel,
@@ -431,19 +491,21 @@ export class PageLink {
       // path's grace passed means no one is there (--inject then installs
       // an instance: the playable path only, it creates no Surface).
       graceMs: path.graceMs,
+      probeMs: path.inject && this.options.inject ? PROBE_BEFORE_INJECT_MS : PROBE_MS,
     };
     let answer = await this.#evaluate(exchange, args);
     if (answer.missing && path.inject && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, entry: ENTRY_IN_WWW, marker: MARKER });
-      if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${failed}`);
-      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1 });
+      if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${quoted(failed)}`, { pageText: true });
+      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1, probeMs: PROBE_MS });
     }
     if (answer.missing) {
       const when =
         answer.missing === "loaded"
           ? `(none ${path.graceMs} ms after the page's load event; checked again on every request)`
           : `within ${this.timeoutMs} ms`;
-      throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin));
+      // The URL is the page's to choose (history.pushState).
+      throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin), { pageText: true });
     }
     if (answer.timeout) {
       throw new LinkError(
@@ -456,20 +518,24 @@ export class PageLink {
   async #evaluate(fn, arg) {
     // The page bounds its own wait by timeoutMs; this bounds everything
     // else (a page busy in a long task, a stalled evaluate), with a margin
-    // so the page's own timeout answer wins when it can.
+    // so the page's own timeout answer wins when it can (a probe of the
+    // channel may add up to twice its wait).
     let timer;
+    const margin = 2000 + 2 * (arg.probeMs ?? 0);
     const deadline = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new LinkError(`the page did not answer within ${this.timeoutMs} ms (it may be busy)`)), this.timeoutMs + 2000);
+      timer = setTimeout(() => reject(new LinkError(`the page did not answer within ${this.timeoutMs} ms (it may be busy)`)), this.timeoutMs + margin);
     });
     try {
       return await Promise.race([this.page.evaluate(fn, arg), deadline]);
     } catch (e) {
       if (e instanceof LinkError) throw e;
+      // Playwright's message, or what the page's script threw (a page can
+      // replace the builtins the exchange uses): quoted, and marked.
       const why = String(e?.message ?? e).split("\n")[0];
       if (/context was destroyed|navigat|Target .*closed/i.test(why)) {
-        throw new LinkError(`the page navigated or closed before answering (${why})`);
+        throw new LinkError(`the page navigated or closed before answering (${quoted(why)})`, { pageText: true });
       }
-      throw new LinkError(`could not reach the page: ${why}`);
+      throw new LinkError(`could not reach the page: ${quoted(why)}`, { pageText: true });
     } finally {
       clearTimeout(timer);
     }

@@ -27,6 +27,7 @@
 // An escape type other than the protocol's "reload" (page text) is told
 // under `escapes:`, never as a line of its own.
 import { encode } from "@toon-format/toon";
+import { quote } from "./compact.mjs";
 
 const EVENTS = ["click", "input", "scroll", "drag"];
 const OPTIONS = { delimiter: "\t", indentSize: 1 };
@@ -111,19 +112,23 @@ export function renderPayload(payload) {
   return toon(payload);
 }
 
+/** A run's ok payload fields after its id (docs/protocol.md), in the order they are told. */
+const RUN_FIELDS = ["value", "scrollLeft", "scrollTop", "to"];
+/** A string told bare: no space, control or format character, quote, backslash or "=". */
+const PLAIN = /^[^\s\p{C}"\\=]+$/u;
+
 /**
- * A successful run's payload as one short line: `ok <id>`, then each other
- * field as `key=value` (strings JSON-quoted: an input's value is the
- * agent's own text; others as JSON). A run's reply is read after every act,
- * so it stays within issue 13's 40 tokens with its structuredContent, for
- * a scroll's position or a drag's target too.
+ * A successful run's payload as one short line: `ok <id>` (quoted unless
+ * plain), then each field the protocol defines as `key=value` (as JSON,
+ * quote(): an input's value is the agent's own text, a string never makes
+ * a line). Only those keys are told, so no key is page text. A run's reply is
+ * read after every act, so it stays within issue 13's 40 tokens with its
+ * structuredContent, for a scroll's position or a drag's target too.
  */
 export function renderRan(payload) {
-  const id = typeof payload.id === "string" && /^[^\s"=]+$/.test(payload.id) ? payload.id : JSON.stringify(payload.id);
-  const rest = Object.entries(payload)
-    .filter(([key]) => key !== "id")
-    .map(([key, value]) => ` ${key}=${JSON.stringify(value)}`);
-  return `ok ${id}${rest.join("")}`;
+  const id = typeof payload.id !== "string" ? "" : PLAIN.test(payload.id) ? ` ${payload.id}` : ` ${quote(payload.id)}`;
+  const rest = RUN_FIELDS.filter((key) => payload[key] !== undefined).map((key) => ` ${key}=${quote(payload[key])}`);
+  return `ok${id}${rest.join("")}`;
 }
 
 /** A refusal: "refused CODE: message". */

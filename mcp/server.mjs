@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { LinkError } from "./page.mjs";
-import { boundSurface, boundUplink, chars, isWindowed, LIMITS, UNTRUSTED_NOTE, windowLocally } from "./compact.mjs";
+import { boundAnswer, boundSurface, boundUplink, chars, isWindowed, LIMITS, UNTRUSTED_NOTE, windowLocally } from "./compact.mjs";
 import { MenuTools } from "./menu-tools.mjs";
 import { renderError, renderRan, renderSnapshot, toon } from "./render.mjs";
 
@@ -192,21 +192,28 @@ export function createServer(link, options = {}) {
    * one line, a refusal as "refused CODE: message"). A run without a format
    * answers its success compactly (read after every act) and a refusal as
    * the envelope's JSON (issue 7: a client reads JSON.parse(text).error.code).
+   * The note comes with any text the page chose (boundAnswer), a success too.
    * @param {"toon" | "json" | undefined} format
+   * @param {"run" | "escape"} cmd
+   * @param {Record<string, unknown>} sent the downlink's payload
    */
-  function actionResult(up, note, format, ran = false) {
-    const b = boundUplink(up);
+  function actionResult(up, note, format, cmd, sent) {
+    const { uplink: b, pageText, headText } = boundAnswer(up, cmd, sent);
     const structured = b.ok ? { ok: true, payload: b.payload } : { ok: false, error: b.error };
+    const json = format === "json" || (!b.ok && format === undefined);
     let text;
-    if (format === "json" || (!b.ok && format === undefined)) text = JSON.stringify(b);
-    else if (b.ok) text = ran ? renderRan(b.payload) : toon(structured);
+    if (json) text = JSON.stringify(b);
+    else if (b.ok) text = cmd === "run" ? renderRan(b.payload) : toon(structured);
     else text = renderError(b.error);
-    return reply(text, structured, { isError: !b.ok, note, pageText: !b.ok });
+    return reply(text, structured, { isError: !b.ok, note, pageText: pageText || (json && headText) });
   }
 
+  /** A LinkError as a result; the note when its message holds page-chosen text. */
   function failure(e) {
     if (!(e instanceof LinkError)) throw e;
-    return { content: [{ type: "text", text: `The page could not be reached: ${e.message}` }], isError: true };
+    const content = [{ type: "text", text: `The page could not be reached: ${e.message}` }];
+    if (e.pageText) content.push({ type: "text", text: UNTRUSTED_NOTE });
+    return { content, isError: true };
   }
 
   /**
@@ -218,7 +225,7 @@ export function createServer(link, options = {}) {
     for (const key of ["value", "to", "by"]) if (args[key] !== undefined) payload[key] = args[key];
     try {
       const { up, note } = await latched("run", payload);
-      return actionResult(up, note, format, true);
+      return actionResult(up, note, format, "run", payload);
     } catch (e) {
       return failure(e);
     }
@@ -248,9 +255,10 @@ export function createServer(link, options = {}) {
     },
     async ({ format = "json" }) => {
       try {
-        const b = boundUplink(await hello());
-        const text = format === "json" ? JSON.stringify(b) : b.ok ? toon(b.payload) : renderError(b.error);
-        return reply(text, b, { isError: !b.ok, pageText: !b.ok });
+        const { uplink: b, pageText, headText } = boundAnswer(await hello(), "hello");
+        const json = format === "json";
+        const text = json ? JSON.stringify(b) : b.ok ? toon(b.payload) : renderError(b.error);
+        return reply(text, b, { isError: !b.ok, pageText: pageText || (json && headText) });
       } catch (e) {
         return failure(e);
       }
@@ -353,7 +361,7 @@ export function createServer(link, options = {}) {
           pageId = null; // retired; the next request says hello to the new document
           await link.settle(loads);
         }
-        return actionResult(up, note, format);
+        return actionResult(up, note, format, "escape", { type });
       } catch (e) {
         return failure(e);
       }

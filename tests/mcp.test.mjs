@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startServer } from "./support/server.mjs";
+import { UNTRUSTED_NOTE } from "../mcp/compact.mjs";
 
 const BIN = fileURLToPath(new URL("../mcp/bin.mjs", import.meta.url));
 /** Fetched once by every document that loads the package: counts (re)loads. */
@@ -356,6 +357,79 @@ test("an instance whose bridge does not answer is still waited for, up to --time
     assert.match(res.content[0].text, /the page did not answer within 1500 ms: is attachWindowBridge\(\) called/);
     assert.ok(took >= 1400, `waited ${took} ms: the marker is there, so the server waits for the bridge`);
   }, ["--timeout", "1500"]));
+
+/**
+ * Calls a tool until the page's own instance (or Surface) is found: on a
+ * loaded machine a page's module (its top-level await of the WebAssembly)
+ * may install it after the load event's grace, and a call then says none
+ * is there (and does nothing). A page where none is ever found fails.
+ */
+async function whenInstalled(client, name, args = {}) {
+  let res;
+  for (const until = Date.now() + 10000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
+    res = await client.callTool({ name, arguments: args });
+    if (!/no in-page-playable instance|no Surface answered/.test(res.content[0].text)) break;
+  }
+  return res;
+}
+
+test("a page that deletes its window markers is still reached: no false 'no instance', and --inject installs no second copy", async () => {
+  // ?unmark: the page deletes __IN_PAGE_PLAYABLE_V1__ (and the Surface's marker) once attached.
+  await withClient("/tests/fixtures/mcp.html?unmark", async (client) => {
+    const hello = await whenInstalled(client, "page_hello");
+    assert.equal(hello.isError, false, hello.content[0].text);
+    assert.equal((await call(client, "page_run", { id: "inc" })).up.ok, true);
+  }, ["--timeout", "3000"]);
+  await withClient("/tests/fixtures/mcp.html?unmark", async (client) => {
+    // Time for the page's own install (a loaded machine): --inject would
+    // otherwise be right to install its copy.
+    await new Promise((r) => setTimeout(r, 2500));
+    for (let i = 0; i < 3; i++) {
+      const ran = await call(client, "page_run", { id: "inc" });
+      assert.equal(ran.up.ok, true, `${ran.text} ${ran.notes.join(" ")}`);
+    }
+    // A second copy would answer on the same channel: runs refused as
+    // PAGE_MISMATCH while the clicks happened.
+    assert.equal((await snapshot(client)).pageTitle, "count=3", "each run clicked once");
+  }, ["--inject", "--timeout", "3000"]);
+});
+
+test("Surface tools on a page that deletes the Surface's marker: the Surface still answers, no false fail-fast", () =>
+  withClient("/tests/fixtures/mcp.html?surface&unmark", async (client) => {
+    const described = await whenInstalled(client, "surface_describe");
+    assert.equal(described.isError, false, described.content[0].text);
+    const invoked = JSON.parse((await client.callTool({ name: "surface_invoke", arguments: { capability: "inc" } })).content[0].text);
+    assert.equal(invoked.ok, true);
+    assert.equal((await snapshot(client)).pageTitle, "count=1", "clicked exactly once");
+  }, ["--timeout", "3000"]));
+
+test("what a page's script throws at the server is one quoted string in the error, marked untrusted", async () => {
+  // ?jsonparse: the page replaces JSON.parse, which the server's exchange calls in the page.
+  await withClient("/tests/fixtures/mcp-hostile.html?jsonparse", async (client) => {
+    const res = await whenInstalled(client, "page_snapshot");
+    assert.equal(res.isError, true);
+    // Its first line (Playwright's message, then the stack), quoted.
+    assert.match(res.content[0].text, /^The page could not be reached: could not reach the page: "page\.evaluate: Error: SYSTEM NOTICE[^"]*"$/);
+    assert.doesNotMatch(res.content[0].text, /\n/, "no line of its own");
+    assert.deepEqual(res.content.slice(1).map((c) => c.text), [UNTRUSTED_NOTE]);
+  }, ["--timeout", "3000"]);
+  // ?throwlisten: no package, and the page's addEventListener throws when --inject's copy attaches its bridge.
+  await withClient("/tests/fixtures/mcp-hostile.html?throwlisten", async (client) => {
+    const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /^The page could not be reached: could not inject in-page-playable into \S+: ".*blocked\.\\n\\nNote from .*"$/);
+    assert.doesNotMatch(res.content[0].text, /\n/, "no line of its own");
+    assert.deepEqual(res.content.slice(1).map((c) => c.text), [UNTRUSTED_NOTE]);
+  }, ["--inject", "--timeout", "3000"]);
+});
+
+test("a page's script that answers a run itself, before the module: only the protocol's fields reach the agent", () =>
+  // ?forge: the page answers every run with { id, <a key that writes lines>: 1, scrollTop: 7 }.
+  withClient("/tests/fixtures/mcp-hostile.html?forge", async (client) => {
+    const res = await whenInstalled(client, "page_run", { id: "inc" });
+    assert.deepEqual(res.content.map((c) => c.text), ["ok inc scrollTop=7"]);
+    assert.deepEqual(res.structuredContent, { ok: true, payload: { id: "inc", scrollTop: 7 } });
+  }));
 
 test("Surface: describe and invoke over the pling.surface bridge", () =>
   withClient("/tests/fixtures/mcp.html?surface", async (client) => {
