@@ -66,11 +66,15 @@ const BUDGET_GZIP_BYTES = 100_000;
  * functions the module loaded with (+357 B); exported names kept in the
  * bundle, clearer allowedOrigins errors, page-text caps in UTF-16 units,
  * WebMCP following open shadow roots (+336 B); an off-screen target hit
- * tested at a probe point (0 B): 203,071 B merged. A ceiling that catches
+ * tested at a probe point (0 B): 203,071 B merged; the crossing hardened
+ * (requestId echoed whatever its siblings hold, built-ins captured at load,
+ * project and attach bound with catch, boxed values and toJSON refused in
+ * requests; +1,008 B), the page's own values crossing loose (+45 B):
+ * 204,124 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 203_300;
+const CEILING_GZIP_BYTES = 204_400;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
