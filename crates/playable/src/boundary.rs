@@ -4,7 +4,7 @@
 //! what JSON cannot hold; everything is decided here, before `serde_json`
 //! sees the text: plain JSON or not, then the [`bounds`](crate::bounds).
 
-use crate::bounds::{ENVELOPE, MAX_TEXT_UNITS};
+use crate::bounds::MAX_TEXT_UNITS;
 use crate::envelope::{request_id_in, ErrorCode};
 
 /// The first value `JSON.stringify` met that JSON cannot hold.
@@ -86,10 +86,7 @@ impl Projection {
         if self.units > MAX_TEXT_UNITS {
             return Err(refuse(
                 self.head.as_deref().map(request_id_in).unwrap_or_default(),
-                format!(
-                    "it is {} characters of JSON, more than the bounds allow ({} values, {} string characters)",
-                    self.units, ENVELOPE.values, ENVELOPE.chars
-                ),
+                crate::bounds::too_long(self.units),
             ));
         }
         let text = self.text.as_deref();
