@@ -749,6 +749,56 @@ test("islandSlots nested deeper than the browser's structured clone copies: a Ty
     assert.equal(r, "TypeError: installPlayable: options.islandSlots is not plain data: it is nested too deeply to be copied");
   }));
 
+test("every value the page hands in is bounded before a decoder reads it (32 levels, 10,000 values, 1 MiB of characters): a sense port's answer, deriveEscapes' snapshot, islandSlots, allowedOrigins", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const P = window.P;
+      const deep = (n) => JSON.parse('{"a":'.repeat(n) + "1" + "}".repeat(n));
+      const snap = async (snapshot) => {
+        P.resetPlayableForTests();
+        const p = P.installPlayable({ ports: { sense: { snapshot: () => snapshot } } });
+        const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const s = await p.handle({ pageId: h.payload.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+        P.resetPlayableForTests();
+        return s.ok ? "ok " + s.payload.snapshot.menu.length : s.error.code + ": " + s.error.message;
+      };
+      const install = (options) => {
+        P.resetPlayableForTests();
+        try { P.installPlayable(options); return "installed"; } catch (e) { return e.name + ": " + e.message; } finally { P.resetPlayableForTests(); }
+      };
+      const escapes = (s) => { try { return P.deriveEscapes(s)[0].allowed; } catch (e) { return e.message; } };
+      const islands = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => ["i" + i, {}]));
+      return {
+        senseDeep: await snap({ menu: [], extra: deep(40) }),
+        senseValues: await snap({ menu: [], extra: new Array(10_000).fill(0) }),
+        senseChars: await snap({ menu: [], pageTitle: "t".repeat(2 << 20) }),
+        senseWithin: await snap({ menu: [], extra: deep(30), pageTitle: "t".repeat(1000) }),
+        escapesValues: escapes({ dirty: new Array(10_000).fill("d") }),
+        escapesWithin: escapes({ dirty: new Array(9_998).fill("d") }),
+        slotsValues: install({ islandSlots: islands(10_000) }),
+        slotsChars: install({ islandSlots: { pager: { next: { ariaLabel: "x".repeat(2 << 20) } } } }),
+        slotsDeep: install({ islandSlots: { pager: { next: { ariaLabel: "Next", extra: deep(40) } } } }),
+        slotsCycle: install({ islandSlots: (() => { const x = { ariaLabel: "L" }; x.self = x; return { pager: { next: x } }; })() }),
+        slotsWithin: install({ islandSlots: islands(9_000) }),
+        originsValues: install({ allowedOrigins: new Array(10_000).fill(location.origin) }),
+      };
+    });
+    const bounds = "(bounds: 32 levels, 10000 values, 1048576 string characters)";
+    const out = "INTERNAL: reading the menu failed: ports.sense.snapshot() returned a snapshot out of bounds: ";
+    assert.equal(r.senseDeep, out + "it nests deeper than 32 levels " + bounds);
+    assert.equal(r.senseValues, out + "it has more than 10000 values " + bounds);
+    assert.equal(r.senseChars, out + "its strings are longer than 1048576 characters in all " + bounds);
+    assert.equal(r.senseWithin, "ok 0");
+    assert.equal(r.escapesValues, "expected an ISnapshot ({ dirty: string[], noReload: boolean }): it has more than 10000 values " + bounds);
+    assert.equal(r.escapesWithin, false);
+    assert.equal(r.slotsValues, "TypeError: installPlayable: options.islandSlots is out of bounds: it has more than 10000 values " + bounds);
+    assert.equal(r.slotsChars, "TypeError: installPlayable: options.islandSlots is out of bounds: its strings are longer than 1048576 characters in all " + bounds);
+    assert.equal(r.slotsDeep, "TypeError: installPlayable: options.islandSlots is out of bounds: it nests deeper than 32 levels " + bounds);
+    assert.match(r.slotsCycle, /^TypeError: installPlayable: options\.islandSlots is not plain data: .*circular/i);
+    assert.equal(r.slotsWithin, "installed");
+    assert.equal(r.originsValues, "TypeError: installPlayable: options.allowedOrigins is out of bounds: it has more than 10000 values " + bounds);
+  }));
+
 test("a target that throws when the bot clicks or reads it (a custom element's own click(), a port's target) gets a refusal, and the next request is answered: nothing hangs", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -4,7 +4,7 @@
 //! what JSON cannot hold; everything is decided here, before `serde_json`
 //! sees the text: plain JSON or not, then the [`bounds`](crate::bounds).
 
-use crate::bounds::{ENVELOPE, MAX_TEXT_UNITS};
+use crate::bounds::MAX_TEXT_UNITS;
 use crate::envelope::{request_id_in, usable_request_id, ErrorCode};
 
 /// The first value `JSON.stringify` met that JSON cannot hold (as itself:
@@ -112,10 +112,7 @@ impl Projection {
             message: format!("the envelope must be plain JSON: {why}"),
         };
         if self.units > MAX_TEXT_UNITS {
-            return Err(refuse(format!(
-                "it is {} characters of JSON, more than the bounds allow ({} values, {} string characters)",
-                self.units, ENVELOPE.values, ENVELOPE.chars
-            )));
+            return Err(refuse(crate::bounds::too_long(self.units)));
         }
         if let Some(thrown) = &self.thrown {
             return Err(refuse(format!(

@@ -23,12 +23,25 @@ pub struct Limits {
     pub chars: usize,
 }
 
-/// A downlink's (and a bridge envelope's) limits.
+/// A downlink's (and a bridge envelope's) limits, and those of every other
+/// value the page hands in: install options, injected ports' answers,
+/// `deriveEscapes`' snapshot, Surface's crossings (docs/protocol.md,
+/// "Bounds").
 pub const ENVELOPE: Limits = Limits {
     depth: 32,
     values: 10_000,
     chars: 1 << 20,
 };
+
+impl fmt::Display for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} levels, {} values, {} string characters",
+            self.depth, self.values, self.chars
+        )
+    }
+}
 
 /// The longest JSON text (in UTF-16 units) that `JSON.stringify` can write
 /// for an envelope within [`ENVELOPE`]: every string character escaped as
@@ -87,6 +100,31 @@ impl fmt::Display for Exceeded {
 }
 
 impl std::error::Error for Exceeded {}
+
+impl Exceeded {
+    /// The refusal in words: a bound exceeded is named with all the limits.
+    pub fn worded(self, limits: &Limits) -> String {
+        match self {
+            Exceeded::NotJson(_) => self.to_string(),
+            _ => format!("{self} (bounds: {limits})"),
+        }
+    }
+}
+
+/// Why a JSON text of `units` UTF-16 units, longer than
+/// [`MAX_TEXT_UNITS`], is refused before it is copied into wasm memory.
+pub fn too_long(units: usize) -> String {
+    format!(
+        "it is {units} characters of JSON, more than the bounds allow ({} values, {} string characters)",
+        ENVELOPE.values, ENVELOPE.chars
+    )
+}
+
+/// [`check`] with [`ENVELOPE`]'s limits, the refusal in words: how every
+/// JSON text the page handed over is admitted before a decoder reads it.
+pub fn admit(text: &str) -> Result<Scan, String> {
+    check(text, &ENVELOPE).map_err(|e| e.worded(&ENVELOPE))
+}
 
 /// What a scan that passed saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use sense::{Escape, Snapshot};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::bounds::{self, Exceeded, Kind, ENVELOPE};
+use crate::bounds::{self, Kind};
 use crate::window::{GenericsWindow, MenuWindow};
 
 /// Longest usable requestId, in characters.
@@ -197,14 +197,7 @@ pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
         code: ErrorCode::BadRequest,
         message,
     };
-    let scan = bounds::check(text, &ENVELOPE).map_err(|e| {
-        let why = match e {
-            Exceeded::NotJson(_) => e.to_string(),
-            _ => format!(
-                "{e} (bounds: {} levels, {} values, {} string characters)",
-                ENVELOPE.depth, ENVELOPE.values, ENVELOPE.chars
-            ),
-        };
+    let scan = bounds::admit(text).map_err(|why| {
         bad(
             request_id_in(text),
             format!("the envelope must be plain JSON: {why}"),

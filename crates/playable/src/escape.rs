@@ -94,8 +94,10 @@ impl EscapeInputs {
     }
 
     /// Reads them from JSON text (through a `serde_json::Value`, like
-    /// [`sense::Snapshot::from_json`]).
+    /// [`sense::Snapshot::from_json`]), within the [`crate::bounds`] first:
+    /// the text is what the page handed `deriveEscapes`.
     pub fn from_json(text: &str) -> Result<Self, EscapeInputsError> {
+        crate::bounds::admit(text).map_err(EscapeInputsError)?;
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| EscapeInputsError(e.to_string()))?;
         Self::decode(&value)
@@ -177,5 +179,26 @@ mod tests {
         let e = read(json!({ "dirty": ["a", 2] })).unwrap_err();
         assert!(e.0.starts_with("dirty[1]:"), "{e}");
         assert!(read(json!(3)).is_err());
+    }
+
+    #[test]
+    fn inputs_out_of_the_bounds_are_refused_before_they_are_read() {
+        let err = |text: String| EscapeInputs::from_json(&text).unwrap_err().0;
+        let deep = format!(
+            "{{\"noReload\":false,\"x\":{}{}}}",
+            "[".repeat(40),
+            "]".repeat(40)
+        );
+        assert!(err(deep).starts_with("it nests deeper than 32 levels (bounds: 32 levels, 10000 values, 1048576 string characters)"));
+        let many = format!("{{\"dirty\":[{}]}}", vec!["\"d\""; 10_000].join(","));
+        assert!(err(many).starts_with("it has more than 10000 values"));
+        let long = format!("{{\"dirty\":[\"{}\"]}}", "d".repeat(1 << 20));
+        assert!(err(long).starts_with("its strings are longer than 1048576 characters"));
+        // Within them: read.
+        let dirty = format!("{{\"dirty\":[{}]}}", vec!["\"d\""; 9_998].join(","));
+        assert_eq!(
+            EscapeInputs::from_json(&dirty).map(|i| i.dirty.len()),
+            Ok(9_998)
+        );
     }
 }

@@ -20,7 +20,8 @@ use crate::ports::{
 
 pub mod js;
 
-use js::{decode, has_method, stringify, top_level};
+use crate::bounds::ENVELOPE;
+use js::{decode, has_method, json_within, top_level, Refused};
 
 /// Calls `obj[name](arg)` and awaits the result when it is a promise. A
 /// missing method, a throw and a rejection are `Err(why)`.
@@ -68,8 +69,17 @@ impl Sense for SensePort {
             return Ok(self.dom.snapshot()?);
         };
         let value = call(js, "snapshot", &JsValue::UNDEFINED).await?;
-        let json = stringify(&value).ok_or_else(|| {
-            PortError::Invalid("ports.sense.snapshot() returned something that is not JSON".into())
+        // Within the bounds before serde_json reads it, as every value the
+        // page hands in.
+        let json = json_within(&value, &ENVELOPE).map_err(|e| {
+            PortError::Invalid(match e {
+                Refused::NotData(_) => {
+                    "ports.sense.snapshot() returned something that is not JSON".into()
+                }
+                Refused::Bounds(why) => {
+                    format!("ports.sense.snapshot() returned a snapshot out of bounds: {why}")
+                }
+            })
         })?;
         Snapshot::from_json(&json).map_err(|e| {
             let why = crate::bounds::unreadable(&json, &e);

@@ -370,6 +370,8 @@ fn arb_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(testkit::cases()))]
+
     /// Arbitrary schema-ish values against arbitrary values: never panics,
     /// and an error's path is always a pointer.
     #[test]

@@ -4,7 +4,8 @@
 //! The rules are here, pure and natively tested: [`check`] takes the
 //! [`OptionFacts`] the web side reads from the options object (each option
 //! once, a getter's throw recorded; `islandSlots` and `allowedOrigins`
-//! decoded by serde-wasm-bindgen into [`input`]'s types) and returns the
+//! decoded from their JSON text, within the bounds, into [`input`]'s
+//! types) and returns the
 //! checked [`Options`] or the first problem, in the documented order.
 //! `createSurface` checks its `root`, `window` and `allowedOrigins` with
 //! the same rules.
@@ -78,9 +79,25 @@ pub struct DataFacts<T> {
     pub is_object: bool,
     /// `Array.isArray(value)`.
     pub is_array: bool,
-    /// Its decoding; `Err(why)` when it is not plain data (a function, a
-    /// DOM node or a proxy inside, or a getter that throws).
-    pub data: Result<T, String>,
+    /// Its decoding; `Err` when it is not plain data (a function, a DOM
+    /// node or a proxy inside, a getter that throws, a cycle) or out of
+    /// the bounds.
+    pub data: Result<T, DataError>,
+}
+
+/// Why a data option was not decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataError {
+    /// Not plain data: why.
+    NotData(String),
+    /// Its JSON text is out of the bounds (`playable::bounds`): which one.
+    OutOfBounds(String),
+}
+
+impl From<&str> for DataError {
+    fn from(why: &str) -> Self {
+        Self::NotData(why.into())
+    }
 }
 
 /// Everything [`check`] decides on, read once from the options object.
@@ -145,6 +162,8 @@ pub enum OptionsError {
     BadSlot(String),
     OriginsNotAnArray,
     OriginNotAString,
+    /// `options.{0}` is out of the bounds: which one.
+    OutOfBounds(&'static str, String),
 }
 
 use sense::json_quote as quote;
@@ -185,6 +204,7 @@ impl fmt::Display for OptionsError {
             Self::OriginNotAString => {
                 f.write_str("options.allowedOrigins must contain only strings")
             }
+            Self::OutOfBounds(name, why) => write!(f, "options.{name} is out of bounds: {why}"),
         }
     }
 }
@@ -318,7 +338,10 @@ fn island_slots(facts: DataFacts<SlotsInput>) -> Result<IslandSlots, OptionsErro
     if !facts.is_object {
         return Err(OptionsError::SlotsNotAnObject);
     }
-    let SlotsInput(islands) = facts.data.map_err(OptionsError::SlotsNotData)?;
+    let SlotsInput(islands) = facts.data.map_err(|e| match e {
+        DataError::NotData(why) => OptionsError::SlotsNotData(why),
+        DataError::OutOfBounds(why) => OptionsError::OutOfBounds("islandSlots", why),
+    })?;
     let mut out = Vec::with_capacity(islands.len());
     for (island, slots) in islands {
         let IslandInput::Slots(slots) = slots else {
@@ -341,7 +364,10 @@ fn allowed_origins(facts: DataFacts<OriginsInput>) -> Result<Vec<String>, Option
         return Err(OptionsError::OriginsNotAnArray);
     }
     // An array that is not plain data holds something that is no string.
-    let OriginsInput(list) = facts.data.map_err(|_| OptionsError::OriginNotAString)?;
+    let OriginsInput(list) = facts.data.map_err(|e| match e {
+        DataError::NotData(_) => OptionsError::OriginNotAString,
+        DataError::OutOfBounds(why) => OptionsError::OutOfBounds("allowedOrigins", why),
+    })?;
     list.into_iter()
         .map(|o| o.ok_or(OptionsError::OriginNotAString))
         .collect()

@@ -396,3 +396,93 @@ proptest! {
         prop_assert_eq!((&s.islands, &s.dirty, s.no_reload), (&full.islands, &full.dirty, full.no_reload));
     }
 }
+
+/// JSON the escape inputs and the ports' answers are read from: their own
+/// keys (`dirty`, `noReload`, `ok`, `retired`) among any others, and any
+/// values, `true`, `false` and arrays of strings among them.
+fn arb_answer_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        2 => any::<bool>().prop_map(Value::Bool),
+        1 => proptest::collection::vec(chars(4), 0..12).prop_map(|v| json!(v)),
+        3 => scalar(chars(6)),
+    ];
+    let key = prop_oneof![
+        3 => proptest::sample::select(vec!["dirty", "noReload", "ok", "retired"]).prop_map(String::from),
+        1 => chars(4),
+    ];
+    tree(
+        leaf,
+        key,
+        Shape {
+            depth: 6,
+            size: 24,
+            width: 5,
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// `deriveEscapes`' reader: any JSON text (or broken text) gets the
+    /// inputs it holds or a worded error, never a panic; what it reads is
+    /// exactly `dirty` (strings) and `noReload` (a boolean), within the
+    /// bounds, and the escapes follow the rule.
+    #[test]
+    fn props_escape_inputs_read_any_json(v in arb_answer_json(), text in arb_text(), pick in any::<bool>()) {
+        let text = if pick { v.to_string() } else { text };
+        let scanned = bounds::check(&text, &ENVELOPE);
+        match crate::EscapeInputs::from_json(&text) {
+            Ok(inputs) => {
+                prop_assert!(scanned.is_ok());
+                let v: Value = serde_json::from_str(&text).expect("read once already");
+                // (serde reads an array positionally; the web side refuses
+                // one before reading: install.rs `escape_inputs`.)
+                if v.is_object() {
+                    prop_assert_eq!(v.get("noReload").and_then(Value::as_bool).unwrap_or(false), inputs.no_reload);
+                    let dirty: Vec<String> = v.get("dirty").and_then(|d| serde_json::from_value(d.clone()).ok()).unwrap_or_default();
+                    prop_assert_eq!(&dirty, &inputs.dirty);
+                }
+                let escapes = inputs.escapes();
+                prop_assert_eq!(escapes.len(), 1);
+                prop_assert_eq!(escapes[0].allowed, inputs.allows("reload"));
+                prop_assert_eq!(escapes[0].allowed, inputs.dirty.is_empty() && !inputs.no_reload);
+                prop_assert_eq!(escapes[0].reason.is_none(), escapes[0].allowed);
+            }
+            Err(e) => prop_assert!(!e.0.is_empty()),
+        }
+    }
+
+    /// The ports' answers take any JSON (as JSON text, the way the web side
+    /// reads them, and as a value): a click failed only for `false` or
+    /// `{ ok: false }`; a reload is ok (retired) only for `ok: true`
+    /// (`retired: true`) in an object, and anything else is no answer.
+    #[test]
+    fn props_port_answers_read_any_json(v in arb_answer_json()) {
+        let failed = v == json!(false) || v.get("ok") == Some(&json!(false));
+        let flag = |k: &str| v.get(k) == Some(&json!(true));
+        // Read whole, and as the web side hands them over (web/js.rs
+        // `top_level`: an object, an array included, as its plain `keys`).
+        let top = |keys: &[&str]| match &v {
+            Value::Object(_) | Value::Array(_) => Value::Object(
+                keys.iter()
+                    .filter_map(|k| v.get(*k).filter(|x| !x.is_array() && !x.is_object()).map(|x| (k.to_string(), x.clone())))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        for given in [v.clone(), top(&["ok"])] {
+            let click = serde_json::from_str::<crate::answers::ClickAnswer>(&given.to_string());
+            prop_assert_eq!(click.map(|c| c.failed()).ok(), Some(failed));
+        }
+        let whole = serde_json::from_str::<crate::answers::BomAnswer>(&v.to_string());
+        // A scalar is no answer (an array is read positionally, or not).
+        prop_assert!(whole.is_err() || v.is_object() || v.is_array());
+        if v.is_object() {
+            let a = whole.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!((a.ok(), a.retired()), (flag("ok"), flag("retired")));
+        }
+        let answer = serde_json::from_str::<crate::answers::BomAnswer>(&top(&["ok", "retired"]).to_string()).unwrap_or_default();
+        prop_assert_eq!((answer.ok(), answer.retired()), (flag("ok"), flag("retired")));
+    }
+}

@@ -1,12 +1,15 @@
 //! Reading a JS value from the page without ever throwing: property reads
-//! through `Reflect`, JSON text, and the copy that makes a foreign value
-//! safe to decode with serde-wasm-bindgen. The shell reads its own options
-//! with these too. (No `async fn` here: each file with one adds its path
-//! to the module, for the resumed-after-completion panic's location.)
+//! through `Reflect`, and JSON text within [`crate::bounds`], which is how
+//! every value the page hands in is decoded (the shell reads its own
+//! options with these too). (No `async fn` here: each file with one adds
+//! its path to the module, for the resumed-after-completion panic's
+//! location.)
 
-use js_sys::{Object, Reflect};
+use js_sys::{JsString, Object, Reflect};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
+
+use crate::bounds::{self, Limits, ENVELOPE, MAX_TEXT_UNITS};
 
 // A thrown value's message, for an error text.
 use sense::dom::thrown_message as thrown;
@@ -26,19 +29,54 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
 /// Why [`decode`] refused a value the structured clone could not copy.
 const TOO_DEEP: &str = "it is nested too deeply to be copied";
 
-/// A value from the page decoded into `T` with serde-wasm-bindgen. The
-/// decoder reads a structured clone of it, so it only ever meets plain
-/// data: the clone runs each getter once and refuses functions, DOM nodes
-/// and proxies with an error returned here, never thrown. `T` must have a
-/// fixed depth (the clone keeps cycles).
-pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let copy = structured_clone(value).map_err(|e| thrown(&e))?;
+/// Why a value from the page was not decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Not plain data (what the structured clone or `JSON.stringify` threw,
+    /// a value JSON cannot write), or not of the decoded type (serde's words).
+    NotData(String),
+    /// Its JSON text is out of bounds: the bound, in words.
+    Bounds(String),
+}
+
+/// A value from the page decoded into `T`: a structured clone of it (which
+/// runs each getter once and refuses functions, DOM nodes and proxies with
+/// an error returned here, never thrown), written as JSON, checked against
+/// [`ENVELOPE`] by the non-recursive scan, then read by serde_json. So the
+/// decoder only ever meets plain JSON within the bounds, and it reads the
+/// very text that was counted (a `Map`, say, is `{}` to both).
+pub fn decode<T: DeserializeOwned>(value: &JsValue) -> Result<T, Refused> {
+    let copy = structured_clone(value).map_err(|e| Refused::NotData(thrown(&e)))?;
     // Chromium's clone gives `null` without throwing for a value nested
     // deeper than it copies (about 2,500 levels): that is no copy of it.
     if copy.is_null() && !value.is_null() && !value.is_undefined() {
-        return Err(TOO_DEEP.into());
+        return Err(Refused::NotData(TOO_DEEP.into()));
     }
-    serde_wasm_bindgen::from_value(copy).map_err(|e| format!("{e}"))
+    read(&copy, &ENVELOPE)
+}
+
+/// `value` read through its JSON text within `limits`, without a clone
+/// (`JSON.stringify` runs a getter once; a cycle is refused, a function
+/// left out, as JSON does).
+pub fn read<T: DeserializeOwned>(value: &JsValue, limits: &Limits) -> Result<T, Refused> {
+    let text = json_within(value, limits)?;
+    serde_json::from_str(&text).map_err(|e| Refused::NotData(bounds::unreadable(&text, &e)))
+}
+
+/// `JSON.stringify(value)` within `limits`. A text longer than any within
+/// [`ENVELOPE`] ([`MAX_TEXT_UNITS`]) is refused before it is copied.
+pub fn json_within(value: &JsValue, limits: &Limits) -> Result<String, Refused> {
+    let text = json_stringify(value).map_err(|e| Refused::NotData(thrown(&e)))?;
+    let Ok(text) = text.dyn_into::<JsString>() else {
+        return Err(Refused::NotData("it cannot be written as JSON".into()));
+    };
+    let units = text.length() as usize;
+    if limits == &ENVELOPE && units > MAX_TEXT_UNITS {
+        return Err(Refused::Bounds(bounds::too_long(units)));
+    }
+    let text = String::from(text);
+    bounds::check(&text, limits).map_err(|e| Refused::Bounds(e.worded(limits)))?;
+    Ok(text)
 }
 
 /// What answers.rs reads of a port's answer, and nothing more: an object's

@@ -341,6 +341,8 @@ mod props {
     use super::*;
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(testkit::cases()))]
+
         #[test]
         fn build_never_panics(
             raw in proptest::collection::vec(

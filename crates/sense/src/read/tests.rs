@@ -346,6 +346,8 @@ mod props {
     use super::*;
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(testkit::cases()))]
+
         #[test]
         fn any_facts_and_answers_read_without_panic(
             raw in proptest::collection::vec(

@@ -171,6 +171,8 @@ mod props {
     use super::*;
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(testkit::cases()))]
+
         #[test]
         fn arbitrary_input_never_panics(text in ".{0,12}", ints in proptest::collection::vec(proptest::prop_oneof![0u32..40, proptest::num::u32::ANY], 0..24)) {
             if let Some(f) = facts(&text, &ints) {

@@ -1,12 +1,12 @@
-//! `islandSlots` and `allowedOrigins` as data, decoded with serde (from a
-//! JS value by serde-wasm-bindgen, from JSON in the native tests).
+//! `islandSlots` and `allowedOrigins` as data, decoded with serde from
+//! their JSON text (`crate::js::decode`: a structured clone, written as
+//! JSON, within `playable::bounds` before serde_json reads it).
 //!
 //! The decoders never fail on a wrong shape: they record it (a slot spec
 //! that is not an object reads as an empty spec, an origin that is not a
 //! string as `None`), so the checks in [`super::check`] word every problem
 //! and keep the order of checks. Each type reads one level and skips what
-//! it does not need without looking into it, so no value, however deep or
-//! cyclic, makes the decoding recurse.
+//! it does not need unread.
 
 use std::fmt;
 

@@ -351,6 +351,29 @@ fn allowed_origins_are_an_array_of_strings_copied_in_order() {
 }
 
 #[test]
+fn data_options_out_of_the_bounds_say_which_bound() {
+    let why = "it has more than 10000 values (bounds: 32 levels, 10000 values, 1048576 string characters)";
+    let out = || DataError::OutOfBounds(why.into());
+    assert_eq!(
+        message(|f| f.island_slots = Read::Value(DataFacts {
+            data: Err(out()),
+            ..data(SlotsInput::default())
+        })),
+        format!("options.islandSlots is out of bounds: {why}")
+    );
+    assert_eq!(
+        message(|f| {
+            f.allowed_origins = Read::Value(DataFacts {
+                is_array: true,
+                data: Err(out()),
+                ..data(OriginsInput::default())
+            })
+        }),
+        format!("options.allowedOrigins is out of bounds: {why}")
+    );
+}
+
+#[test]
 fn the_first_problem_in_order_is_the_answer() {
     // Every option wrong at once: each check in turn, fixing one at a time.
     let mut facts = OptionFacts {
@@ -441,8 +464,11 @@ proptest! {
     /// the check gives options or a worded problem, never a panic.
     #[test]
     fn any_data_gets_a_well_formed_answer(slots_json in json_value(), origins_json in json_value()) {
-        let s: SlotsInput = serde_json::from_value(slots_json.clone()).expect("never fails on shape");
-        let o: OriginsInput = serde_json::from_value(origins_json.clone()).expect("never fails on shape");
+        // From the JSON text, as the web side reads them (crate::js::decode).
+        let s: SlotsInput = serde_json::from_str(&slots_json.to_string()).expect("never fails on shape");
+        let o: OriginsInput = serde_json::from_str(&origins_json.to_string()).expect("never fails on shape");
+        let read = serde_json::from_value::<SlotsInput>(slots_json.clone()).map_err(|e| e.to_string());
+        prop_assert_eq!(Ok(s.clone()), read);
         let r = given(|f| {
             f.island_slots = Read::Value(DataFacts { is_object: slots_json.is_object() || slots_json.is_array(), is_array: slots_json.is_array(), data: Ok(s) });
             f.allowed_origins = Read::Value(DataFacts { is_object: origins_json.is_object() || origins_json.is_array(), is_array: origins_json.is_array(), data: Ok(o) });

@@ -1,7 +1,7 @@
 //! Reads [`super::OptionFacts`] from the JS options object: every property
 //! read goes through `Reflect` (a getter's throw becomes a recorded fact,
-//! never an exception), and the data options are decoded by
-//! serde-wasm-bindgen ([`crate::js::decode`]). No decision is made here.
+//! never an exception), and the data options are decoded through their JSON
+//! text within the bounds ([`crate::js::decode`]). No decision is made here.
 
 use js_sys::{Array, Function, Reflect};
 use sense::IslandSlots;
@@ -9,8 +9,9 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
-use super::{check, DataFacts, Given, OptionFacts, OptionsError, Read, RootFacts};
+use super::{check, DataError, DataFacts, Given, OptionFacts, OptionsError, Read, RootFacts};
 use crate::js::{decode, get};
+use playable::web::js::Refused;
 
 /// The checked options, typed for the web.
 pub struct Options {
@@ -76,7 +77,10 @@ fn data<T: DeserializeOwned>(value: JsValue) -> DataFacts<T> {
     DataFacts {
         is_object: value.is_object(),
         is_array: Array::is_array(&value),
-        data: decode(&value),
+        data: decode(&value).map_err(|e| match e {
+            Refused::NotData(why) => DataError::NotData(why),
+            Refused::Bounds(why) => DataError::OutOfBounds(why),
+        }),
     }
 }
 

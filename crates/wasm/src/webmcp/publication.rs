@@ -18,6 +18,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use js_sys::{Function, Object, Promise, Reflect};
+use playable::bounds::{Limits, ENVELOPE};
 use wasm_bindgen::prelude::*;
 
 use super::plan::{self, DescribeAnswer, Kind, MenuAnswer, Resync, Tool, RESYNC_MS};
@@ -203,16 +204,10 @@ impl State {
     /// Brings the registered tools in line with the plan for `answer`.
     fn publish(&self, answer: JsValue) {
         let elsewhere = held_elsewhere(self);
-        let planned = match self.kind {
-            Kind::Menu => serde_wasm_bindgen::from_value::<MenuAnswer>(answer)
-                .ok()
-                .and_then(|a| plan::plan_menu(&a, &elsewhere)),
-            Kind::Capabilities => serde_wasm_bindgen::from_value::<DescribeAnswer>(answer)
-                .ok()
-                .map(|a| plan::plan_capabilities(&a, &elsewhere)),
-        };
         // No usable answer this time: keep what is published.
-        let Some(planned) = planned else { return };
+        let Some(planned) = plan_for(self.kind, &answer, &elsewhere) else {
+            return;
+        };
         let registered: Vec<Tool> = {
             // A refused registration is registered again by this plan.
             let mut tools = self.tools.borrow_mut();
@@ -346,14 +341,46 @@ async fn sync(state: Rc<State>) {
     state.syncing.set(false);
 }
 
+/// The limits of an owner's answer as a publication reads it (the test
+/// hook's value too). The depth is bounded so that no recursive decoder
+/// goes deeper than the bounds let a page's data go (a capability's
+/// `input` is a `serde_json::Value`; a describe response wraps a
+/// registry's schema, itself within 32 levels, in 4 more). The values and
+/// characters are not: the answer is the module's own full snapshot, which
+/// a large page makes longer than the envelope's 10,000 values.
+const ANSWER: Limits = Limits {
+    depth: ENVELOPE.depth + 4,
+    values: usize::MAX,
+    chars: usize::MAX,
+};
+
+/// An owner's answer (a JSON value the module wrote, or what the test hook
+/// was handed) read through its JSON text within [`ANSWER`]; `None` when
+/// it is no `T`.
+fn read_answer<T: serde::de::DeserializeOwned>(answer: &JsValue) -> Option<T> {
+    playable::web::js::read(answer, &ANSWER).ok()
+}
+
+/// The plan for `answer`, `None` to keep what is published: what
+/// [`State::publish`] applies and `webMcpPlanForTests` shows.
+fn plan_for(kind: Kind, answer: &JsValue, elsewhere: &[String]) -> Option<Vec<Tool>> {
+    match kind {
+        Kind::Menu => {
+            read_answer::<MenuAnswer>(answer).and_then(|a| plan::plan_menu(&a, elsewhere))
+        }
+        Kind::Capabilities => {
+            read_answer::<DescribeAnswer>(answer).map(|a| plan::plan_capabilities(&a, elsewhere))
+        }
+    }
+}
+
 /// A menu publication says hello first (it needs the pageId); then it
 /// watches the root and publishes the first plan.
 async fn begin(state: Rc<State>) {
     if state.kind == Kind::Menu {
         let hello = to_js(&plan::hello_request(&state.next_id()));
         let page_id = match state.ask(hello).await {
-            Some(up) => serde_wasm_bindgen::from_value::<MenuAnswer>(up)
-                .ok()
+            Some(up) => read_answer::<MenuAnswer>(&up)
                 .filter(|a| a.ok)
                 .and_then(|a| a.payload?.page_id),
             None => None,
@@ -529,20 +556,13 @@ impl Publication {
 /// description, schema JSON][]`, or `undefined` to keep what is published.
 #[wasm_bindgen(js_name = webMcpPlanForTests)]
 pub fn plan_for_tests(surface: bool, answer: JsValue) -> JsValue {
-    // Read from a structured clone (crate::js::decode), as every value a
-    // page hands in: a getter, a proxy or a value nested thousands deep is
-    // refused there, never walked by the decoder.
-    let tools = if surface {
-        Some(plan::plan_capabilities(
-            &crate::js::decode(&answer).unwrap_or_default(),
-            &[],
-        ))
+    // What a publication plans for this answer, read as it reads one.
+    let kind = if surface {
+        Kind::Capabilities
     } else {
-        crate::js::decode::<MenuAnswer>(&answer)
-            .ok()
-            .and_then(|a| plan::plan_menu(&a, &[]))
+        Kind::Menu
     };
-    let Some(tools) = tools else {
+    let Some(tools) = plan_for(kind, &answer, &[]) else {
         return JsValue::UNDEFINED;
     };
     let rows: Vec<[String; 4]> = tools
