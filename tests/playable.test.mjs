@@ -43,6 +43,27 @@ test("install is synchronous, once per window, marks the window", () =>
     assert.deepEqual(r, { same: true, marker: true, pageId: null, phase: "installed", isPromise: false, hasHandle: true });
   }));
 
+test("a page script cannot delete or overwrite the window marker while the instance lives, so a second copy of the package still refuses to install; it reads undefined once the instance is dropped", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const name = "__IN_PAGE_PLAYABLE_V1__";
+      window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const deleted = Reflect.deleteProperty(window, name); // a page's cleanup of globals
+      const overwritten = Reflect.set(window, name, false);
+      const marker = window[name];
+      // The same package from another URL: a module of its own, with its own WebAssembly instance.
+      const copy = await import("/www/pkg/in_page_playable.js?second-copy");
+      let second = "installed";
+      try { copy.installPlayable({ allowedOrigins: [location.origin] }); } catch (e) { second = e.message; }
+      window.P.resetPlayableForTests();
+      const afterReset = window[name];
+      window.P.installPlayable();
+      return { deleted, overwritten, marker, second, afterReset, again: window[name] };
+    });
+    assert.deepEqual({ ...r, second: undefined }, { deleted: false, overwritten: false, marker: true, second: undefined, afterReset: undefined, again: true });
+    assert.match(r.second, /another copy of the package is already installed/);
+  }));
+
 test("resetPlayableForTests drops the instance for good: an old object answers RETIRED, cannot attach a bridge, and the new one alone replies", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
