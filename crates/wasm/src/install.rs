@@ -236,29 +236,43 @@ fn build(options: Options) -> Rc<Instance> {
         bom,
     } = options;
     let crypto = playable::web::crypto(&window);
-    let machine = Machine::new(
-        SensePort {
-            dom: sense::dom::DomSense::new(root.clone(), island_slots),
-            js: sense,
-            capture,
-        },
-        BotPort {
-            dom: bot::DomBot,
-            js: bot,
-        },
-        BomPort {
-            dom: bom::DomBom::new(window.clone()),
-            js: bom,
-        },
-        WebRandom { crypto },
-    );
-    Rc::new(Instance {
-        machine,
-        window,
-        root,
-        allowed_origins,
-        bridge: RefCell::new(None),
-        webmcp: RefCell::new(None),
+    Rc::new_cyclic(|me: &std::rc::Weak<Instance>| {
+        // The last check before a reload escape's reload starts: this
+        // instance's escape rule, on a fresh read.
+        let me = me.clone();
+        let still_allowed: bom::StillAllowed = Box::new(move || {
+            let me = me.upgrade();
+            Box::pin(async move {
+                match me {
+                    Some(me) => me.machine.reload_still_allowed().await,
+                    None => false,
+                }
+            })
+        });
+        let machine = Machine::new(
+            SensePort {
+                dom: sense::dom::DomSense::new(root.clone(), island_slots),
+                js: sense,
+                capture,
+            },
+            BotPort {
+                dom: bot::DomBot,
+                js: bot,
+            },
+            BomPort {
+                dom: bom::DomBom::new(window.clone(), still_allowed),
+                js: bom,
+            },
+            WebRandom { crypto },
+        );
+        Instance {
+            machine,
+            window,
+            root,
+            allowed_origins,
+            bridge: RefCell::new(None),
+            webmcp: RefCell::new(None),
+        }
     })
 }
 
