@@ -43,6 +43,27 @@ test("install is synchronous, once per window, marks the window", () =>
     assert.deepEqual(r, { same: true, marker: true, pageId: null, phase: "installed", isPromise: false, hasHandle: true });
   }));
 
+test("a page script cannot delete or overwrite the window marker while the instance lives, so a second copy of the package still refuses to install; it reads undefined once the instance is dropped", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const name = "__IN_PAGE_PLAYABLE_V1__";
+      window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const deleted = Reflect.deleteProperty(window, name); // a page's cleanup of globals
+      const overwritten = Reflect.set(window, name, false);
+      const marker = window[name];
+      // The same package from another URL: a module of its own, with its own WebAssembly instance.
+      const copy = await import("/www/pkg/in_page_playable.js?second-copy");
+      let second = "installed";
+      try { copy.installPlayable({ allowedOrigins: [location.origin] }); } catch (e) { second = e.message; }
+      window.P.resetPlayableForTests();
+      const afterReset = window[name];
+      window.P.installPlayable();
+      return { deleted, overwritten, marker, second, afterReset, again: window[name] };
+    });
+    assert.deepEqual({ ...r, second: undefined }, { deleted: false, overwritten: false, marker: true, second: undefined, afterReset: undefined, again: true });
+    assert.match(r.second, /another copy of the package is already installed/);
+  }));
+
 test("resetPlayableForTests drops the instance for good: an old object answers RETIRED, cannot attach a bridge, and the new one alone replies", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
@@ -608,6 +629,73 @@ test("a real reload escape reloads the document; the new document starts fresh",
     });
     assert.equal(after.phase, "live");
     assert.notEqual(after.pageId, before.pageId);
+  }));
+
+test("a reload escape while the page fakes its timers still reloads: the reload is scheduled with the timers the module loaded with", () =>
+  withPage(async (page) => {
+    const before = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      window.__old = true;
+      const { setTimeout: real, MessageChannel: Channel } = window;
+      window.setTimeout = () => 0; // a page's fake timers (a test clock), during the escape
+      window.MessageChannel = function () { return { port1: {}, port2: { postMessage() {} } }; };
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      window.setTimeout = real;
+      window.MessageChannel = Channel;
+      return e.payload;
+    });
+    assert.deepEqual(before, { type: "reload", retired: true });
+    await page.waitForFunction(() => !window.__old && document.readyState === "complete", null, { timeout: 5000 });
+  }));
+
+test("a reload escape whose reload never gets tried (a copy of the package loaded under fake timers) is undone 10 s after it was scheduled: live again, same pageId", () =>
+  withPage(async (page) => {
+    const before = await page.evaluate(async () => {
+      window.setTimeout = () => 0; // fake timers installed before the package loaded
+      const P = await import("/www/pkg/in_page_playable.js?under-fake-timers");
+      const p = P.installPlayable();
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      window.__same = true;
+      window.__p = p;
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      return { pageId: h.payload.pageId, e: e.payload, phase: p.phase };
+    });
+    assert.deepEqual(before.e, { type: "reload", retired: true });
+    assert.equal(before.phase, "retired");
+    await new Promise((r) => setTimeout(r, 10_500)); // bom::STAYED_AFTER_MS, and a margin
+    const after = await page.evaluate(async () => {
+      const h = await window.__p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      return { same: window.__same === true, phase: window.__p.phase, pageId: h.payload && h.payload.pageId, code: h.ok ? "ok" : h.error.code };
+    });
+    assert.deepEqual(after, { same: true, phase: "live", pageId: before.pageId, code: "ok" });
+  }));
+
+test("unsaved work that appears after the escape was allowed, before the reload starts, stops the reload: the instance is live again at once, same pageId", () =>
+  withPage(async (page) => {
+    for (const spoil of ["dirty", "noreload"]) {
+      const r = await page.evaluate(async (spoil) => {
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable();
+        const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        window.__same = true;
+        const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+        // A keystroke lands right after the check (the same task the answer resolved in).
+        const t = document.createElement("textarea");
+        t.value = "unsaved";
+        if (spoil === "dirty") t.dataset.e2eDirty = "true";
+        else t.setAttribute("data-e2e-noreload", "");
+        document.body.append(t);
+        const retired = p.phase;
+        for (let i = 0; i < 100 && p.phase !== "live"; i++) await new Promise((res) => setTimeout(res, 20));
+        await new Promise((res) => setTimeout(res, 300)); // a reload, if any, would be on its way
+        const again = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+        const out = { e: e.payload, retired, phase: p.phase, same: window.__same === true, kept: t.isConnected, pageId: again.payload && again.payload.pageId === h.payload.pageId };
+        t.remove();
+        return out;
+      }, spoil);
+      assert.deepEqual(r, { e: { type: "reload", retired: true }, retired: "retired", phase: "live", same: true, kept: true, pageId: true }, spoil);
+    }
   }));
 
 test("a reload the page cancels (beforeunload, the person stays) does not retire the instance for good: once the document is plainly still here it is live again, same pageId", () =>

@@ -846,7 +846,7 @@ test("bridge: detachWindowBridge on a page whose removeEventListener throws sinc
   withPage(async (page) => {
     const r = await page.evaluate(async (helpers) => {
       new Function("return " + helpers)()();
-      const marker = () => Object.hasOwn(window, "__PLING_SURFACE_V0_1__");
+      const marker = () => window.__PLING_SURFACE_V0_1__ === true;
       const act = (f) => { try { f(); return "ok"; } catch (e) { return e.message; } };
       const answered = async (seq) => { __ups.length = 0; __post(__down(seq, req("describe"))); await __settle(); return __ups.map((u) => u.data.seq); };
       const s = makeSurface({ allowedOrigins: [location.origin] });
@@ -895,7 +895,8 @@ test("bridge: an attached Surface keeps answering after garbage collection thoug
 test("bridge: the window carries __PLING_SURFACE_V0_1__ while a Surface bridge is attached there, until none is left", () =>
   withPage(async (page) => {
     const seen = await page.evaluate(() => {
-      const marker = () => (Object.hasOwn(window, "__PLING_SURFACE_V0_1__") ? window.__PLING_SURFACE_V0_1__ : "absent");
+      // Once defined the marker stays (a page script cannot delete it); unmarked, it reads undefined.
+      const marker = () => (window.__PLING_SURFACE_V0_1__ === undefined ? "absent" : window.__PLING_SURFACE_V0_1__);
       const seen = [["created", marker()]];
       try { makeSurface({ allowedOrigins: [] }).attachWindowBridge(); } catch { /* refused */ }
       seen.push(["refused", marker()]);
@@ -903,6 +904,7 @@ test("bridge: the window carries __PLING_SURFACE_V0_1__ while a Surface bridge i
       const b = makeSurface({ allowedOrigins: [location.origin] });
       a.attachWindowBridge();
       seen.push(["a attached", marker()]);
+      seen.push(["a page script deletes or overwrites it", Reflect.deleteProperty(window, "__PLING_SURFACE_V0_1__") || Reflect.set(window, "__PLING_SURFACE_V0_1__", false), marker()]);
       a.attachWindowBridge(); // twice: still one bridge
       b.attachWindowBridge();
       a.detachWindowBridge();
@@ -918,7 +920,7 @@ test("bridge: the window carries __PLING_SURFACE_V0_1__ while a Surface bridge i
       return seen;
     });
     assert.deepEqual(seen, [
-      ["created", "absent"], ["refused", "absent"], ["a attached", true],
+      ["created", "absent"], ["refused", "absent"], ["a attached", true], ["a page script deletes or overwrites it", false, true],
       ["a detached, b attached", true], ["a detached twice, b attached", true],
       ["none attached", "absent"], ["a attached again", true], ["none attached again", "absent"],
     ]);

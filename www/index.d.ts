@@ -497,10 +497,10 @@ export interface ISurface {
   /**
    * Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…),
    * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
-   * While attached, the window carries the marker `__PLING_SURFACE_V0_1__ = true` (presence only, no API).
+   * While attached, the window's marker `__PLING_SURFACE_V0_1__` reads `true` (no API; a page script cannot delete it).
    */
   attachWindowBridge(): void;
-  /** Stops answering; the window's `__PLING_SURFACE_V0_1__` marker goes once no Surface bridge is left attached there. */
+  /** Stops answering; the window's `__PLING_SURFACE_V0_1__` marker reads `undefined` once no Surface bridge is left attached there. */
   detachWindowBridge(): void;
   /**
    * Publishes the capabilities this session may use (less those unavailable as

@@ -15,7 +15,7 @@
   async function boot(base) {
     if (booted) return;
     booted = true;
-    if ("__IN_PAGE_PLAYABLE_V1__" in window) {
+    if (window.__IN_PAGE_PLAYABLE_V1__) {
       // The page ships the package itself: talk to its bridge, do not install a second copy.
       tell({ state: "ready", installedBy: "page" });
       return;

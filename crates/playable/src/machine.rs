@@ -110,6 +110,19 @@ where
         }
     }
 
+    /// The last check before a reload escape's reload starts, some time
+    /// after the escape was answered: the escape rule on a fresh read (unsaved
+    /// work may have appeared since). `false` when the menu cannot be read
+    /// or the instance was dropped: no reload that might lose work.
+    pub async fn reload_still_allowed(&self) -> bool {
+        if self.dropped() {
+            return false;
+        }
+        read_menu(&self.sense)
+            .await
+            .is_ok_and(|s| reload_refusal(&s.dirty, s.no_reload).is_none())
+    }
+
     pub fn page_id(&self) -> Option<String> {
         self.state.borrow().page_id.clone()
     }

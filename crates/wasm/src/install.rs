@@ -15,13 +15,14 @@ use crate::webmcp::plan::Kind;
 use crate::webmcp::{Owner, Publication};
 use playable::web::{BomPort, BotPort, SensePort, WebRandom};
 
-/// Set on a window by `installPlayable` (a marker, not an API).
+/// Reads `true` on a window while it has an instance, set by
+/// `installPlayable` (a marker, not an API; see marker.rs).
 const MARKER: &str = "__IN_PAGE_PLAYABLE_V1__";
-/// Set (`true`) on a window while a Surface's window bridge is attached
+/// Reads `true` on a window while a Surface's window bridge is attached
 /// there, so a client (the MCP server) can tell at once that no Surface
 /// will answer on `"pling.surface"` (docs/surface.md, "Window bridge"). Like
 /// [`MARKER`], named after its protocol and version (`pling.surface/0.1`),
-/// a marker, not an API: it carries nothing but its presence.
+/// a marker, not an API: it carries nothing but whether it reads true.
 pub(crate) const SURFACE_MARKER: &str = "__PLING_SURFACE_V0_1__";
 
 // Neither is written to throw; `catch` all the same, so that nothing a page
@@ -243,29 +244,43 @@ fn build(options: Options) -> Rc<Instance> {
         bom,
     } = options;
     let crypto = playable::web::crypto(&window);
-    let machine = Machine::new(
-        SensePort {
-            dom: sense::dom::DomSense::new(root.clone(), island_slots),
-            js: sense,
-            capture,
-        },
-        BotPort {
-            dom: bot::DomBot,
-            js: bot,
-        },
-        BomPort {
-            dom: bom::DomBom::new(window.clone()),
-            js: bom,
-        },
-        WebRandom { crypto },
-    );
-    Rc::new(Instance {
-        machine,
-        window,
-        root,
-        allowed_origins,
-        bridge: RefCell::new(None),
-        webmcp: RefCell::new(None),
+    Rc::new_cyclic(|me: &std::rc::Weak<Instance>| {
+        // The last check before a reload escape's reload starts: this
+        // instance's escape rule, on a fresh read.
+        let me = me.clone();
+        let still_allowed: bom::StillAllowed = Box::new(move || {
+            let me = me.upgrade();
+            Box::pin(async move {
+                match me {
+                    Some(me) => me.machine.reload_still_allowed().await,
+                    None => false,
+                }
+            })
+        });
+        let machine = Machine::new(
+            SensePort {
+                dom: sense::dom::DomSense::new(root.clone(), island_slots),
+                js: sense,
+                capture,
+            },
+            BotPort {
+                dom: bot::DomBot,
+                js: bot,
+            },
+            BomPort {
+                dom: bom::DomBom::new(window.clone(), still_allowed),
+                js: bom,
+            },
+            WebRandom { crypto },
+        );
+        Instance {
+            machine,
+            window,
+            root,
+            allowed_origins,
+            bridge: RefCell::new(None),
+            webmcp: RefCell::new(None),
+        }
     })
 }
 
@@ -281,13 +296,24 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     let options = options::checked(facts).map_err(|e| type_error(&format!("{e}")))?;
     let window = options.window.clone();
     // Marked: the marker holds a value (Reflect.get, already imported,
-    // instead of one more import for Reflect.has).
+    // instead of one more import for Reflect.has). Another copy's marker
+    // is its own accessor, which a page script cannot delete.
+    // (JsError: the same Error object, through the import JsError uses.)
     if Reflect::get(&window, &MARKER.into()).is_ok_and(|m| !m.is_undefined()) {
-        // (JsError: the same Error object, through the import JsError uses.)
         return Err(JsError::new(
             "in-page-playable: another copy of the package is already installed in this window; \
              talk to that instance (its window bridge) instead of installing a second one",
         )
+        .into());
+    }
+    // Defined before anything is built: a window that cannot be marked
+    // (its marker made non-configurable by another copy or by the page)
+    // would let a second copy install beside this one.
+    if !crate::marker::mark(&window, MARKER, true) {
+        return Err(JsError::new(&format!(
+            "in-page-playable: nothing installed: this window's {MARKER} cannot be defined \
+             (another copy of the package, or the page, made it non-configurable)"
+        ))
         .into());
     }
     let inner = build(options);
@@ -296,7 +322,6 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
     }
     .into();
     crate::js::hold(&js, &["handle"]);
-    let _ = Reflect::set(&window, &MARKER.into(), &JsValue::TRUE);
     let mut list = taken();
     list.push((window, js.clone(), inner));
     put(list);
@@ -309,7 +334,8 @@ fn type_error(message: &str) -> JsValue {
 
 /// The test hooks, in one export (www/entry.js names them): removes every
 /// bridge listener; with `reset` (`resetPlayableForTests`) also drops every
-/// instance and its WebMCP publication and clears the window marker, else
+/// instance and its WebMCP publication and unmarks the window (its marker
+/// reads `undefined`), else
 /// (`detachWindowBridgeForTests`) the instances stay.
 #[wasm_bindgen(js_name = forTests)]
 pub fn for_tests(reset: bool) {
@@ -320,7 +346,7 @@ pub fn for_tests(reset: bool) {
             // The JS object handed out may still be held: it must not act.
             instance.machine.drop_for_good();
             take(&instance.webmcp);
-            let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &MARKER.into());
+            crate::marker::mark(window, MARKER, false);
         }
     }
     if !reset {

@@ -10,6 +10,8 @@ pub mod webmcp;
 #[cfg(target_arch = "wasm32")]
 mod install;
 #[cfg(target_arch = "wasm32")]
+mod marker;
+#[cfg(target_arch = "wasm32")]
 mod serve;
 #[cfg(target_arch = "wasm32")]
 mod surface;

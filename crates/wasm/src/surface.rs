@@ -33,14 +33,15 @@ const CHANNEL: &str = "pling.surface";
 
 thread_local! {
     /// The window of every attached Surface bridge, one entry per bridge:
-    /// a window keeps [`SURFACE_MARKER`] while it has an entry.
+    /// a window's [`SURFACE_MARKER`] reads `true` while it has an entry.
     static BRIDGED: Cell<Vec<Window>> = const { Cell::new(Vec::new()) };
 }
 
 /// Records that a Surface bridge on `window` was attached (`true`) or
 /// detached, and marks the window while any bridge is left attached there:
 /// another Surface's detach must not unmark a window whose own bridge
-/// still answers.
+/// still answers. A page script can neither delete nor overwrite the marker
+/// (marker.rs).
 fn bridged(window: &Window, attached: bool) {
     let mut list = BRIDGED.with(Cell::take);
     let here = |w: &Window| Object::is(w, window);
@@ -51,12 +52,9 @@ fn bridged(window: &Window, attached: bool) {
     }
     let marked = list.iter().any(here);
     BRIDGED.with(|cell| cell.set(list));
-    let key = JsValue::from_str(SURFACE_MARKER);
-    if marked {
-        let _ = Reflect::set(window, &key, &JsValue::TRUE);
-    } else {
-        let _ = Reflect::delete_property(window.unchecked_ref::<Object>(), &key);
-    }
+    // Best effort: where another copy of the package defined the marker,
+    // it reads that copy's bridges.
+    crate::marker::mark(window, SURFACE_MARKER, marked);
 }
 
 // The JS side: each function performs one act and reports raw facts.

@@ -311,6 +311,27 @@ fn a_reload_the_page_cancelled_leaves_the_instance_live_with_its_pageid() {
 }
 
 #[test]
+fn the_last_check_before_a_reload_reads_the_escape_rule_afresh() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    send(&m, down(pid, "escape", json!({ "type": "reload" })));
+    let reads = m.sense.reads.get();
+    assert!(block_on(m.reload_still_allowed()));
+    assert_eq!(m.sense.reads.get(), reads + 1, "a fresh read");
+    m.sense.snapshot.borrow_mut().dirty = vec!["note".into()];
+    assert!(!block_on(m.reload_still_allowed()), "unsaved work appeared");
+    m.sense.snapshot.borrow_mut().dirty.clear();
+    m.sense.snapshot.borrow_mut().no_reload = true;
+    assert!(!block_on(m.reload_still_allowed()), "noreload appeared");
+    m.sense.snapshot.borrow_mut().no_reload = false;
+    m.sense.fail.set(true);
+    assert!(!block_on(m.reload_still_allowed()), "an unreadable menu");
+    m.sense.fail.set(false);
+    m.drop_for_good();
+    assert!(!block_on(m.reload_still_allowed()), "a dropped instance");
+}
+
+#[test]
 fn a_dropped_instance_is_retired_for_good_and_says_why() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
