@@ -70,11 +70,15 @@ const BUDGET_GZIP_BYTES = 100_000;
  * (requestId echoed whatever its siblings hold, built-ins captured at load,
  * project and attach bound with catch, boxed values and toJSON refused in
  * requests; +1,008 B), the page's own values crossing loose (+45 B):
- * 204,124 B. A ceiling that catches
+ * 204,124 B; the bounds scan before every decoder of page-supplied data,
+ * install options read as bounded JSON text (serde-wasm-bindgen's
+ * decoders gone: -310 B), window markers a page script cannot delete, and
+ * a reload escape that re-checks unsaved work just before the reload and
+ * never stays retired without one (+1,561 B): 205,502 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 204_400;
+const CEILING_GZIP_BYTES = 205_800;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
