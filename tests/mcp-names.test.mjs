@@ -76,11 +76,14 @@ test("the server's names are the page's WebMCP names, for any ids", () => {
   const menu = ids.map((id, i) =>
     item(id, { event: events[i % events.length], title: i % 3 ? `T${i}` : "", desc: i % 4 ? "" : `D${i}`, enabled: i % 11 !== 5 }),
   );
-  const page = plan(false, { ok: true, payload: { snapshot: { menu } } });
-  // The page's plan is Rust: a lone surrogate in an id reaches it as U+FFFD
-  // (a Rust string is UTF-8), as it does in the name's hash on both sides
-  // (TextEncoder); the server is given the ids in that form.
-  const server = menuTools(menu.map((m) => ({ ...m, id: m.id.toWellFormed() })));
+  // The page's plan is Rust, and reads the module's own snapshot: an id
+  // read from the DOM reaches it with a lone surrogate already U+FFFD (a
+  // Rust string is UTF-8), as it does in the name's hash on both sides
+  // (TextEncoder); both are given the ids in that form (the plan's reader
+  // refuses a lone surrogate's escape, as every bounded JSON reader does).
+  const formed = menu.map((m) => ({ ...m, id: m.id.toWellFormed() }));
+  const page = plan(false, { ok: true, payload: { snapshot: { menu: formed } } });
+  const server = menuTools(formed);
   assert.equal(server.length, page.length);
   // The plan lists [name, id, description, schema JSON, …].
   assert.deepEqual(
