@@ -200,7 +200,7 @@ test("details: reads exactly what each ask asks, texts cut to textMax", () =>
     },
   ));
 
-test("isVisible, isEnabled and checks: the one visibility rule, enabled by the selector Rust hands in", () =>
+test("isVisible, disabledFacts and checks: the one visibility rule, the disabled facts with ancestors by the selector Rust hands in", () =>
   withFixture(
     `<button id="ok">ok</button>
      <button id="hidden" hidden>h</button>
@@ -217,19 +217,68 @@ test("isVisible, isEnabled and checks: the one visibility rule, enabled by the s
         const detached = document.createElement("button");
         detached.textContent = "d";
         const ids = ["ok", "hidden", "none", "invisible", "zero", "off", "fieldset", "aria", "inert"];
-        const [visible, enabled] = G.checks(ANCESTORS);
+        const [visible, facts] = G.checks(ANCESTORS);
         return {
           visible: Object.fromEntries(ids.map((id) => [id, G.isVisible($(id))])),
           detached: G.isVisible(detached),
-          enabled: Object.fromEntries(ids.map((id) => [id, G.isEnabled($(id), ANCESTORS)])),
-          inertOnly: G.isEnabled($("aria"), "[inert]"),
-          same: ids.every((id) => visible($(id)) === G.isVisible($(id)) && enabled($(id)) === G.isEnabled($(id), ANCESTORS)),
+          facts: Object.fromEntries(ids.map((id) => [id, G.disabledFacts($(id), ANCESTORS)])),
+          inertOnly: G.disabledFacts($("aria"), "[inert]"),
+          same: ids.every((id) => visible($(id)) === G.isVisible($(id)) && facts($(id)) === G.disabledFacts($(id), ANCESTORS)),
         };
       }, ANCESTORS);
       assert.deepEqual(r.visible, { ok: true, hidden: false, none: false, invisible: false, zero: false, off: true, fieldset: true, aria: true, inert: true });
       assert.equal(r.detached, false);
-      assert.deepEqual(r.enabled, { ok: true, hidden: true, none: true, invisible: true, zero: true, off: false, fieldset: false, aria: false, inert: false });
-      assert.equal(r.inertOnly, true, "the selector decides which ancestors disable");
-      assert.equal(r.same, true, "checks() returns the same two rules");
+      // wire.rs: DETAIL_DISABLED 2 (:disabled), DETAIL_DISABLING 32 (an ancestor matches the selector), fieldsets << 16.
+      const F = 1 << 16;
+      assert.deepEqual(r.facts, { ok: 0, hidden: 0, none: 0, invisible: 0, zero: 0, off: 2, fieldset: 2 | F, aria: 32, inert: 32 });
+      assert.equal(r.inertOnly, 0, "the selector decides which ancestors count");
+      assert.equal(r.same, true, "checks() returns the same two reads");
+    },
+  ));
+
+test("disabledFacts: the fieldsets around an element and their first legends, an open modal dialog and whether it holds the element, as facts", () =>
+  withFixture(
+    `<fieldset disabled id="fs">
+       <legend><span id="first">1</span><fieldset disabled><legend><i id="deep">d</i></legend><b id="inner">n</b></fieldset></legend>
+       <legend><span id="second">2</span></legend>
+       <div id="div">d</div>
+     </fieldset>
+     <fieldset><div id="open">o</div></fieldset>
+     <dialog id="dlg"><button id="in">in</button></dialog>
+     <button id="out">out</button>`,
+    async (page) => {
+      const r = await page.evaluate((ANCESTORS) => {
+        const $ = (id) => document.getElementById(id);
+        const ids = ["fs", "first", "deep", "inner", "second", "div", "open", "in", "out"];
+        const read = () => Object.fromEntries(ids.map((id) => [id, G.disabledFacts($(id), ANCESTORS)]));
+        const closed = read();
+        $("dlg").showModal();
+        const stop = watch();
+        const modal = read();
+        const [, facts] = G.checks(ANCESTORS);
+        const bulk = Object.fromEntries(ids.map((id) => [id, facts($(id))]));
+        // Asked for the disabled facts (2; the fs also for visibility, 1): only heads come back.
+        const [, intBytes] = G.details([$("div"), $("deep"), $("fs")], new Uint32Array([0, 2, 1, 2, 2, 2 | 1]), 10);
+        const heads = [...new Uint32Array(intBytes.buffer, intBytes.byteOffset, intBytes.byteLength / 4)];
+        return { closed, modal, bulk, mutations: stop(), heads };
+      }, ANCESTORS);
+      const F = (n) => n * (1 << 16), L = (n) => n * (1 << 24); // fieldsets, of them holding it in their first legend
+      assert.deepEqual(r.closed, {
+        fs: 2 | F(1), // :disabled itself
+        first: F(1) + L(1),
+        deep: F(2) + L(2), // in both fieldsets' first legends
+        inner: F(2) + L(1), // exempt from the outer one only
+        second: F(1), // a second legend does not exempt
+        div: F(1), // any element, not only a form control
+        open: 0,
+        in: 0, // a closed dialog disables nothing
+        out: 0,
+      });
+      const M = 8, IN = 16; // DETAIL_MODAL, DETAIL_IN_MODAL
+      assert.deepEqual(r.modal, Object.fromEntries(Object.entries(r.closed).map(([id, v]) => [id, v + M + (id === "in" ? IN : 0)])));
+      assert.deepEqual(r.bulk, r.modal, "checks() reads the same facts");
+      assert.equal(r.mutations, 0, "reading changes nothing");
+      // details reads the same facts into the head, but the ancestors' attributes (those are the tree's).
+      assert.deepEqual(r.heads, [r.modal.div, r.modal.deep, 1 + r.modal.fs]);
     },
   ));

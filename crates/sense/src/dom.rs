@@ -22,8 +22,8 @@ extern "C" {
     // script may have replaced with one that throws.
     #[wasm_bindgen(js_name = isVisible, catch)]
     fn is_visible_js(el: &JsValue) -> Result<bool, JsValue>;
-    #[wasm_bindgen(js_name = isEnabled, catch)]
-    fn is_enabled_js(el: &JsValue, disabling: &str) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_name = disabledFacts, catch)]
+    fn disabled_facts(el: &JsValue, disabling: &str) -> Result<u32, JsValue>;
     fn checks(disabling: &str) -> Array;
 }
 
@@ -33,15 +33,18 @@ pub fn is_visible(el: &JsValue) -> Result<bool, JsValue> {
     is_visible_js(el)
 }
 
-/// Whether an element is enabled by the snapshot's rule (not :disabled, no
-/// aria-disabled="true" or inert on it or an ancestor; see [`rules::DISABLING`]);
-/// `Err` is what the page threw.
+/// Whether an element is enabled by the snapshot's rule
+/// ([`rules::is_disabled`] on the facts gather.js reads of it); `Err` is
+/// what the page threw.
 pub fn is_enabled(el: &JsValue) -> Result<bool, JsValue> {
-    is_enabled_js(el, rules::DISABLING)
+    let bits = disabled_facts(el, rules::DISABLING)?;
+    Ok(!rules::is_disabled(&wire::Disabling::from_bits(bits)))
 }
 
-/// `[isVisible, isEnabled]` as JS functions, for bulk readers in other
-/// crates' JS snippets: one rule, applied without a wasm call per element.
+/// `[isVisible, disabledFacts]` as JS functions, for bulk readers in other
+/// crates' JS snippets: the visibility rule, and the facts of the disabled
+/// one (as [`wire::Disabling::from_bits`] reads them), applied without a
+/// wasm call per element.
 pub fn visibility_checks() -> Array {
     checks(rules::DISABLING)
 }

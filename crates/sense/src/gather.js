@@ -8,10 +8,13 @@
 // are needed (read.rs asks for them), what a name is and how it is capped.
 // This file reads what it is told to. What stays here is `isVisible`: one
 // function that the gather, bot (per element) and Surface's observe.js (in
-// its own bulk loop) all apply, so the visibility rule has one home.
+// its own bulk loop) all apply, so the visibility rule has one home. The
+// disabled state is read as facts the same way for all three
+// (`browserFacts`), and decided in Rust (`rules::is_disabled`).
 
 const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16; // wire.rs FACT_*
-const VISIBLE = 1, DISABLED = 2, REFS = 4; // wire.rs DETAIL_*
+const VISIBLE = 1, DISABLED = 2, REFS = 4, MODAL = 8, IN_MODAL = 16, DISABLING = 32; // wire.rs DETAIL_*
+const FIELDSETS = 16, LEGENDS = 24; // wire.rs DETAIL_*_SHIFT
 const FIELD_SHIFT = 8;
 const VALUE = 1 << FIELD_SHIFT, LABEL = VALUE << 1, PLACEHOLDER = VALUE << 2, TITLE = VALUE << 3;
 const ALT = VALUE << 4, TEXT = VALUE << 5, IMG_ALT = VALUE << 6;
@@ -26,39 +29,45 @@ export function isVisible(el) {
   return r.width > 0 && r.height > 0;
 }
 
-/** The open modal dialog of `el`'s document, if any (everything outside it is inert). */
+/** The open modal dialog of `el`'s document, if any. */
 function modalOf(el) {
   const doc = el.ownerDocument;
   return doc ? doc.querySelector("dialog:modal") : null;
 }
 
 /**
- * What the browser itself disables: `:disabled` (form controls), being
- * inside a `<fieldset disabled>` but not in its first `<legend>` (any
- * element, not only controls), and lying outside an open modal dialog.
+ * What the browser says of `el`'s disabled state, as the bits of wire.rs
+ * (`DETAIL_DISABLED` …, `Disabling`): whether it matches `:disabled`, the
+ * `<fieldset disabled>` elements it is in and how many of them hold it in
+ * their first `<legend>` child (each counted up to 255), whether an open
+ * modal dialog (`modal`) exists and holds it. Whether that disables it is
+ * Rust's (`rules::is_disabled`).
  */
-function browserDisabled(el, modal) {
-  if (el.matches(":disabled")) return true;
+function browserFacts(el, modal) {
+  let bits = el.matches(":disabled") ? DISABLED : 0;
+  if (modal !== null) bits |= modal.contains(el) ? MODAL | IN_MODAL : MODAL;
+  let sets = 0, legends = 0;
   for (let set = el.closest("fieldset[disabled]"); set; set = set.parentElement && set.parentElement.closest("fieldset[disabled]")) {
+    sets++;
     const legend = set.querySelector(":scope > legend");
-    if (!(legend && legend.contains(el))) return true;
+    if (legend && legend.contains(el)) legends++;
   }
-  return modal !== null && !modal.contains(el);
+  return (bits | (Math.min(sets, 255) << FIELDSETS) | (Math.min(legends, 255) << LEGENDS)) >>> 0;
 }
 
-/** Not disabled by the browser (above), and neither `el` nor an ancestor matches `disabling` (Rust's selector). */
-function enabled(el, disabling, modal) {
-  return !(browserDisabled(el, modal) || el.closest(disabling) !== null);
+/** `browserFacts`, plus whether `el` or an ancestor matches `disabling` (Rust's selector). */
+function facts(el, disabling, modal) {
+  return (browserFacts(el, modal) | (el.closest(disabling) !== null ? DISABLING : 0)) >>> 0;
 }
 
-/** The enabled rule for one element (bot, per run). */
-export function isEnabled(el, disabling) {
-  return enabled(el, disabling, modalOf(el));
+/** The disabled facts of one element (bot, per run). */
+export function disabledFacts(el, disabling) {
+  return facts(el, disabling, modalOf(el));
 }
 
 /**
- * [isVisible, isEnabled], so other bulk readers (Surface) apply the same
- * rules: one pair per read, which looks the open modal dialog up once, not
+ * [isVisible, disabledFacts], so other bulk readers (Surface) read the same
+ * facts: one pair per read, which looks the open modal dialog up once, not
  * once per element.
  */
 export function checks(disabling) {
@@ -67,7 +76,7 @@ export function checks(disabling) {
     isVisible,
     (el) => {
       if (modal === undefined) modal = modalOf(el);
-      return enabled(el, disabling, modal);
+      return facts(el, disabling, modal);
     },
   ];
 }
@@ -214,7 +223,7 @@ const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202
 
 /**
  * Reads what `asks` ([index, bits] pairs into `els`) asks for: visibility,
- * whether the browser disables the element (`browserDisabled`), the texts of the `aria-labelledby` references that exist,
+ * the browser's disabled facts (`browserFacts`, in the head), the texts of the `aria-labelledby` references that exist,
  * and the fields (value, first label's text, placeholder, title, alt, text,
  * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units (a longer
  * one has its whitespace runs made one space first). Returns [text, ints],
@@ -258,7 +267,7 @@ export function details(els, asks, textMax) {
     head = 0;
     const at = len++;
     if (ask & VISIBLE && isVisible(el)) head |= VISIBLE;
-    if (ask & DISABLED && browserDisabled(el, modal)) head |= DISABLED;
+    if (ask & DISABLED) head |= browserFacts(el, modal);
     if (ask & REFS) {
       const by = el.getAttribute("aria-labelledby");
       if (by) {

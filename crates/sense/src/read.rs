@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::model::RawNode;
 use crate::rules;
-use crate::wire::{Details, Facts, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD};
+use crate::wire::{self, Details, Facts, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD};
 
 /// What is decided before the details are read.
 pub struct Plan<'a> {
@@ -142,12 +142,14 @@ pub fn decide<'a>(
         let (index, bits) = (ask[0] as usize, ask[1]);
         let f = facts.get(index)?;
         let flag = flags.get_mut(index)?;
-        if *flag & WANTS_ENABLED != 0
-            && *flag & DISABLED_ABOVE == 0
-            && !root_disabled
-            && !d.has(DETAIL_DISABLED)
-        {
-            *flag |= RawNode::FLAG_ENABLED;
+        if *flag & WANTS_ENABLED != 0 {
+            let disabling = wire::Disabling {
+                disabling: *flag & DISABLED_ABOVE != 0 || root_disabled,
+                ..d.disabling()
+            };
+            if !rules::is_disabled(&disabling) {
+                *flag |= RawNode::FLAG_ENABLED;
+            }
         }
         if d.has(DETAIL_VISIBLE) {
             *flag |= RawNode::FLAG_VISIBLE;

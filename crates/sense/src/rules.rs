@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 
 use crate::wire::{
-    Details, Facts, ASK_ALT, ASK_IMG_ALT, ASK_LABEL, ASK_PLACEHOLDER, ASK_TEXT, ASK_TITLE,
-    ASK_VALUE, DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
+    Details, Disabling, Facts, ASK_ALT, ASK_IMG_ALT, ASK_LABEL, ASK_PLACEHOLDER, ASK_TEXT,
+    ASK_TITLE, ASK_VALUE, DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
 };
 
 /// The value of `aria-disabled` that disables.
@@ -19,8 +19,8 @@ const ARIA_DISABLED: &str = "true";
 /// The elements that disable themselves and their subtree (see
 /// [`is_disabling`]), as a selector: the gather's query matches them so the
 /// enabled rule needs no ancestor walk per element, and the gather and the
-/// enabled check of bot and Surface (`isEnabled` in gather.js) test an
-/// element's ancestors with it.
+/// per-element read of bot and Surface (`disabledFacts` in gather.js) test
+/// an element's ancestors with it.
 pub const DISABLING: &str = "[aria-disabled=\"true\"],[inert]";
 
 /// Tags that are interactive by themselves (`INPUT` unless `type=hidden`).
@@ -68,6 +68,22 @@ pub const CANDIDATES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],[data-
 /// below it (through open shadow roots) are disabled.
 pub fn is_disabling(f: &Facts) -> bool {
     f.aria_disabled == Some(ARIA_DISABLED) || f.has(FACT_INERT)
+}
+
+/// Whether an element is disabled, by the browser's rules and the page's:
+/// - it matches `:disabled` (a form control);
+/// - it or an ancestor is disabling ([`is_disabling`]: `aria-disabled="true"`
+///   or `inert`);
+/// - it is inside a `<fieldset disabled>` but not inside that fieldset's
+///   first `<legend>` child: any element, not only a form control (each
+///   disabled fieldset around it must exempt it);
+/// - an open modal dialog is in its document and does not hold it (showModal
+///   makes the rest of the document inert, with no attribute).
+///
+/// The one rule of the snapshot's `enabled`, bot's actionability and
+/// Surface's playables.
+pub fn is_disabled(d: &Disabling) -> bool {
+    d.matches_disabled || d.disabling || d.legends < d.fieldsets || (d.modal && !d.in_modal)
 }
 
 /// The element's role: the first token of a non-empty `role` attribute, in

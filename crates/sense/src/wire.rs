@@ -21,7 +21,8 @@
 //! one record per pair, in order:
 //! - `head`: the `DETAIL_*` bits that held, plus field presence bits (fields
 //!   in [`Details`] order: value, label, placeholder, title, alt, text,
-//!   img-alt);
+//!   img-alt), plus, when the disabled facts were asked, the two fieldset
+//!   counts of [`Disabling`] in its top 16 bits;
 //! - when [`DETAIL_REFS`]: the count of resolved `aria-labelledby`
 //!   references, then each one's text length;
 //! - for each present field: its length.
@@ -43,10 +44,26 @@ const FACT_FIELDS: usize = 14;
 
 /// Ask and answer: the element is visible by `isVisible` (gather.js).
 pub const DETAIL_VISIBLE: u32 = 1;
-/// Ask and answer: the element matches `:disabled`.
+/// Ask: the facts of [`Disabling`]. Answer: the element matches `:disabled`.
 pub const DETAIL_DISABLED: u32 = 1 << 1;
 /// Ask: resolve `aria-labelledby`. Answer: a count and that many texts follow.
 pub const DETAIL_REFS: u32 = 1 << 2;
+/// Answer: an open modal dialog (`dialog:modal`) is in the element's document.
+pub const DETAIL_MODAL: u32 = 1 << 3;
+/// Answer: that dialog holds the element.
+pub const DETAIL_IN_MODAL: u32 = 1 << 4;
+/// Answer of the per-element read only (gather.js `disabledFacts`): the
+/// element or an ancestor matches the selector it was handed
+/// ([`rules::DISABLING`](crate::rules::DISABLING)). The bulk read knows that
+/// from its records' tree instead.
+pub const DETAIL_DISABLING: u32 = 1 << 5;
+/// Answer: the `<fieldset disabled>` elements the element is in (itself
+/// included), in the 8 bits from here (counted up to 255).
+pub const DETAIL_FIELDSETS_SHIFT: u32 = 16;
+/// Answer: how many of those hold the element in their first `<legend>`
+/// child, in the 8 bits from here (up to 255).
+pub const DETAIL_LEGENDS_SHIFT: u32 = 24;
+const DETAIL_FLAGS: u32 = DETAIL_VISIBLE | DETAIL_DISABLED | DETAIL_MODAL | DETAIL_IN_MODAL;
 const DETAIL_FIELDS: usize = 7;
 
 /// The ask bit of [`Details`] field `k`.
@@ -99,8 +116,12 @@ impl Facts<'_> {
 /// What `details` read of one asked element.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Details<'a> {
-    /// `DETAIL_VISIBLE` / `DETAIL_DISABLED` bits that held.
+    /// The `DETAIL_*` bits that held (visible, disabled, modal, in modal).
     pub flags: u32,
+    /// `<fieldset disabled>` elements around it (see [`Disabling`]).
+    pub fieldsets: u32,
+    /// Of those, how many hold it in their first `<legend>` child.
+    pub legends: u32,
     /// Texts of the elements `aria-labelledby` names that exist, in order.
     pub refs: Vec<&'a str>,
     /// `value` (a form control's current value).
@@ -119,6 +140,55 @@ pub struct Details<'a> {
 impl Details<'_> {
     pub fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
+    }
+
+    /// What the browser says of the element's disabled state, as read
+    /// ([`Disabling::disabling`] is the tree's to say: false here).
+    pub fn disabling(&self) -> Disabling {
+        Disabling {
+            fieldsets: self.fieldsets,
+            legends: self.legends,
+            ..Disabling::from_bits(self.flags)
+        }
+    }
+}
+
+/// The raw facts the disabled rule ([`rules::is_disabled`]) decides on, read
+/// per element by gather.js (`details` for the snapshot, `disabledFacts`
+/// for bot's and Surface's checks): what the browser and the page say, no
+/// decision.
+///
+/// [`rules::is_disabled`]: crate::rules::is_disabled
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Disabling {
+    /// The element matches `:disabled` (a form control disabled by its own
+    /// attribute or by a fieldset).
+    pub matches_disabled: bool,
+    /// The element or an ancestor is disabling
+    /// ([`rules::is_disabling`](crate::rules::is_disabling)).
+    pub disabling: bool,
+    /// `<fieldset disabled>` elements it is in (itself included).
+    pub fieldsets: u32,
+    /// Of those, how many hold it in their first `<legend>` child.
+    pub legends: u32,
+    /// An open modal dialog is in its document.
+    pub modal: bool,
+    /// That dialog holds it.
+    pub in_modal: bool,
+}
+
+impl Disabling {
+    /// The facts as gather.js packs them into one integer (the `DETAIL_*`
+    /// answer bits).
+    pub fn from_bits(bits: u32) -> Self {
+        Self {
+            matches_disabled: bits & DETAIL_DISABLED != 0,
+            disabling: bits & DETAIL_DISABLING != 0,
+            fieldsets: (bits >> DETAIL_FIELDSETS_SHIFT) & 0xff,
+            legends: (bits >> DETAIL_LEGENDS_SHIFT) & 0xff,
+            modal: bits & DETAIL_MODAL != 0,
+            in_modal: bits & DETAIL_IN_MODAL != 0,
+        }
     }
 }
 
@@ -241,7 +311,9 @@ pub fn details<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<Details<'a>>> {
         let [value, label, placeholder, title, alt, text, img_alt] =
             cursor.fields::<DETAIL_FIELDS>(head, &mut it)?;
         out.push(Details {
-            flags: head & (DETAIL_VISIBLE | DETAIL_DISABLED),
+            flags: head & DETAIL_FLAGS,
+            fieldsets: (head >> DETAIL_FIELDSETS_SHIFT) & 0xff,
+            legends: (head >> DETAIL_LEGENDS_SHIFT) & 0xff,
             refs,
             value,
             label,

@@ -8,7 +8,9 @@
 //! The string is `[documentSerial, href, documentTitle, rows]`, each row
 //! `[parent, flags, kind, id, field, record, title, state, active,
 //! unavailable, level, pagetitle, text]` in document order. `parent` is the
-//! index of the nearest enclosing region or record row (`-1`: none); the
+//! index of the nearest enclosing region or record row (`-1`: none);
+//! `flags` is [`FLAG_VISIBLE`] and, for playables, sense's disabled facts
+//! ([`DISABLED_FACTS`]); the
 //! strings are attribute values (`null` when absent) and `text` is the
 //! element's text as a person sees it (observe.js `seen`) for fields,
 //! status and feedback.
@@ -23,8 +25,10 @@ use std::hash::Hasher;
 /// `flags` bit: the element is visible (measured for regions, status,
 /// feedback and playables).
 pub const FLAG_VISIBLE: u64 = 1;
-/// `flags` bit: the element is enabled (measured for playables).
-pub const FLAG_ENABLED: u64 = 2;
+/// `flags` bits above [`FLAG_VISIBLE`]: a playable's disabled facts, as
+/// sense reads them for its own snapshot (`sense::wire::Disabling`);
+/// whether they disable it is sense's rule ([`sense::rules::is_disabled`]).
+pub const DISABLED_FACTS: u64 = u32::MAX as u64 & !FLAG_VISIBLE;
 /// Ids (region, record, capability) longer than this are ignored, not cut:
 /// a cut id would name something else.
 pub const MAX_ID_CHARS: usize = 200;
@@ -47,8 +51,16 @@ impl<'a> Row<'a> {
             .and_then(Value::as_i64)
             .and_then(|p| usize::try_from(p).ok())
     }
+    fn flags(&self) -> u64 {
+        self.0.get(1).and_then(Value::as_u64).unwrap_or(0)
+    }
     fn has(&self, flag: u64) -> bool {
-        self.0.get(1).and_then(Value::as_u64).unwrap_or(0) & flag != 0
+        self.flags() & flag != 0
+    }
+    /// Enabled by sense's rule on the facts observe.js read.
+    fn enabled(&self) -> bool {
+        let facts = (self.flags() & DISABLED_FACTS) as u32;
+        !sense::rules::is_disabled(&sense::wire::Disabling::from_bits(facts))
     }
     /// A usable id: non-empty and at most [`MAX_ID_CHARS`] characters.
     fn id(&self, i: usize) -> Option<&'a str> {
@@ -140,7 +152,7 @@ pub fn read_observation(json: &str) -> Result<Observation, PageError> {
                     obs.actions.push(ActionState {
                         capability: id.to_string(),
                         record,
-                        enabled: row.has(FLAG_ENABLED),
+                        enabled: row.enabled(),
                         visible: row.has(FLAG_VISIBLE),
                         unavailable_reason,
                     });

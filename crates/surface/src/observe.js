@@ -1,5 +1,5 @@
 // Surface's page reader: one pass, one JSON string; the rules are in markers.rs.
-// Visibility/enabled are sense's own checks, passed in.
+// Visibility and the disabled facts are sense's own reads, passed in.
 
 const ALL =
   '[data-e2e-kind="region"],[data-e2e-kind="record"],[data-e2e-kind="playable"],' +
@@ -42,7 +42,7 @@ export function observe(root, all, checks) {
   }
 }
 
-function gather(root, all, [isVisible, isEnabled]) {
+function gather(root, all, [isVisible, disabledFacts]) {
   const doc = root.nodeType === 9 ? root : root.ownerDocument;
   let serial = serials.get(doc);
   if (!serial) serials.set(doc, (serial = nextSerial++));
@@ -57,7 +57,8 @@ function gather(root, all, [isVisible, isEnabled]) {
     const kind = el.getAttribute("data-e2e-kind");
     const texts = kind === "status" || kind === "feedback";
     const playable = kind === "playable";
-    const flags = ((kind === "region" || texts || playable) && isVisible(el) ? 1 : 0) | (playable && isEnabled(el) ? 2 : 0);
+    // Bit 0: visible; a playable's disabled facts above it (sense's wire.rs bits).
+    const flags = (((kind === "region" || texts || playable) && isVisible(el) ? 1 : 0) | (playable ? disabledFacts(el) : 0)) >>> 0;
     const row = [open.length ? open[open.length - 1][1] : -1, flags, kind];
     for (const a of el.attributes) {
       const slot = SLOT[a.name];

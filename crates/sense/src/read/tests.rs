@@ -230,6 +230,41 @@ fn disabled_comes_from_the_element_its_ancestors_or_above_the_root() {
 }
 
 #[test]
+fn the_browsers_facts_are_decided_by_the_one_rule() {
+    use crate::wire::{
+        DETAIL_FIELDSETS_SHIFT, DETAIL_IN_MODAL, DETAIL_LEGENDS_SHIFT, DETAIL_MODAL,
+    };
+    let facts: Vec<_> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .enumerate()
+        .map(|(i, id)| playable(id, i + 1))
+        .collect();
+    // a: in a disabled fieldset; b: in its first legend; c: in the inner of
+    // two, exempt by the inner's legend only; d: outside an open modal
+    // dialog; e: inside it; f: :disabled, in a legend.
+    let heads = [
+        1 << DETAIL_FIELDSETS_SHIFT,
+        1 << DETAIL_FIELDSETS_SHIFT | 1 << DETAIL_LEGENDS_SHIFT,
+        2 << DETAIL_FIELDSETS_SHIFT | 1 << DETAIL_LEGENDS_SHIFT,
+        DETAIL_MODAL,
+        DETAIL_MODAL | DETAIL_IN_MODAL,
+        DETAIL_DISABLED | 1 << DETAIL_FIELDSETS_SHIFT | 1 << DETAIL_LEGENDS_SHIFT,
+    ];
+    let answers: Vec<_> = heads
+        .iter()
+        .map(|&h| wire::details("", &[h]).unwrap().remove(0))
+        .collect();
+    let snap = read_with(
+        &facts,
+        |i, _| answers[i].clone(),
+        false,
+        &IslandSlots::default(),
+    );
+    let enabled: Vec<_> = snap.menu.iter().map(|m| m.enabled).collect();
+    assert_eq!(enabled, [false, true, false, false, true, false]);
+}
+
+#[test]
 fn icon_only_elements_ask_for_their_image_and_title_in_a_second_read() {
     let facts = [link(1), link(2), link(3)];
     let plan = plan(&facts);

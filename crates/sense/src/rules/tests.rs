@@ -247,6 +247,167 @@ fn disabling_elements() {
     assert!(DISABLING.contains("[inert]"));
 }
 
+/// The facts of an element inside `fieldsets` disabled fieldsets, held by
+/// the first legend child of `legends` of them.
+fn in_fieldsets(fieldsets: u32, legends: u32) -> Disabling {
+    Disabling {
+        fieldsets,
+        legends,
+        ..Disabling::default()
+    }
+}
+
+#[test]
+fn nothing_read_disables_nothing() {
+    assert!(!is_disabled(&Disabling::default()));
+}
+
+#[test]
+fn a_disabled_fieldset_disables_controls_and_other_elements_alike() {
+    // <fieldset disabled><button>: the browser's :disabled says it too.
+    let control = Disabling {
+        matches_disabled: true,
+        ..in_fieldsets(1, 0)
+    };
+    assert!(is_disabled(&control));
+    // <fieldset disabled><div role=button>: no :disabled, the fieldset does.
+    assert!(is_disabled(&in_fieldsets(1, 0)), "not only form controls");
+    // A control disabled by its own attribute, in no fieldset.
+    assert!(is_disabled(&Disabling {
+        matches_disabled: true,
+        ..Disabling::default()
+    }));
+}
+
+#[test]
+fn a_disabled_fieldsets_first_legend_is_exempt_a_second_one_is_not() {
+    assert!(
+        !is_disabled(&in_fieldsets(1, 1)),
+        "in the first legend child"
+    );
+    assert!(
+        is_disabled(&in_fieldsets(1, 0)),
+        "in a second legend (or a legend that is no child): not held by the first one"
+    );
+}
+
+#[test]
+fn every_disabled_fieldset_around_must_exempt_it() {
+    // <fieldset disabled><fieldset disabled><legend>x: the inner legend
+    // exempts it from the inner fieldset only.
+    assert!(is_disabled(&in_fieldsets(2, 1)));
+    // <fieldset disabled><legend><fieldset disabled><legend>x: both.
+    assert!(!is_disabled(&in_fieldsets(2, 2)));
+    assert!(is_disabled(&in_fieldsets(2, 0)));
+    assert!(
+        is_disabled(&in_fieldsets(255, 254)),
+        "up to the 255 counted"
+    );
+}
+
+#[test]
+fn an_open_modal_dialog_disables_what_it_does_not_hold() {
+    let modal = |in_modal| Disabling {
+        modal: true,
+        in_modal,
+        ..Disabling::default()
+    };
+    assert!(is_disabled(&modal(false)), "outside the dialog: inert");
+    assert!(!is_disabled(&modal(true)), "inside it");
+    assert!(
+        is_disabled(&Disabling {
+            matches_disabled: true,
+            ..modal(true)
+        }),
+        "inside it, but disabled itself"
+    );
+    assert!(
+        is_disabled(&Disabling {
+            fieldsets: 1,
+            ..modal(true)
+        }),
+        "inside it, in a disabled fieldset"
+    );
+}
+
+#[test]
+fn aria_disabled_or_inert_on_it_or_an_ancestor_disables() {
+    // Read per element as one fact (closest(DISABLING)); the snapshot knows
+    // it from its tree (is_disabling on each enclosing record).
+    let d = Disabling {
+        disabling: true,
+        ..Disabling::default()
+    };
+    assert!(is_disabled(&d));
+    assert!(
+        is_disabled(&Disabling {
+            modal: true,
+            in_modal: true,
+            ..d
+        }),
+        "inside an open modal dialog too"
+    );
+    assert!(
+        is_disabled(&Disabling {
+            fieldsets: 1,
+            legends: 1,
+            ..d
+        }),
+        "a first legend exempts from its fieldset only"
+    );
+}
+
+#[test]
+fn the_facts_read_from_their_bits() {
+    use crate::wire::{
+        DETAIL_DISABLED, DETAIL_DISABLING, DETAIL_FIELDSETS_SHIFT, DETAIL_IN_MODAL,
+        DETAIL_LEGENDS_SHIFT, DETAIL_MODAL,
+    };
+    assert_eq!(Disabling::from_bits(0), Disabling::default());
+    assert_eq!(
+        Disabling::from_bits(
+            DETAIL_DISABLED
+                | DETAIL_DISABLING
+                | DETAIL_MODAL
+                | DETAIL_IN_MODAL
+                | 3 << DETAIL_FIELDSETS_SHIFT
+                | 2 << DETAIL_LEGENDS_SHIFT
+        ),
+        Disabling {
+            matches_disabled: true,
+            disabling: true,
+            fieldsets: 3,
+            legends: 2,
+            modal: true,
+            in_modal: true,
+        }
+    );
+    assert_eq!(
+        Disabling::from_bits(u32::MAX),
+        Disabling {
+            matches_disabled: true,
+            disabling: true,
+            fieldsets: 255,
+            legends: 255,
+            modal: true,
+            in_modal: true,
+        }
+    );
+    // In a details head (the bulk read): the same bits, the counts in its
+    // top 16 bits above the field presence bits; no ancestor fact there.
+    let head = DETAIL_DISABLED | DETAIL_MODAL | DETAIL_DISABLING | 2 << DETAIL_FIELDSETS_SHIFT;
+    let d = crate::wire::details("", &[head]).unwrap();
+    assert_eq!(
+        d[0].disabling(),
+        Disabling {
+            matches_disabled: true,
+            fieldsets: 2,
+            modal: true,
+            ..Disabling::default()
+        }
+    );
+}
+
 #[test]
 fn the_candidate_selector_is_built_from_the_rules_tables() {
     // The menu's markers (build.rs reads them).

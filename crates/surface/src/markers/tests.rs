@@ -27,6 +27,8 @@ const UNAVAILABLE: usize = 9;
 const LEVEL: usize = 10;
 const PAGETITLE: usize = 11;
 const TEXT: usize = 12;
+/// A playable's disabled facts: it matches `:disabled`.
+const DISABLED: u64 = sense::wire::DETAIL_DISABLED as u64;
 
 /// The seed's orders page: a list region with two orders, SO-1002 locked.
 fn orders_rows() -> Vec<Value> {
@@ -53,7 +55,7 @@ fn orders_rows() -> Vec<Value> {
         row(2, 0, None, &[(FIELD, "note"), (TEXT, "")]),
         row(
             2,
-            FLAG_ENABLED | FLAG_VISIBLE,
+            FLAG_VISIBLE,
             Some("playable"),
             &[(ID, "update_note@order")],
         ),
@@ -70,7 +72,7 @@ fn orders_rows() -> Vec<Value> {
             Some("playable"),
             &[(ID, "update_note@order"), (UNAVAILABLE, "记录已锁定")],
         ),
-        row(-1, FLAG_ENABLED, Some("playable"), &[(ID, "orders.search")]),
+        row(-1, 0, Some("playable"), &[(ID, "orders.search")]),
         row(-1, FLAG_VISIBLE, Some("status"), &[(TEXT, " 2 orders ")]),
         row(
             -1,
@@ -195,15 +197,15 @@ fn nesting_follows_the_nearest_valid_container() {
 fn only_row_action_ids_inside_records_belong_to_a_record() {
     let obs = observe(vec![
         row(-1, 0, Some("record"), &[(ID, "SO-1"), (KIND, "order")]),
-        row(0, FLAG_ENABLED, Some("playable"), &[(ID, "orders.open")]),
-        row(0, 0, Some("playable"), &[(ID, "cancel@order")]),
+        row(0, 0, Some("playable"), &[(ID, "orders.open")]),
+        row(0, DISABLED, Some("playable"), &[(ID, "cancel@order")]),
         row(
             -1,
-            FLAG_ENABLED,
+            0,
             Some("playable"),
             &[(ID, "cancel@order"), (UNAVAILABLE, "   ")],
         ),
-        row(-1, FLAG_ENABLED, Some("playable"), &[(ID, "")]),
+        row(-1, 0, Some("playable"), &[(ID, "")]),
     ]);
     assert_eq!(
         obs.action("orders.open", None).map(|a| a.enabled),
@@ -377,5 +379,34 @@ fn shows_text_is_a_substring_match_over_status_and_feedback() {
     }
     for no in ["备注已保存!", "order", "Declined", "s) x"] {
         assert!(!obs.shows_text(no), "{no:?}");
+    }
+}
+
+#[test]
+fn a_playables_disabled_facts_are_decided_by_senses_rule() {
+    use sense::wire::{
+        DETAIL_FIELDSETS_SHIFT, DETAIL_IN_MODAL, DETAIL_LEGENDS_SHIFT, DETAIL_MODAL,
+    };
+    let fieldset = 1u64 << DETAIL_FIELDSETS_SHIFT;
+    let legend = 1u64 << DETAIL_LEGENDS_SHIFT;
+    let modal = u64::from(DETAIL_MODAL);
+    let cases = [
+        ("plain", FLAG_VISIBLE, true),
+        ("fieldset", FLAG_VISIBLE | fieldset, false),
+        ("legend", FLAG_VISIBLE | fieldset | legend, true),
+        ("behind", modal, false),
+        ("dialog", modal | u64::from(DETAIL_IN_MODAL), true),
+        ("off", DISABLED, false),
+    ];
+    let obs = observe(
+        cases
+            .iter()
+            .map(|&(id, flags, _)| row(-1, flags, Some("playable"), &[(ID, id)]))
+            .collect(),
+    );
+    for (id, flags, enabled) in cases {
+        let a = obs.action(id, None).unwrap();
+        assert_eq!(a.enabled, enabled, "{id}");
+        assert_eq!(a.visible, flags & FLAG_VISIBLE != 0, "{id}");
     }
 }
