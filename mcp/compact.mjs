@@ -44,9 +44,10 @@ export const quote = (s) =>
   JSON.stringify(s).replace(/[\u0080-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
- * A string's length as the page package counts it: Unicode characters, a
- * surrogate pair being one (sense's and Surface's bounds count Rust `char`s),
- * where `.length` counts UTF-16 units and an emoji twice.
+ * A string's length in Unicode characters, a surrogate pair being one, as
+ * the page package counts ids (its titles and descriptions it counts in
+ * UTF-16 units, so a text it capped is never longer here), where `.length`
+ * counts UTF-16 units and an emoji twice.
  */
 export const chars = (s) => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 

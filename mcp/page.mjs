@@ -112,7 +112,8 @@ const quoted = (text) => quote(String(text).slice(0, 500));
 // wrapper again until one is answered: a message posted while no listener
 // is attached is simply not heard (a marker set with its listener makes that
 // rare, not impossible: a page may detach a bridge and attach another).
-// The marker is only a hint (a page's script can delete it): before saying
+// The marker is only a hint (an older copy of the package may have none,
+// or one a page's script can delete): before saying
 // no one is there, the channel itself is asked, with a null envelope that
 // any instance refuses at once and without side effects (BAD_REQUEST,
 // INVALID_REQUEST). No answer means no one once `probeMs` passed and two

@@ -23,7 +23,7 @@ cargo test --workspace
 # counts as idle until it runs). Chromium opens up to six connections for a
 # burst of module imports; a lost one leaves its request unread, the page
 # never finishes loading and ChromeDriver gives up after 300 s ("Failed to
-# detect test as having been run"). The whole module imports eight snippets,
+# detect test as having been run"). The whole module imports ten snippets,
 # so the shell's own readers are tested end to end (tests/playable.test.mjs)
 # through the package, whose server is Node's. The one retry below is a
 # guard for that symptom only: the log says the tests never ran and no

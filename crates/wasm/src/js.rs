@@ -1,5 +1,6 @@
 //! Reading and writing JS values without ever throwing: property reads
-//! through `Reflect`, serde-wasm-bindgen in both directions, and the copy
+//! through `Reflect`, serde-wasm-bindgen for values written back to JS,
+//! bounded JSON text for values read, and the copy
 //! that makes a foreign value safe to decode. The readers are the ones the
 //! playable ports read their answers with ([`playable::web::js`]).
 
