@@ -65,6 +65,20 @@ test("register: a refusal is recorded on the registration as refused: true, a fa
   assert.deepEqual([ok.refused, rejected.refused], [false, true]);
 });
 
+test("register: a page's throwing console.warn (or error message) cannot make a refused registration throw; the refusal still counts", async (t) => {
+  t.mock.method(console, "warn", () => {
+    throw new Error("the page broke console.warn");
+  });
+  const tool = () => ({ name: "t", description: "x", inputSchema: {} });
+  const hostile = Object.defineProperty({}, "message", { get() { throw new Error("no message"); } });
+  const threw = register({ registerTool: () => { throw new Error("Duplicate name"); } }, tool(), "x", () => {});
+  const odd = register({ registerTool: () => { throw hostile; } }, tool(), "x", () => {});
+  const rejected = register({ registerTool: () => Promise.reject(new Error("Invalid name")) }, tool(), "x", () => {});
+  assert.deepEqual([threw.refused, odd.refused], [true, true]);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(rejected.refused, true);
+});
+
 /** A fake MutationObserver: `fire()` reports a change to every live observer. */
 function fakeObserver() {
   const live = new Set();

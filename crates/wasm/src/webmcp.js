@@ -38,8 +38,11 @@ export function register(mc, tool, id, call) {
   const registration = { ctrl, refused: false };
   const warn = (e) => {
     registration.refused = true;
-    if (!ctrl.signal.aborted) {
-      console.warn("in-page-playable: WebMCP did not register tool " + quote(tool.name) + ": " + (e && e.message));
+    // (A page may have replaced console.warn, or e.message, with a throw.)
+    try {
+      if (!ctrl.signal.aborted) console.warn("in-page-playable: WebMCP did not register tool " + quote(tool.name) + ": " + (e && e.message));
+    } catch {
+      // the fact above is what counts
     }
   };
   try {
