@@ -1,5 +1,5 @@
-//! What injected ports answer, decoded with serde (serde-wasm-bindgen from
-//! a structured clone in [`crate::web`], JSON in the tests). Lenient by contract:
+//! What injected ports answer, decoded with serde (from JSON text within
+//! [`crate::bounds`] in [`crate::web`], and in the tests). Lenient by contract:
 //! `ports.bot.click()` fails only with `false` or `{ ok: false }`, and
 //! `ports.bom.run()` is ok (or retired) only with `ok: true` (`retired:
 //! true`); any other value means the default, and is skipped unread, so no

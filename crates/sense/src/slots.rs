@@ -1,6 +1,6 @@
 //! The host's `islandSlots` table: island id → slot name → how to find the
-//! slot. Read with serde (serde-wasm-bindgen from the install options,
-//! `serde_json` natively), keeping the host's key order.
+//! slot. Read with serde (`serde_json`, from the install options' JSON
+//! text within playable's bounds on the web), keeping the host's key order.
 
 use std::fmt;
 

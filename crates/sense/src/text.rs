@@ -1,7 +1,9 @@
 //! Page-authored text is capped so a hostile page cannot flood an agent's context.
-//! A cap counts characters as JavaScript's `length` does (UTF-16 code
-//! units), like the envelope bounds: an agent reading the snapshot in JS
-//! sees at most that `length`.
+//! These caps ([`cap_chars`]: titles, names, descriptions, field text)
+//! count characters as JavaScript's `length` does (UTF-16 code units),
+//! like the envelope bounds: an agent reading the snapshot in JS sees at
+//! most that `length`. Ids and event names are bounded elsewhere, in
+//! Unicode characters.
 
 /// Titles, accessible names and the page title: at most this many characters.
 pub const TITLE_MAX_CHARS: usize = 200;

@@ -248,10 +248,12 @@ fn build(options: Options) -> Rc<Instance> {
         // The last check before a reload escape's reload starts: this
         // instance's escape rule, on a fresh read.
         let me = me.clone();
+        // The instance is upgraded when the check runs, not when the
+        // reload is scheduled: a turn that never comes holds no instance.
         let still_allowed: bom::StillAllowed = Box::new(move || {
-            let me = me.upgrade();
+            let me = me.clone();
             Box::pin(async move {
-                match me {
+                match me.upgrade() {
                     Some(me) => me.machine.reload_still_allowed().await,
                     None => false,
                 }

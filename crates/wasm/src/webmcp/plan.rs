@@ -3,8 +3,8 @@
 //! Surface capabilities become tools, under which names, with which
 //! description, input schema and annotations; which registered tools a new
 //! plan withdraws or adds; and the requests a publication sends. Pure:
-//! the answers are decoded with serde (serde-wasm-bindgen on the web, JSON
-//! in the tests), the tools are serialized back the same way.
+//! the answers are decoded with serde (from bounded JSON text on the web,
+//! and in the tests), the tools are written back with serde-wasm-bindgen.
 //!
 //! Naming (docs/mcp.md):
 //! - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
