@@ -373,35 +373,23 @@ async function whenInstalled(client, name, args = {}) {
   return res;
 }
 
-test("a page that deletes its window markers is still reached: no false 'no instance', and --inject installs no second copy", async () => {
-  // ?unmark: the page deletes __IN_PAGE_PLAYABLE_V1__ (and the Surface's marker) once attached.
-  await withClient("/tests/fixtures/mcp.html?unmark", async (client) => {
-    const hello = await whenInstalled(client, "page_hello");
+test("a page whose package sets no window marker (an older copy) is still reached: no false 'no instance', and --inject installs no second copy", async () => {
+  // ?oldcopy: the page answers the bridge channel itself and sets no marker;
+  // only the server's probe of the channel can find it.
+  await withClient("/tests/fixtures/mcp-hostile.html?oldcopy", async (client) => {
+    const hello = await client.callTool({ name: "page_hello", arguments: {} });
     assert.equal(hello.isError, false, hello.content[0].text);
     assert.equal((await call(client, "page_run", { id: "inc" })).up.ok, true);
   }, ["--timeout", "3000"]);
-  await withClient("/tests/fixtures/mcp.html?unmark", async (client) => {
-    // Time for the page's own install (a loaded machine): --inject would
-    // otherwise be right to install its copy.
-    await new Promise((r) => setTimeout(r, 2500));
+  await withClient("/tests/fixtures/mcp-hostile.html?oldcopy", async (client) => {
     for (let i = 0; i < 3; i++) {
       const ran = await call(client, "page_run", { id: "inc" });
       assert.equal(ran.up.ok, true, `${ran.text} ${ran.notes.join(" ")}`);
     }
-    // A second copy would answer on the same channel: runs refused as
-    // PAGE_MISMATCH while the clicks happened.
+    // An injected copy would answer on the same channel too, and click again.
     assert.equal((await snapshot(client)).pageTitle, "count=3", "each run clicked once");
   }, ["--inject", "--timeout", "3000"]);
 });
-
-test("Surface tools on a page that deletes the Surface's marker: the Surface still answers, no false fail-fast", () =>
-  withClient("/tests/fixtures/mcp.html?surface&unmark", async (client) => {
-    const described = await whenInstalled(client, "surface_describe");
-    assert.equal(described.isError, false, described.content[0].text);
-    const invoked = JSON.parse((await client.callTool({ name: "surface_invoke", arguments: { capability: "inc" } })).content[0].text);
-    assert.equal(invoked.ok, true);
-    assert.equal((await snapshot(client)).pageTitle, "count=1", "clicked exactly once");
-  }, ["--timeout", "3000"]));
 
 test("what a page's script throws at the server is one quoted string in the error, marked untrusted", async () => {
   // ?jsonparse: the page replaces JSON.parse, which the server's exchange calls in the page.
