@@ -298,8 +298,7 @@ export function createServer(link, options = {}) {
             : bounded.ok !== true
               ? renderError(bounded.error)
               : renderSnapshot(bounded.payload, { tools: server.menuTools?.note() });
-        if (bounded.ok !== true) return reply(text, bounded, { isError: true, note, pageText: true });
-        return reply(text, bounded, { isError: false, note, pageText: true });
+        return reply(text, bounded, { isError: bounded.ok !== true, note, pageText: true });
       } catch (e) {
         return failure(e);
       }
