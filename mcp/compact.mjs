@@ -24,8 +24,7 @@ export const LIMITS = Object.freeze({
   // The page package's own bound (sense::ID_MAX_CHARS): every id it lists passes whole.
   id: 1024,
   query: 500,
-  /** Any other payload (run results): depth, keys or items per level. */
-  depth: 4,
+  /** Items of a list the page echoes (an input run's value list). */
   entries: 50,
   /** Surface results (capability schemas nest deeper; records are windowed by the page). */
   surfaceDepth: 10,
@@ -70,12 +69,13 @@ const count = (v) => (Number.isSafeInteger(v) && v >= 0 ? v : null);
 const str = (v) => (typeof v === "string" ? v : "");
 
 /**
- * A bounded copy of arbitrary JSON (for payloads this server does not know).
+ * A bounded copy of arbitrary JSON: a Surface result, whose shape is the
+ * page's own.
  * `cuts.n`, when given, counts what was left out or shortened (a list or an
  * object over `entries`, a value nested beyond `maxDepth`, a string over
  * LIMITS.desc), so a caller can say so instead of cutting silently.
  */
-export function bounded(value, depth = 0, maxDepth = LIMITS.depth, entries = LIMITS.entries, cuts = { n: 0 }) {
+function bounded(value, depth, maxDepth, entries, cuts) {
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "string") {
