@@ -338,25 +338,28 @@ test("without --inject, a page that installs the package late is found on a late
     const early = await client.callTool({ name: "page_hello", arguments: {} });
     assert.equal(early.isError, true, "not installed yet: the clear error");
     assert.match(early.content[0].text, /no in-page-playable instance.*--inject/);
-    let later;
-    for (const until = Date.now() + 15000; Date.now() < until; ) {
-      await new Promise((r) => setTimeout(r, 500));
-      later = await client.callTool({ name: "page_hello", arguments: {} });
-      if (!later.isError) break;
-    }
+    const later = await whenInstalled(client, "page_hello");
     assert.equal(later.isError, false, "installed now: found");
     assert.equal((await snapshot(client)).pageTitle, "count=0");
   }, ["--timeout", "8000"]));
 
-test("an instance whose bridge does not answer is still waited for, up to --timeout", () =>
-  withClient("/tests/fixtures/mcp.html?nobridge", async (client) => {
+/**
+ * On a marked page that does not answer, `tool` waits out --timeout (`ms`)
+ * and then says so (`said`): the marker is there, so the server waits.
+ */
+function waitsOutTimeout(path, tool, said, ms) {
+  return withClient(path, async (client) => {
     const started = Date.now();
-    const res = await client.callTool({ name: "page_hello", arguments: {} });
+    const res = await client.callTool({ name: tool, arguments: {} });
     const took = Date.now() - started;
     assert.equal(res.isError, true);
-    assert.match(res.content[0].text, /the page did not answer within 1500 ms: is attachWindowBridge\(\) called/);
-    assert.ok(took >= 1400, `waited ${took} ms: the marker is there, so the server waits for the bridge`);
-  }, ["--timeout", "1500"]));
+    assert.match(res.content[0].text, said);
+    assert.ok(took >= ms - 100, `waited ${took} ms: the marker is there, so the server waits`);
+  }, ["--timeout", String(ms)]);
+}
+
+test("an instance whose bridge does not answer is still waited for, up to --timeout", () =>
+  waitsOutTimeout("/tests/fixtures/mcp.html?nobridge", "page_hello", /the page did not answer within 1500 ms: is attachWindowBridge\(\) called/, 1500));
 
 /**
  * Calls a tool until the page's own instance (or Surface) is found: on a
@@ -515,12 +518,7 @@ test("Surface tools: a Surface that attaches after the grace period is found on 
     const early = await client.callTool({ name: "surface_describe", arguments: {} });
     assert.equal(early.isError, true, "not attached yet: the clear error");
     assert.match(early.content[0].text, /no Surface answered on "pling\.surface" in .*\(none \d+ ms after the page's load event; checked again on every request\)/);
-    let later;
-    for (const until = Date.now() + 15000; Date.now() < until; ) {
-      await new Promise((r) => setTimeout(r, 500));
-      later = await client.callTool({ name: "surface_describe", arguments: {} });
-      if (!later.isError) break;
-    }
+    const later = await whenInstalled(client, "surface_describe");
     assert.equal(later.isError, false, "attached now: found");
     assert.deepEqual(JSON.parse(later.content[0].text).result.capabilities.map((c) => c.id), ["inc", "named"]);
     const invoked = JSON.parse((await client.callTool({ name: "surface_invoke", arguments: { capability: "inc" } })).content[0].text);
@@ -529,14 +527,7 @@ test("Surface tools: a Surface that attaches after the grace period is found on 
   }, ["--timeout", "10000"]));
 
 test("a marked window whose Surface does not answer (its bridge allows another origin) is still waited for, up to --timeout", () =>
-  withClient("/tests/fixtures/mcp.html?surface&deaf", async (client) => {
-    const started = Date.now();
-    const res = await client.callTool({ name: "surface_describe", arguments: {} });
-    const took = Date.now() - started;
-    assert.equal(res.isError, true);
-    assert.match(res.content[0].text, /no Surface answered on "pling\.surface" within 2500 ms: does the page call createSurface/);
-    assert.ok(took >= 2400, `waited ${took} ms: the marker is there, so the server waits for the Surface`);
-  }, ["--timeout", "2500"]));
+  waitsOutTimeout("/tests/fixtures/mcp.html?surface&deaf", "surface_describe", /no Surface answered on "pling\.surface" within 2500 ms: does the page call createSurface/, 2500));
 
 test("--cdp attaches to a running Chromium, reuses the tab at the URL, and leaves it open", async () => {
   const { spawn } = await import("node:child_process");
