@@ -649,6 +649,21 @@ test("a reload escape while the page fakes its timers still reloads: the reload 
     await page.waitForFunction(() => !window.__old && document.readyState === "complete", null, { timeout: 5000 });
   }));
 
+/**
+ * After bom::STAYED_AFTER_MS (and a margin), the same document (window.__same)
+ * holds an instance that is live again with `pageId`: the instance the page
+ * kept (window.__p), else the window's one.
+ */
+async function assertLiveAfterStay(page, pageId) {
+  await new Promise((r) => setTimeout(r, 10_500));
+  const after = await page.evaluate(async () => {
+    const p = window.__p || window.P.installPlayable();
+    const h = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+    return { same: window.__same === true, phase: p.phase, pageId: h.payload && h.payload.pageId, code: h.ok ? "ok" : h.error.code };
+  });
+  assert.deepEqual(after, { same: true, phase: "live", pageId, code: "ok" });
+}
+
 test("a reload escape whose reload never gets tried (a copy of the package loaded under fake timers) is undone 10 s after it was scheduled: live again, same pageId", () =>
   withPage(async (page) => {
     const before = await page.evaluate(async () => {
@@ -663,12 +678,7 @@ test("a reload escape whose reload never gets tried (a copy of the package loade
     });
     assert.deepEqual(before.e, { type: "reload", retired: true });
     assert.equal(before.phase, "retired");
-    await new Promise((r) => setTimeout(r, 10_500)); // bom::STAYED_AFTER_MS, and a margin
-    const after = await page.evaluate(async () => {
-      const h = await window.__p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
-      return { same: window.__same === true, phase: window.__p.phase, pageId: h.payload && h.payload.pageId, code: h.ok ? "ok" : h.error.code };
-    });
-    assert.deepEqual(after, { same: true, phase: "live", pageId: before.pageId, code: "ok" });
+    await assertLiveAfterStay(page, before.pageId);
   }));
 
 test("unsaved work that appears after the escape was allowed, before the reload starts, stops the reload: the instance is live again at once, same pageId", () =>
@@ -715,14 +725,8 @@ test("a reload the page cancels (beforeunload, the person stays) does not retire
     });
     assert.deepEqual(before.e, { type: "reload", retired: true });
     assert.equal(before.phase, "retired");
-    await new Promise((r) => setTimeout(r, 10_500)); // bom::STAYED_AFTER_MS, and a margin
-    const after = await page.evaluate(async () => {
-      const p = window.P.installPlayable();
-      const h = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
-      return { same: window.__same === true, phase: p.phase, pageId: h.payload && h.payload.pageId, code: h.ok ? "ok" : h.error.code };
-    });
+    await assertLiveAfterStay(page, before.pageId);
     assert.deepEqual(dialogs, ["beforeunload"], "the page asked, and its person stayed");
-    assert.deepEqual(after, { same: true, phase: "live", pageId: before.pageId, code: "ok" });
   }));
 
 test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
