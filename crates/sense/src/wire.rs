@@ -63,7 +63,14 @@ pub const DETAIL_FIELDSETS_SHIFT: u32 = 16;
 /// Answer: how many of those hold the element in their first `<legend>`
 /// child, in the 8 bits from here (up to 255).
 pub const DETAIL_LEGENDS_SHIFT: u32 = 24;
-const DETAIL_FLAGS: u32 = DETAIL_VISIBLE | DETAIL_DISABLED | DETAIL_MODAL | DETAIL_IN_MODAL;
+/// What a `details` head keeps: its answer bits and the two counts (never
+/// `DETAIL_DISABLING`: the tree says that).
+const DETAIL_FLAGS: u32 = DETAIL_VISIBLE
+    | DETAIL_DISABLED
+    | DETAIL_MODAL
+    | DETAIL_IN_MODAL
+    | (0xff << DETAIL_FIELDSETS_SHIFT)
+    | (0xff << DETAIL_LEGENDS_SHIFT);
 const DETAIL_FIELDS: usize = 7;
 
 /// The ask bit of [`Details`] field `k`.
@@ -116,12 +123,9 @@ impl Facts<'_> {
 /// What `details` read of one asked element.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Details<'a> {
-    /// The `DETAIL_*` bits that held (visible, disabled, modal, in modal).
+    /// The `DETAIL_*` bits that held (visible, disabled, modal, in modal),
+    /// and the fieldset and legend counts above them (see [`Disabling`]).
     pub flags: u32,
-    /// `<fieldset disabled>` elements around it (see [`Disabling`]).
-    pub fieldsets: u32,
-    /// Of those, how many hold it in their first `<legend>` child.
-    pub legends: u32,
     /// Texts of the elements `aria-labelledby` names that exist, in order.
     pub refs: Vec<&'a str>,
     /// `value` (a form control's current value).
@@ -145,11 +149,7 @@ impl Details<'_> {
     /// What the browser says of the element's disabled state, as read
     /// ([`Disabling::disabling`] is the tree's to say: false here).
     pub fn disabling(&self) -> Disabling {
-        Disabling {
-            fieldsets: self.fieldsets,
-            legends: self.legends,
-            ..Disabling::from_bits(self.flags)
-        }
+        Disabling::from_bits(self.flags)
     }
 }
 
@@ -312,8 +312,6 @@ pub fn details<'a>(text: &'a str, ints: &[u32]) -> Option<Vec<Details<'a>>> {
             cursor.fields::<DETAIL_FIELDS>(head, &mut it)?;
         out.push(Details {
             flags: head & DETAIL_FLAGS,
-            fieldsets: (head >> DETAIL_FIELDSETS_SHIFT) & 0xff,
-            legends: (head >> DETAIL_LEGENDS_SHIFT) & 0xff,
             refs,
             value,
             label,
