@@ -609,6 +609,24 @@ test("escape: only reload, refused while dirty or noreload, retires on bom retir
     assert.deepEqual(r.clicks, []);
   }));
 
+test("escape: a bom answer of retired: true retires whatever its ok says; ok: true alone does not", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const phases = {};
+      for (const [name, answer] of Object.entries({ okOnly: { ok: true, retired: false }, retiredOnly: { retired: true }, both: { ok: false, retired: true } })) {
+        window.P.resetPlayableForTests();
+        const p = window.P.installPlayable({ ports: { bom: { run: () => answer } } });
+        const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+        const u = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+        phases[name] = [u.ok ? u.payload : u.error.code, p.phase];
+      }
+      return phases;
+    });
+    assert.deepEqual(r.okOnly, ["DISPATCH_FAILED", "live"]);
+    assert.deepEqual(r.retiredOnly, [{ type: "reload", retired: true }, "retired"]);
+    assert.deepEqual(r.both, [{ type: "reload", retired: true }, "retired"]);
+  }));
+
 test("a real reload escape reloads the document; the new document starts fresh", () =>
   withPage(async (page) => {
     const before = await page.evaluate(async () => {

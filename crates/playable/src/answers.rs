@@ -1,9 +1,9 @@
 //! What injected ports answer, decoded with serde (from JSON text within
 //! [`crate::bounds`] in [`crate::web`], and in the tests). Lenient by contract:
 //! `ports.bot.click()` fails only with `false` or `{ ok: false }`, and
-//! `ports.bom.run()` is ok (or retired) only with `ok: true` (`retired:
-//! true`); any other value means the default, and is skipped unread, so no
-//! value makes the decoding recurse.
+//! `ports.bom.run()` says ok (or retired) only with `ok: true` (`retired:
+//! true`; the escape retires on `retired` alone); any other value means the
+//! default, and is skipped unread, so no value makes the decoding recurse.
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize as DeriveDeserialize;

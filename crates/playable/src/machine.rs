@@ -327,13 +327,15 @@ where
             .reload()
             .await
             .map_err(|e| fail(ErrorCode::DispatchFailed, format!("reload failed: {e}")))?;
-        // Only `{ ok: true, retired: true }` retires: a failure that also
-        // says "retired" is still a failure (no fake retirement).
-        if !(outcome.ok && outcome.retired) {
+        // `retired: true` retires, whatever `ok` says (baseline §1, and the
+        // seed: "bom 返回 retired:true 才真正把本 pageId 标成 retired"): a
+        // bom that says the page is going away must not leave an instance
+        // that keeps acting. Anything else is no retirement (no fake one).
+        if !outcome.retired {
             return Err(fail(
                 ErrorCode::DispatchFailed,
                 format!(
-                    "the reload did not report {{ ok: true, retired: true }} (it reported ok: {}, retired: {}; anything but true reads as false): the page is still live",
+                    "the reload did not report retired: true (it reported ok: {}, retired: {}; anything but true reads as false): the page is still live",
                     outcome.ok, outcome.retired
                 ),
             ));

@@ -389,18 +389,28 @@ fn escape_refusals() {
         "DISPATCH_FAILED"
     );
     assert_eq!(m.phase(), Phase::Live, "no fake retirement");
-    // A failure that also says "retired" is a failure.
+    // `ok: true` without `retired: true` does not retire either.
+    m.bom.outcome.set(Outcome {
+        ok: true,
+        retired: false,
+    });
+    let up = send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    assert_eq!(code(&up), "DISPATCH_FAILED");
+    assert!(up["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("ok: true, retired: false"));
+    assert_eq!(m.phase(), Phase::Live);
+    // `retired: true` retires whatever `ok` says (baseline §1): the page is
+    // going away, so the instance must stop acting.
     m.bom.outcome.set(Outcome {
         ok: false,
         retired: true,
     });
     let up = send(&m, down(pid, "escape", json!({ "type": "reload" })));
-    assert_eq!(code(&up), "DISPATCH_FAILED");
-    assert!(up["error"]["message"]
-        .as_str()
-        .unwrap_or_default()
-        .contains("ok: false, retired: true"));
-    assert_eq!(m.phase(), Phase::Live);
+    assert_eq!(up["ok"], json!(true), "{up}");
+    assert_eq!(up["payload"], json!({ "type": "reload", "retired": true }));
+    assert_eq!(m.phase(), Phase::Retired);
 }
 
 #[test]
