@@ -157,6 +157,40 @@ test("scroll brings in a row its own container clips (no hit test: a scroll disp
     assert.ok(top > 0 && r.out[0].scrollTop === top);
   }));
 
+// A horizontal-only scroller: an 800px pad, the 40px tile at 800, another
+// 800px pad (so start, centre and end are three different positions).
+const strip = (page) => page.evaluate(() => {
+  document.body.insertAdjacentHTML("beforeend",
+    `<div id="strip" style="width:200px;overflow-x:auto;white-space:nowrap">` +
+    `<span style="display:inline-block;width:800px">pad</span>` +
+    `<button id="tile" style="box-sizing:border-box;width:40px;margin:0" data-e2e-kind="playable" data-e2e-id="tile" data-e2e-event="scroll">tile</button>` +
+    `<span style="display:inline-block;width:800px">pad</span></div>`);
+});
+const stripLeft = (page) => page.evaluate(() => document.getElementById("strip").scrollLeft);
+
+test("scroll by a horizontal-only delta ({ x, y: 0 }) moves the container sideways", () =>
+  withEvents(async (page) => {
+    await strip(page);
+    const r = await runs(page, [{ id: "tile", by: { x: 50, y: 0 } }, { id: "list", by: { x: 0, y: 0 } }]);
+    assert.deepEqual(r.out[0], { id: "tile", scrollLeft: 50, scrollTop: 0 });
+    assert.equal(await stripLeft(page), 50);
+    assert.deepEqual(r.out[1], { id: "list", scrollLeft: 0, scrollTop: 0 }, "a zero delta moves nothing");
+  }));
+
+test("scroll to start, center or end aligns the element on the horizontal axis too", () =>
+  withEvents(async (page) => {
+    await strip(page);
+    const out = [];
+    for (const [to, left] of [["start", 800], ["center", 720], ["end", 640]]) {
+      const r = await runs(page, [{ id: "tile", to }]);
+      assert.deepEqual(r.out[0], { id: "tile", scrollLeft: left, scrollTop: 0 }, to);
+      out.push(await stripLeft(page));
+    }
+    assert.deepEqual(out, [800, 720, 640], "the tile's left edge, centre (820 - 100), right edge (840 - 200) at the strip's");
+    const r = await runs(page, [{ id: "tile", to: "start", by: { x: -30, y: 0 } }]);
+    assert.deepEqual(r.out[0], { id: "tile", scrollLeft: 770, scrollTop: 0 }, "to, then by");
+  }));
+
 test("drag: HTML5 drag and drop with a DataTransfer, and a pointer-events drag", () =>
   withEvents(async (page) => {
     const r = await runs(page, [{ id: "card", to: "done" }, { id: "knob", to: "slot" }]);

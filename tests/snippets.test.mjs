@@ -130,7 +130,7 @@ test("act.js isElement: an element of this window or of its own document's windo
     assert.deepEqual(r, [true, true, true, true, false, false, false, false, false]);
   }));
 
-test("act.js scroll: the element itself when it scrolls, else its scroll container (through a shadow root), else the page; to start, centre or end, or by a delta; returns where it went", () =>
+test("act.js scroll: the element itself when it scrolls, else its scroll container (through a shadow root), else the page; to start, centre or end (bot::Align's fraction) on both axes, or by a delta on both; returns where it went", () =>
   withSnippets(
     `<div id="box" style="overflow:auto;height:100px;width:100px">
        <div style="height:400px;width:300px"></div><span id="t" style="display:block;height:20px">T</span>
@@ -144,16 +144,17 @@ test("act.js scroll: the element itself when it scrolls, else its scroll contain
         const sr = $("host").attachShadow({ mode: "open" });
         sr.innerHTML = '<i id="s" style="display:block;height:10px">S</i>';
         const out = {};
-        out.start = A.scroll($("t"), "start", 0, 0);
-        out.center = A.scroll($("t"), "center", 0, 0);
-        out.end = A.scroll($("t"), "end", 0, 0);
-        out.boxEnd = A.scroll(box, "end", 0, 0);
-        out.boxStart = A.scroll(box, "start", 0, 0);
-        out.by = A.scroll($("t"), null, 30, 40);
+        out.start = A.scroll($("t"), 0, 0, 0);
+        out.center = A.scroll($("t"), 0.5, 0, 0);
+        out.end = A.scroll($("t"), 1, 0, 0);
+        out.boxEnd = A.scroll(box, 1, 0, 0);
+        out.boxStart = A.scroll(box, 0, 0, 0);
+        out.by = A.scroll($("t"), undefined, 30, 40);
         out.boxTop = box.scrollTop;
-        out.shadow = A.scroll(sr.getElementById("s"), "start", 0, 0);
+        out.byX = A.scroll($("t"), undefined, -20, 0);
+        out.shadow = A.scroll(sr.getElementById("s"), 0, 0, 0);
         out.shadowTop = box.scrollTop;
-        out.page = A.scroll($("far"), "end", 0, 0);
+        out.page = A.scroll($("far"), 1, 0, 0);
         out.pageTop = Math.round(document.scrollingElement.scrollTop);
         out.farBottom = Math.round($("far").getBoundingClientRect().bottom);
         out.height = innerHeight;
@@ -167,7 +168,8 @@ test("act.js scroll: the element itself when it scrolls, else its scroll contain
       assert.deepEqual(r.boxStart, [0, 0]);
       assert.deepEqual(r.by, [30, 40], "a delta scrolls the container by it");
       assert.equal(r.boxTop, 40);
-      assert.deepEqual(r.shadow, [30, 420], "a shadow root's element scrolls its host's container");
+      assert.deepEqual(r.byX, [10, 40], "a zero y still applies x");
+      assert.deepEqual(r.shadow, [0, 420], "a shadow root's element scrolls its host's container, its start at the box's start on both axes");
       assert.equal(r.shadowTop, 420);
       assert.deepEqual(r.page, [0, r.pageTop], "the page scrolls for an element outside any box");
       assert.ok(r.pageTop > 0);

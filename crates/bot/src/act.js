@@ -132,30 +132,31 @@ function container(el) {
   return el.ownerDocument.scrollingElement || el.ownerDocument.documentElement;
 }
 
-/** Scrolls el (when it scrolls) or its scroll container; returns [left, top]. */
-export function scroll(el, to, bx, by) {
+/**
+ * Scrolls el (when it scrolls) or its scroll container; returns [left, top].
+ * f (bot::Align's fraction: 0 start, 0.5 centre, 1 end), when given, aligns
+ * el on both axes, as scrollIntoView's block and inline with one alignment;
+ * then (bx, by) is added, both always.
+ */
+export function scroll(el, f, bx, by) {
   const c = container(el);
   const w = win(el);
   let left = c.scrollLeft;
   let top = c.scrollTop;
-  if (to) {
+  if (f != null) {
     if (c === el) {
-      const at = (max) => (to === "start" ? 0 : to === "end" ? max : max / 2);
-      top = at(c.scrollHeight - c.clientHeight);
-      left = at(c.scrollWidth - c.clientWidth);
+      left = f * (c.scrollWidth - c.clientWidth);
+      top = f * (c.scrollHeight - c.clientHeight);
     } else {
       const e = el.getBoundingClientRect();
-      const isPage = c === el.ownerDocument.scrollingElement || c === el.ownerDocument.documentElement;
-      const r = isPage ? { top: 0, left: 0, height: w.innerHeight, width: w.innerWidth } : c.getBoundingClientRect();
-      const dy = to === "start" ? e.top - r.top : to === "end" ? e.bottom - (r.top + r.height) : e.top + e.height / 2 - (r.top + r.height / 2);
-      top += dy;
+      const d = el.ownerDocument;
+      const r = c === d.scrollingElement || c === d.documentElement ? { top: 0, left: 0, height: w.innerHeight, width: w.innerWidth } : c.getBoundingClientRect();
+      // The same point of el and of the container meet: their starts, centres or ends.
+      left += e.left + f * e.width - (r.left + f * r.width);
+      top += e.top + f * e.height - (r.top + f * r.height);
     }
   }
-  if (by) {
-    left += bx;
-    top += by;
-  }
-  c.scrollTo({ left, top, behavior: "instant" });
+  c.scrollTo({ left: left + bx, top: top + by, behavior: "instant" });
   return [Math.round(c.scrollLeft), Math.round(c.scrollTop)];
 }
 

@@ -71,11 +71,15 @@ pub enum Align {
 }
 
 impl Align {
-    pub fn as_str(self) -> &'static str {
+    /// Which point of the element meets the same point of its scroll
+    /// container, on both axes: 0 their starts, 0.5 their centres, 1 their
+    /// ends (act.js `scroll` applies it; a self-scrolling element goes that
+    /// far through its own scroll range).
+    pub fn fraction(self) -> f64 {
         match self {
-            Align::Start => "start",
-            Align::Center => "center",
-            Align::End => "end",
+            Align::Start => 0.0,
+            Align::Center => 0.5,
+            Align::End => 1.0,
         }
     }
 }
@@ -234,7 +238,10 @@ mod tests {
         assert_eq!(align(json!("center")), Some(Align::Center));
         assert_eq!(align(json!("middle")), None);
         assert_eq!(align(json!("End")), None);
-        assert_eq!(Align::End.as_str(), "end");
+        assert_eq!(
+            [Align::Start, Align::Center, Align::End].map(Align::fraction),
+            [0.0, 0.5, 1.0]
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::{
-    disabled_option, missing_options, Action, Actionability, DispatchError, Editable, Field,
+    disabled_option, missing_options, Action, Actionability, Align, DispatchError, Editable, Field,
     FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled, Unactionable,
 };
 
@@ -15,7 +15,7 @@ extern "C" {
     #[wasm_bindgen(js_name = setValue, catch)]
     fn set_value(el: &JsValue, kind: u32, value: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(catch)]
-    fn scroll(el: &JsValue, to: Option<String>, bx: f64, by: f64) -> Result<Array, JsValue>;
+    fn scroll(el: &JsValue, fraction: Option<f64>, bx: f64, by: f64) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = hitAt, catch)]
@@ -394,9 +394,9 @@ impl DomBot {
                 Ok(Report::Done)
             }
             Action::Scroll { to, by } => {
-                let to = to.map(|a| a.as_str().to_string());
+                // Both axes of `by` always apply; no `by` is a zero offset.
                 let (bx, by) = by.unwrap_or((0.0, 0.0));
-                let pos = scroll(target, to, bx, by).map_err(thrown)?;
+                let pos = scroll(target, to.map(Align::fraction), bx, by).map_err(thrown)?;
                 let n = |i: u32| pos.get(i).as_f64().unwrap_or(0.0) as i64;
                 Ok(Report::Scrolled {
                     left: n(0),
