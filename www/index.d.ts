@@ -203,9 +203,16 @@ export interface IPlayablePorts {
 }
 
 export interface IInstallPlayableOptions {
-  /** Scan root (default: document). */
+  /**
+   * Scan root (default: `window`'s document when `window` is given, else this
+   * document). With `window`, it must be a node of that window's document:
+   * another is a TypeError and nothing is installed.
+   */
   root?: Document | ShadowRoot | Element;
-  /** The browsing context (default: the root's window). */
+  /**
+   * The browsing context: marked, bridged and reloaded (default: the root's
+   * window). One of another origin is a TypeError: its document cannot be read.
+   */
   window?: Window;
   islandSlots?: IIslandSlotTable;
   captureScreenshot?: (scope: Document | ShadowRoot | Element) => unknown | Promise<unknown>;
