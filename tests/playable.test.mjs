@@ -378,6 +378,25 @@ test("the instance cannot be freed: free() and Symbol.dispose do nothing, a late
     assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
   }));
 
+test("attachWindowBridge and publishWebMcp work detached from the instance, as handle does (destructured, or called on undefined)", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const { attachWindowBridge, publishWebMcp } = p;
+      const outcome = (f) => { try { const v = f(); return v === undefined ? "ok" : typeof v.stop === "function" ? "publication" : String(v); } catch (e) { return "threw: " + e.message; } };
+      const attached = [outcome(() => attachWindowBridge()), outcome(() => p.attachWindowBridge.call(undefined))];
+      const published = [outcome(() => publishWebMcp()), outcome(() => p.publishWebMcp.call(undefined))];
+      const { stop } = p.publishWebMcp();
+      const stopped = outcome(() => stop());
+      // The bridge the detached call attached answers.
+      const reply = new Promise((resolve) => window.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") resolve(e.data.envelope.ok); }));
+      window.postMessage({ channel: "in-page-playable", dir: "down", seq: 1, envelope: { pageId: null, requestId: "b", cmd: "hello", payload: {} } }, location.origin);
+      const ok = await Promise.race([reply, new Promise((resolve) => setTimeout(() => resolve("no reply"), 3000))]);
+      return { attached, published, stopped, ok };
+    });
+    assert.deepEqual(r, { attached: ["ok", "ok"], published: ["publication", "publication"], stopped: "ok", ok: true });
+  }));
+
 test("the envelope is read when handle is called: changing or reusing the object afterwards changes nothing", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
