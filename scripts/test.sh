@@ -54,6 +54,8 @@ bash scripts/build.sh
 
 step "TypeScript: tsc --noEmit"
 node_modules/.bin/tsc --noEmit -p tsconfig.json
+# The protocol types in a Node project without the DOM lib (the seed's MCP import).
+node_modules/.bin/tsc --noEmit -p tests/types/node/tsconfig.json
 
 step "copy the package into the example extension" && node examples/extension/build.mjs
 step "end-to-end in Chromium (node --test)"

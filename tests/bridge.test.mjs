@@ -293,6 +293,21 @@ test("detaching on a page whose removeEventListener throws since the attach: not
     });
   }));
 
+test("installPlayable({ window }) of another origin is a TypeError naming its unreadable document: nothing installed, this window unmarked", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (src) => {
+      const frame = await new Promise((res) => { const f = document.createElement("iframe"); f.src = src; f.onload = () => res(f); document.body.append(f); });
+      const tryIt = (options) => { try { window.P.installPlayable(options); return "installed"; } catch (e) { return e.name + ": " + e.message; } };
+      const out = { alone: tryIt({ window: frame.contentWindow }), here: window.__IN_PAGE_PLAYABLE_V1__ };
+      frame.remove();
+      return out;
+    }, other.origin + "/tests/fixtures/seed.html");
+    assert.deepEqual(r, {
+      alone: "TypeError: installPlayable: reading options.window.document threw (a window of another origin cannot be scanned)",
+      here: undefined,
+    });
+  }));
+
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -378,6 +378,25 @@ test("the instance cannot be freed: free() and Symbol.dispose do nothing, a late
     assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
   }));
 
+test("attachWindowBridge and publishWebMcp work detached from the instance, as handle does (destructured, or called on undefined)", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      const { attachWindowBridge, publishWebMcp } = p;
+      const outcome = (f) => { try { const v = f(); return v === undefined ? "ok" : typeof v.stop === "function" ? "publication" : String(v); } catch (e) { return "threw: " + e.message; } };
+      const attached = [outcome(() => attachWindowBridge()), outcome(() => p.attachWindowBridge.call(undefined))];
+      const published = [outcome(() => publishWebMcp()), outcome(() => p.publishWebMcp.call(undefined))];
+      const { stop } = p.publishWebMcp();
+      const stopped = outcome(() => stop());
+      // The bridge the detached call attached answers.
+      const reply = new Promise((resolve) => window.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") resolve(e.data.envelope.ok); }));
+      window.postMessage({ channel: "in-page-playable", dir: "down", seq: 1, envelope: { pageId: null, requestId: "b", cmd: "hello", payload: {} } }, location.origin);
+      const ok = await Promise.race([reply, new Promise((resolve) => setTimeout(() => resolve("no reply"), 3000))]);
+      return { attached, published, stopped, ok };
+    });
+    assert.deepEqual(r, { attached: ["ok", "ok"], published: ["publication", "publication"], stopped: "ok", ok: true });
+  }));
+
 test("the envelope is read when handle is called: changing or reusing the object afterwards changes nothing", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
@@ -1182,6 +1201,75 @@ test("a root in an iframe's document installs on the iframe's window, not this o
       return out;
     });
     assert.deepEqual(r, { child: true, here: false, again: true });
+  }));
+
+test("installPlayable({ window: frame }) without a root scans, clicks and reloads in that frame's document, not this one", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      window.P.resetPlayableForTests();
+      const frame = document.createElement("iframe");
+      frame.srcdoc = '<button data-e2e-kind="playable" data-e2e-id="frame-go" data-e2e-title="Go">Go</button><input data-e2e-id="note" data-e2e-dirty="true">';
+      await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
+      const w = frame.contentWindow;
+      const clicks = [];
+      w.document.querySelector("button").addEventListener("click", () => clicks.push("frame-go"));
+      const p = window.P.installPlayable({ window: w, allowedOrigins: [w.origin] });
+      const send = (cmd, payload = {}) => p.handle({ pageId: p.pageId, requestId: cmd, cmd, payload });
+      await send("hello");
+      const snap = await send("snapshot");
+      const run = await send("run", { id: "frame-go" });
+      // This page's own button is not on the frame's menu.
+      const here = await send("run", { id: "btn-save" });
+      // The frame's dirty field, not this page's clean state, decides.
+      const escape = await send("escape", { type: "reload" });
+      const out = {
+        menu: snap.payload.snapshot.menu.map((m) => m.id),
+        dirty: snap.payload.snapshot.dirty,
+        escapes: snap.payload.escapes.map((e) => e.allowed),
+        run: run.ok,
+        here: here.ok ? "ok" : here.error.code,
+        escape: escape.ok ? "ok" : escape.error.code,
+        clicks,
+        parentClicks: window.__clicks,
+        marked: [w.__IN_PAGE_PLAYABLE_V1__ === true, window.__IN_PAGE_PLAYABLE_V1__ === true],
+      };
+      window.P.resetPlayableForTests();
+      frame.remove();
+      return out;
+    });
+    assert.deepEqual(r, {
+      menu: ["frame-go"],
+      dirty: ["note"],
+      escapes: [false],
+      run: true,
+      here: "NOT_IN_MENU",
+      escape: "ESCAPE_NOT_ALLOWED",
+      clicks: ["frame-go"],
+      parentClicks: [],
+      marked: [true, false],
+    });
+  }));
+
+test("a root of another window than options.window is a TypeError: nothing installed, no window marked", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(() => {
+      window.P.resetPlayableForTests();
+      const frame = document.createElement("iframe");
+      document.body.append(frame);
+      const w = frame.contentWindow;
+      const tryIt = (options) => { try { window.P.installPlayable(options); return "installed"; } catch (e) { return e.name + ": " + e.message; } };
+      const out = {
+        element: tryIt({ window: w, root: document.body }),
+        document: tryIt({ window: w, root: document }),
+        marked: [w.__IN_PAGE_PLAYABLE_V1__, window.__IN_PAGE_PLAYABLE_V1__],
+        own: tryIt({ window: w, root: w.document.body }),
+      };
+      window.P.resetPlayableForTests();
+      frame.remove();
+      return out;
+    });
+    const refused = "TypeError: installPlayable: options.root is not in options.window's document (leave root out to scan that document)";
+    assert.deepEqual(r, { element: refused, document: refused, marked: [undefined, undefined], own: "installed" });
   }));
 
 test("deriveEscapes and isEscapeAllowed", () =>

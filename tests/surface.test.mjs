@@ -397,6 +397,23 @@ test("a Surface cannot be freed: free() and Symbol.dispose do nothing, and handl
     assert.deepEqual(r, ["ok", "ok"]);
   }));
 
+test("a Surface's attachWindowBridge, detachWindowBridge and publishWebMcp work detached from its object, as handle does", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const s = window.P.createSurface({ registry: window.REGISTRY, app: "orders", expose: window.EXPOSE, session: () => window.SESSION, allowedOrigins: [location.origin] });
+      const { attachWindowBridge, detachWindowBridge, publishWebMcp } = s;
+      const outcome = (f) => { try { const v = f(); return v === undefined ? "ok" : typeof v.stop === "function" ? "publication" : String(v); } catch (e) { return "threw: " + e.message; } };
+      const marker = () => window.__PLING_SURFACE_V0_1__ === true;
+      const attach = outcome(() => attachWindowBridge());
+      const attachedMarker = marker();
+      const detach = outcome(() => detachWindowBridge());
+      const called = outcome(() => s.attachWindowBridge.call(undefined));
+      const detachCalled = outcome(() => s.detachWindowBridge.call(undefined));
+      return { attach, attachedMarker, detach, called, detachCalled, detachedMarker: marker(), publish: outcome(() => publishWebMcp()) };
+    });
+    assert.deepEqual(r, { attach: "ok", attachedMarker: true, detach: "ok", called: "ok", detachCalled: "ok", detachedMarker: false, publish: "publication" });
+  }));
+
 test("createSurface: clear TypeErrors for bad options; handle never throws even with hostile callbacks", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

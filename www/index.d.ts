@@ -1,4 +1,7 @@
+/// <reference lib="dom" />
 // Public types of in-page-playable-page. The wire contract is docs/protocol.md.
+// The DOM lib is referenced so that a project without it (a Node MCP server
+// that imports only the protocol types) still compiles with skipLibCheck off.
 
 /** Every error code a playable uplink can carry. */
 export type TPlayableErrorCode =
@@ -203,12 +206,25 @@ export interface IPlayablePorts {
 }
 
 export interface IInstallPlayableOptions {
-  /** Scan root (default: document). */
+  /**
+   * Scan root (default: `window`'s document when `window` is given, else this
+   * document). With `window`, it must be a node of that window's document:
+   * another is a TypeError and nothing is installed.
+   */
   root?: Document | ShadowRoot | Element;
-  /** The browsing context (default: the root's window). */
+  /**
+   * The browsing context: marked, bridged and reloaded (default: the root's
+   * window). One of another origin is a TypeError: its document cannot be read.
+   */
   window?: Window;
   islandSlots?: IIslandSlotTable;
-  captureScreenshot?: (scope: Document | ShadowRoot | Element) => unknown | Promise<unknown>;
+  /**
+   * Called with the scan root when a snapshot asks for a screenshot; its result
+   * (awaited if it is a promise) is `snapshot.screenshot`. A method, so a
+   * capturer typed for the root it will get (`async (scope: Element) => …`,
+   * as the seed types it) is accepted under --strict.
+   */
+  captureScreenshot?(scope: Document | ShadowRoot | Element): unknown;
   /**
    * Exact origins the window bridge accepts, as `event.origin` writes them
    * (`"https://app.example"`, `"http://localhost:5173"`); copied at install.
@@ -220,6 +236,7 @@ export interface IInstallPlayableOptions {
   ports?: IPlayablePorts;
 }
 
+/** The seed's IPlayable: what a client or a test double needs. */
 export interface IPlayable {
   readonly pageId: string | null;
   readonly phase: TPlayablePhase;
@@ -230,6 +247,13 @@ export interface IPlayable {
    * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
    */
   attachWindowBridge(): void;
+}
+
+/**
+ * What `installPlayable` returns: an IPlayable and publishWebMcp. Every method
+ * is bound to the instance (`const { handle, attachWindowBridge } = playable` works).
+ */
+export interface IInstalledPlayable extends IPlayable {
   /**
    * Publishes each runnable menu item as a WebMCP tool (`document.modelContext`)
    * and keeps the tools in line with the live menu; a no-op where WebMCP is
@@ -267,7 +291,7 @@ export class PlayableLoadError extends Error {
   readonly code: "WASM_BLOCKED_BY_CSP" | "WASM_LOAD_FAILED";
 }
 
-export function installPlayable(options?: IInstallPlayableOptions): IPlayable;
+export function installPlayable(options?: IInstallPlayableOptions): IInstalledPlayable;
 export function resetPlayableForTests(): void;
 export function detachWindowBridgeForTests(): void;
 export function deriveEscapes(snapshot: Pick<ISnapshot, "dirty" | "noReload">): IEscape[];
@@ -472,8 +496,8 @@ export type TSurfaceExecuteResult =
 export interface ICreateSurfaceOptions {
   /** The declarations, or a function returning them or a Promise of them (called and awaited per request, like `session`). */
   registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[] | Promise<CapabilityDeclaration[]>);
-  /** The page's own execution path; omitted → click the capability's declared playable. */
-  execute?: (id: string, args: Record<string, unknown>) => TSurfaceExecuteResult | Promise<TSurfaceExecuteResult>;
+  /** The page's own execution path; omitted → click the capability's declared playable. A method: a handler typed for narrower args is accepted. */
+  execute?(id: string, args: Record<string, unknown>): TSurfaceExecuteResult | Promise<TSurfaceExecuteResult>;
   app: string;
   /** The site's allow-list: exact capability ids. */
   expose: string[];
@@ -484,13 +508,14 @@ export interface ICreateSurfaceOptions {
   /** Default 30 invokes per 10,000 ms per session. */
   rateLimit?: { invokes: number; perMs: number };
   /** Human approval for risk "high"; only `true` approves. */
-  confirm?: (capabilityId: string, input: Record<string, unknown>) => boolean | Promise<boolean>;
+  confirm?(capabilityId: string, input: Record<string, unknown>): boolean | Promise<boolean>;
   /** Scan root (default: document). */
   root?: Document | ShadowRoot | Element;
   /** Exact origins the "pling.surface" window bridge accepts. "*" is not an origin. */
   allowedOrigins?: string[];
 }
 
+/** Every method is bound to its object (`const { handle } = surface` works). */
 export interface ISurface {
   /** Never throws, never rejects. */
   handle(request: ISurfaceRequest): Promise<ISurfaceResponse>;

@@ -5,6 +5,7 @@ import {
   deriveEscapes,
   isEscapeAllowed,
   type IPlayable,
+  type IInstalledPlayable,
   type IPlayableDownlink,
   type IPlayableUplink,
   type TPlayableErrorCode,
@@ -29,7 +30,8 @@ const ports: IPlayablePorts = {
   bot: { click: () => true },
 };
 const options: IInstallPlayableOptions = { root: document, window, islandSlots: slots, allowedOrigins: [location.origin], ports };
-const playable: IPlayable = installPlayable(options);
+const playable: IInstalledPlayable = installPlayable(options);
+const seedShaped: IPlayable = playable;
 // @ts-expect-error pageId is read-only
 playable.pageId = "x";
 const phase: "installed" | "live" | "retired" = playable.phase;
@@ -74,7 +76,7 @@ publication.stop();
 // @ts-expect-error active is read-only
 publication.active = true;
 
-void flow, badSlots, badDown, phase, publishing;
+void flow, badSlots, badDown, phase, publishing, seedShaped;
 
 // ---- Surface
 import {
@@ -115,6 +117,12 @@ const surfaceOptions: ICreateSurfaceOptions = {
 };
 // @ts-expect-error session is a function, read per request
 const badSurfaceOptions: ICreateSurfaceOptions = { registry, app: "a", expose: [], session: { id: "s", scope: [] } };
+// Handlers typed for narrower arguments than the options promise are accepted (methods).
+const narrowHandlers: ICreateSurfaceOptions = {
+  ...surfaceOptions,
+  execute: async (id: "orders.search", args: { q?: string }) => ({ ok: true, value: [id, args.q] }),
+  confirm: (capabilityId: "orders.refund@order") => capabilityId.length > 0,
+};
 // A registry may be read asynchronously, like the session.
 const asyncRegistry: ICreateSurfaceOptions = { ...surfaceOptions, registry: async () => registry };
 const surface: ISurface = createSurface(surfaceOptions);
@@ -158,4 +166,4 @@ async function surfaceFlow(): Promise<void> {
   const wrong: TSurfaceProtocolErrorCode = "ACTION_UNAVAILABLE";
   void wrong;
 }
-void surfaceFlow, asyncRegistry, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;
+void surfaceFlow, narrowHandlers, asyncRegistry, badDecl, badSchema, badSurfaceOptions, badInvoke, badProtocol, bridgeDown;

@@ -323,7 +323,7 @@ pub fn install_playable(options: JsValue) -> Result<JsValue, JsValue> {
         inner: Rc::clone(&inner),
     }
     .into();
-    crate::js::hold(&js, &["handle"]);
+    crate::js::hold(&js, &["handle", "attachWindowBridge", "publishWebMcp"]);
     let mut list = taken();
     list.push((window, js.clone(), inner));
     put(list);

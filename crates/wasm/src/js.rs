@@ -40,8 +40,9 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
 /// "null pointer passed to rust" — and an installed instance is handed out
 /// again by every `installPlayable`. Both become no-ops on the object itself
 /// (`Function.prototype`, which does nothing), and each method named in
-/// `bound` is bound to it, so `const { handle } = playable` still answers
-/// instead of throwing on a missing `this`. Best effort: a write that fails
+/// `bound` (every public one) is bound to it, so `const { handle,
+/// attachWindowBridge } = playable` still works instead of throwing on a
+/// missing `this`, as with the seed's plain object. Best effort: a write that fails
 /// leaves the class's own method.
 pub fn hold(object: &JsValue, bound: &[&str]) {
     let global: JsValue = js_sys::global().into();

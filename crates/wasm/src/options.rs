@@ -111,6 +111,9 @@ pub struct OptionFacts<H> {
     /// `globalThis.document`, the default root.
     pub document: Read<RootFacts<H>>,
     pub window: Read<Given<H>>,
+    /// `options.window.document`, the default root when `window` is given;
+    /// read only then (`Absent` otherwise).
+    pub window_document: Read<RootFacts<H>>,
     /// `globalThis`, the last resort for the window.
     pub global: Given<H>,
     pub capture: Read<Given<H>>,
@@ -149,6 +152,11 @@ pub enum OptionsError {
     RootNotANode,
     NoWindow,
     NotAWindow,
+    /// Reading `options.window.document` threw (a window of another origin).
+    WindowDocumentThrew,
+    NoWindowDocument,
+    /// `options.root` is no node of `options.window`'s document.
+    RootNotInWindow,
     CaptureNotAFunction,
     PortsNotAnObject,
     /// `options.ports.{0}` is not an object.
@@ -179,6 +187,15 @@ impl fmt::Display for OptionsError {
             }
             Self::NoWindow => f.write_str("no window: pass options.window"),
             Self::NotAWindow => f.write_str("options.window must be a Window"),
+            Self::WindowDocumentThrew => f.write_str(
+                "reading options.window.document threw (a window of another origin cannot be scanned)",
+            ),
+            Self::NoWindowDocument => {
+                f.write_str("options.window has no document: pass options.root")
+            }
+            Self::RootNotInWindow => f.write_str(
+                "options.root is not in options.window's document (leave root out to scan that document)",
+            ),
             Self::CaptureNotAFunction => {
                 f.write_str("options.captureScreenshot must be a function (scope) => image")
             }
@@ -256,14 +273,18 @@ pub fn named_window<H: Clone>(facts: &OptionFacts<H>) -> Option<H> {
         })
 }
 
-/// The checks, in order: the options object, `root` (default: the global
-/// document), `window` (default: the root's, else the global window),
+/// The checks, in order: the options object, `root` (default: `window`'s
+/// document when `window` is given, else the global document), `window`
+/// (default: the root's, else the global window; a `root` given with a
+/// `window` must be that window's),
 /// `captureScreenshot`, `ports`, `islandSlots`, `allowedOrigins`, then each
 /// port. The first problem is the answer.
-pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
+pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
     if !facts.absent && !facts.is_object {
         return Err(OptionsError::NotAnObject);
     }
+    let window_given = matches!(&facts.window, Read::Value(w) if w.posts_messages);
+    let root_given = !matches!(facts.root, Read::Absent);
     let RootFacts {
         root,
         own_view,
@@ -271,6 +292,13 @@ pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
         has_host,
     } = match facts.root.get("root")? {
         Some(root) => root,
+        // The window's own document, not this one's: a window scanned in
+        // another's document would click there and reload here.
+        None if window_given => match facts.window_document {
+            Read::Value(document) => document,
+            Read::Threw => return Err(OptionsError::WindowDocumentThrew),
+            Read::Absent => return Err(OptionsError::NoWindowDocument),
+        },
         None => facts
             .document
             .get("document")?
@@ -280,7 +308,14 @@ pub fn check<H>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
         return Err(OptionsError::RootNotANode);
     }
     let window = match facts.window.get("window")? {
-        Some(w) if w.posts_messages => w.value,
+        Some(w) if w.posts_messages => {
+            // Scanned in one window, marked, bridged and reloaded in
+            // another: refused rather than half of each.
+            if root_given && window_of(&root, own_view, owner_view).as_ref() != Some(&w.value) {
+                return Err(OptionsError::RootNotInWindow);
+            }
+            w.value
+        }
         Some(_) => return Err(OptionsError::NotAWindow),
         None => match window_of(&root, own_view, owner_view) {
             Some(view) => view,

@@ -522,6 +522,14 @@ pub fn create_surface(options: JsValue) -> Result<JsValue, JsValue> {
         }),
     }
     .into();
-    crate::js::hold(&surface, &["handle"]);
+    crate::js::hold(
+        &surface,
+        &[
+            "handle",
+            "attachWindowBridge",
+            "detachWindowBridge",
+            "publishWebMcp",
+        ],
+    );
     Ok(surface)
 }

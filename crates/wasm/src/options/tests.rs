@@ -81,6 +81,7 @@ fn page() -> OptionFacts<H> {
         root: Read::Absent,
         document: Read::Value(node("document", 9.0)),
         window: Read::Absent,
+        window_document: Read::Absent,
         global: window("globalThis"),
         capture: Read::Absent,
         ports: Read::Absent,
@@ -207,12 +208,87 @@ fn the_window_defaults_to_the_roots_then_the_global_one() {
         }),
         "no window: pass options.window"
     );
-    let explicit = given(|f| f.window = Read::Value(window("frame"))).expect("ok");
-    assert_eq!(explicit.window, "frame");
+    let explicit = given(|f| {
+        f.root = Read::Value(node("frame-el", 1.0));
+        f.window = Read::Value(window("owner-window"));
+    })
+    .expect("ok");
+    assert_eq!(explicit.window, "owner-window");
     assert_eq!(
         message(|f| f.window = Read::Value(thing("{}"))),
         "options.window must be a Window"
     );
+}
+
+/// `window` given without `root`: the frame's document is `frame-doc`.
+fn frame(f: &mut OptionFacts<H>) {
+    f.window = Read::Value(window("frame"));
+    f.window_document = Read::Value(RootFacts {
+        own_view: Some("frame"),
+        ..node("frame-doc", 9.0)
+    });
+}
+
+#[test]
+fn a_window_without_a_root_scans_its_own_document_not_this_one() {
+    let o = given(frame).expect("ok");
+    assert_eq!((o.root, o.window), ("frame-doc", "frame"));
+    // Its document unreadable (another origin) or missing: refused.
+    assert_eq!(
+        message(|f| {
+            frame(f);
+            f.window_document = Read::Threw;
+        }),
+        "reading options.window.document threw (a window of another origin cannot be scanned)"
+    );
+    assert_eq!(
+        message(|f| {
+            frame(f);
+            f.window_document = Read::Absent;
+        }),
+        "options.window has no document: pass options.root"
+    );
+    // A window that is no window is that error, whatever its document.
+    assert_eq!(
+        message(|f| {
+            frame(f);
+            f.window = Read::Value(thing("{}"));
+        }),
+        "options.window must be a Window"
+    );
+}
+
+#[test]
+fn a_root_of_another_window_is_refused() {
+    let refused =
+        "options.root is not in options.window's document (leave root out to scan that document)";
+    // An element of this window's document, a document, a node of no window.
+    for root in [
+        node("el", 1.0),
+        node("document", 9.0),
+        RootFacts {
+            owner_view: None,
+            ..node("inert", 1.0)
+        },
+    ] {
+        assert_eq!(
+            message(|f| {
+                frame(f);
+                f.root = Read::Value(root);
+            }),
+            refused
+        );
+    }
+    // The window's own document, given as root: accepted.
+    let own = given(|f| {
+        frame(f);
+        f.root = Read::Value(RootFacts {
+            own_view: Some("frame"),
+            ..node("frame-doc", 9.0)
+        });
+    })
+    .expect("ok");
+    assert_eq!((own.root, own.window), ("frame-doc", "frame"));
 }
 
 #[test]
@@ -395,7 +471,8 @@ fn the_first_problem_in_order_is_the_answer() {
     type Fix = Box<dyn Fn(&mut OptionFacts<H>)>;
     let fixes: Vec<Fix> = vec![
         Box::new(|f| f.root = Read::Value(node("el", 1.0))),
-        Box::new(|f| f.window = Read::Value(window("w"))),
+        // The window the root belongs to (another one is refused).
+        Box::new(|f| f.window = Read::Value(window("owner-window"))),
         Box::new(|f| f.capture = Read::Absent),
         Box::new(|f| f.ports = Read::Absent),
         Box::new(|f| f.island_slots = Read::Absent),

@@ -87,6 +87,14 @@ fn data<T: DeserializeOwned>(value: JsValue) -> DataFacts<T> {
 /// The facts of `options`, each option read once.
 pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
     let global: JsValue = js_sys::global().into();
+    let given_root = field(options, "root");
+    let window = map(field(options, "window"), given);
+    // Read only when it is the default root: a cross-origin window's
+    // document throws, and a root given makes it unneeded.
+    let window_document = match (&given_root, &window) {
+        (Read::Absent, Read::Value(w)) => map(field(&w.value, "document"), root),
+        _ => Read::Absent,
+    };
     let ports = field(options, "ports");
     let port = |name| match &ports {
         Read::Value(p) => map(field(p, name), given),
@@ -95,9 +103,10 @@ pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
     OptionFacts {
         absent: nullish(options),
         is_object: options.is_object(),
-        root: map(field(options, "root"), root),
+        root: map(given_root, root),
         document: map(field(&global, "document"), root),
-        window: map(field(options, "window"), given),
+        window,
+        window_document,
         capture: map(field(options, "captureScreenshot"), given),
         port: [port("sense"), port("bot"), port("bom")],
         island_slots: map(field(options, "islandSlots"), data),

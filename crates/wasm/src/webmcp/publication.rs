@@ -522,8 +522,8 @@ impl Publication {
         }
         .into();
         // Handed out again by every publishWebMcp() while active: free()
-        // must not leave that object throwing.
-        crate::js::hold(&js, &[]);
+        // must not leave that object throwing; `stop` works detached too.
+        crate::js::hold(&js, &["stop"]);
         Self { js, state }
     }
 
