@@ -208,13 +208,14 @@ export interface IPlayablePorts {
 export interface IInstallPlayableOptions {
   /**
    * Scan root (default: `window`'s document when `window` is given, else this
-   * document). With `window`, it must be a node of that window's document:
-   * another is a TypeError and nothing is installed.
+   * document). With `window`, it must not be a node of another window's
+   * document: that is a TypeError and nothing is installed.
    */
   root?: Document | ShadowRoot | Element;
   /**
    * The browsing context: marked, bridged and reloaded (default: the root's
-   * window). One of another origin is a TypeError: its document cannot be read.
+   * window). One of another origin without `root` is a TypeError: its
+   * document cannot be read.
    */
   window?: Window;
   islandSlots?: IIslandSlotTable;

@@ -276,7 +276,7 @@ pub fn named_window<H: Clone>(facts: &OptionFacts<H>) -> Option<H> {
 /// The checks, in order: the options object, `root` (default: `window`'s
 /// document when `window` is given, else the global document), `window`
 /// (default: the root's, else the global window; a `root` given with a
-/// `window` must be that window's),
+/// `window` must be that window's, or of no window at all),
 /// `captureScreenshot`, `ports`, `islandSlots`, `allowedOrigins`, then each
 /// port. The first problem is the answer.
 pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
@@ -310,8 +310,11 @@ pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsE
     let window = match facts.window.get("window")? {
         Some(w) if w.posts_messages => {
             // Scanned in one window, marked, bridged and reloaded in
-            // another: refused rather than half of each.
-            if root_given && window_of(&root, own_view, owner_view).as_ref() != Some(&w.value) {
+            // another: refused rather than half of each. A root of no
+            // window at all (a DOMParser document) is scanned as asked.
+            if root_given
+                && window_of(&root, own_view, owner_view).is_some_and(|view| view != w.value)
+            {
                 return Err(OptionsError::RootNotInWindow);
             }
             w.value
