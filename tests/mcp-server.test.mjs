@@ -549,7 +549,7 @@ test(`--menu-tools past ${MAX_MENU_TOOLS} runnable items: the first ${MAX_MENU_T
   assert.deepEqual(names.slice(0, 3), ["x0", "x2", "x4"]);
   assert.equal(names.at(-1), `x${2 * (MAX_MENU_TOOLS - 1)}`);
   const snap = await client.callTool({ name: "page_snapshot", arguments: {} });
-  assert.match(snap.content[0].text, new RegExp(`tools: the first ${MAX_MENU_TOOLS} runnable items are tools; page_run runs any item`));
+  assert.match(snap.content[0].text, new RegExp(`tools: first ${MAX_MENU_TOOLS} runnable items; page_run runs any`));
   // Reads were windowed: at most 200 items each.
   assert.ok(page.downs.filter((d) => d.cmd === "snapshot").every((d) => d.payload.limit <= 200));
   // Fewer runnable items: no such line.
