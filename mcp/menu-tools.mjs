@@ -54,7 +54,7 @@ export class MenuTools {
 
   /** A line for snapshots when not every runnable item is a tool. */
   note() {
-    return this.more ? `the first ${MAX_MENU_TOOLS} runnable items are tools; page_run runs any item` : undefined;
+    return this.more ? `first ${MAX_MENU_TOOLS} runnable items; page_run runs any` : undefined;
   }
 
   /** Re-reads the menu and updates the tools; coalesced. Resolves when the tools match a read made after the call. */

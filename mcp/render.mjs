@@ -1,60 +1,80 @@
 // The text an agent reads: a bounded, windowed uplink rendered as TOON
-// (@toon-format/toon, tab-delimited, one space of indent) with what is the
+// (@toon-format/toon, comma-delimited, one space of indent) with what is the
 // default left out. The JSON form of the same uplink goes in the result's
 // structuredContent (and is the text with format: "json").
 //
 // A snapshot reads:
 //
 //   page: orders
-//   menu: 0-49 of 1355, next offset 50
-//   click[47	]{id	title	desc}:
-//    orders.refresh	Refresh	Reload the order list
+//   menu: 0-49 of 1355; next offset 50
+//   click[45]{id,text}:
+//    orders.refresh,Refresh — Reload the order list
+//    "list:next",Next page
 //    …
-//   input[1	]{id	title	desc}:
-//    orders.search	Search orders	Type a customer, item or order number
-//   notRunnable[2	]{id	why	title	desc}:
-//    orders.export	disabled	Export CSV	Download the list as CSV
-//    orders.tips	hover event	Show tips	…
+//   input[1]{id,text}:
+//    orders.search,"Search orders — Type a customer, item or order number"
+//   disabled[2]{id,text}:
+//    orders.export,Export CSV — Download the list as CSV
+//    orders.note,Note
+//   "unsupported hover"[1]{id,text}:
+//    orders.tips,Show tips — …
 //   generics: 0-2 of 3 visible; 1 hidden
 //   roles:
-//    link[2	]: Docs	Pricing
-//    button[1	]: Close
+//    link[2]: Docs,Pricing
+//    button[1]: Close
 //   reload: allowed
 //
-// Runnable items are grouped by event (click, input, scroll, drag) so no row
-// spends tokens on its event, enabled or visible flags; the rest are in
-// notRunnable with the reason. Generics are only named, grouped by role.
-// An escape type other than the protocol's "reload" (page text) is told
-// under `escapes:`, never as a line of its own.
+// Every row is an id and its text and nothing else (issue 13: at most 4
+// tokens per item beyond its id, title and desc): what an item is — its
+// event when it can run now, else why not and its event unless click — is
+// the key of its table. A row has no room for a fifth: TOON quotes an id
+// with a ":" (every island slot's), and o200k reads a quote and a comma as
+// one token but a quote and a tab as two; a column of its own (a tab or a
+// comma, and a word) costs two. So the delimiter is a comma, the title and
+// the desc are one field ("title — desc"; structuredContent keeps them
+// apart), and an item's kind is its table's key, about ten tokens once per
+// table. Generics are only named, grouped by role. An escape type other
+// than the protocol's "reload" (page text) is told under `escapes:`, never
+// as a line of its own.
 import { encode } from "@toon-format/toon";
 import { quote } from "./compact.mjs";
 
 const EVENTS = ["click", "input", "scroll", "drag"];
-const OPTIONS = { delimiter: "\t", indentSize: 1 };
+const OPTIONS = { delimiter: ",", indentSize: 1 };
 
 /** The TOON text of a value (the renderer's options). */
 export function toon(value) {
   return encode(value, OPTIONS);
 }
 
-/** "0-49 of 1355, next offset 50", "all 12", "none of 12 from offset 40", "none". */
+/** "0-49 of 1355; next offset 50" (no comma: TOON would quote it), "all 12", "none of 12 from offset 40", "none". */
 function span(window, shown, what = "") {
   const of = `of ${window.total}${what}`;
   if (shown === 0) return window.total === 0 ? `none${what}` : `none ${of} from offset ${window.offset}`;
   if (window.offset === 0 && shown === window.total) return `all ${shown}${what}`;
   const end = window.offset + shown;
-  const more = end < window.total ? `, next offset ${end}` : "";
+  const more = end < window.total ? `; next offset ${end}` : "";
   return `${window.offset}-${end - 1} ${of}${more}`;
 }
 
-/** Why a menu item cannot run now (the refusal a run would get), or "" when it can. */
-function why(item) {
-  if (item.ambiguous) return "ambiguous";
-  if (!item.visible) return "hidden";
-  if (!item.enabled) return "disabled";
-  if (!EVENTS.includes(item.event)) return `${item.event} event`;
-  return "";
+/**
+ * The table a menu item is told in: its event when it can run now, else why
+ * not (the refusal a run would get), with its event unless click:
+ * "disabled", "hidden input", "ambiguous", "unsupported hover". Every key
+ * but the four events starts with a reason and a space, so none that holds
+ * page text (an event the page made up) can be a line of the frame.
+ */
+function table(item) {
+  const event = item.event === "click" ? "" : ` ${item.event}`;
+  if (item.ambiguous) return `ambiguous${event}`;
+  if (!item.visible) return `hidden${event}`;
+  if (!item.enabled) return `disabled${event}`;
+  if (!EVENTS.includes(item.event)) return `unsupported${event}`;
+  return item.event;
 }
+
+/** An item's title, then " — " and its desc when it has one. */
+const text = (item) => (item.desc ? `${item.title} — ${item.desc}` : item.title);
 
 /**
  * A compacted snapshot payload (compact.mjs) as TOON text.
@@ -67,15 +87,14 @@ export function renderSnapshot(payload, extra = {}) {
   const out = {};
   if (s.pageTitle !== null) out.page = s.pageTitle;
   out.menu = span(s.menuWindow, s.menu.length);
-  const groups = new Map(EVENTS.map((e) => [e, []]));
-  const other = [];
+  // Runnable tables first, in EVENTS order; then the others as they come.
+  const tables = new Map(EVENTS.map((e) => [e, []]));
   for (const item of s.menu) {
-    const reason = why(item);
-    if (reason) other.push({ id: item.id, why: reason, title: item.title, desc: item.desc });
-    else groups.get(item.event).push({ id: item.id, title: item.title, desc: item.desc });
+    const key = table(item);
+    if (!tables.has(key)) tables.set(key, []);
+    tables.get(key).push({ id: item.id, text: text(item) });
   }
-  for (const [event, rows] of groups) if (rows.length) out[event] = rows;
-  if (other.length) out.notRunnable = other;
+  for (const [key, rows] of tables) if (rows.length) out[key] = rows;
   if (extra.tools) out.tools = extra.tools;
 
   const gw = s.genericsWindow;

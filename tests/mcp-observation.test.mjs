@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { decode } from "@toon-format/toon";
 import { startServer } from "./support/server.mjs";
 import { agentPage } from "../bench/agents/pages.mjs";
 import { UNTRUSTED_NOTE } from "../mcp/compact.mjs";
@@ -54,23 +55,51 @@ const snapshot = async (client, args = {}) => {
 
 const PAGES = ["/playground/index.html", `${DIR}agents-1000.html`, `${DIR}agents-10000.html`];
 
+/**
+ * What the text tells of each menu item: the key of the table it is in
+ * (its event when it can run now, else why not, with its event unless
+ * click) and its text ("title — desc"), decoded by @toon-format/toon.
+ */
+function told(text) {
+  const rows = new Map();
+  for (const [key, value] of Object.entries(decode(text, { indent: 1 })))
+    if (Array.isArray(value)) for (const row of value) if (row?.id !== undefined) rows.set(row.id, { table: key, text: row.text });
+  return rows;
+}
+const RUNNABLE = ["click", "input", "scroll", "drag"];
+const tableOf = (m) => {
+  const why = m.ambiguous ? "ambiguous" : !m.visible ? "hidden" : !m.enabled ? "disabled" : RUNNABLE.includes(m.event) ? "" : "unsupported";
+  return why ? `${why}${m.event === "click" ? "" : ` ${m.event}`}` : m.event;
+};
+
 for (const path of PAGES) {
-  test(`the default observation of ${path}: ≤ 4 tokens per menu item, ≤ 3 per generic, ≤ 120 around them`, () =>
-    withClient(path, async (client, stderr) => {
-      const { text, notes, up } = await snapshot(client);
-      const m = measure(text, notes);
-      const s = up.payload.snapshot;
-      assert.equal(m.rows.length, s.menu.length);
-      assert.equal(m.generics.length, s.generics.length);
-      const figures = `rows ${m.rows.length} (mean ${m.meanRow.toFixed(2)}, max ${m.maxRow}), generics ${m.generics.length} (max ${m.maxGeneric.toFixed(2)}), frame ${m.frameTokens}, total ${m.total}`;
-      console.log(`${path}: ${figures}`);
-      assert.ok(m.meanRow <= 4, figures);
-      assert.ok(m.maxGeneric <= 3, figures);
-      assert.ok(m.frameTokens <= 120, figures);
-      assert.deepEqual(notes, [UNTRUSTED_NOTE], "the note, once");
-      assert.ok(tokens(UNTRUSTED_NOTE) <= 30);
-      assert.doesNotMatch(stderr(), /does not window snapshots/, "the page's module windowed the snapshot itself");
-    }));
+  for (const extra of [[], ["--menu-tools"]]) {
+    test(`the default observation of ${path} ${extra.join(" ")}: ≤ 4 tokens for every menu item, ≤ 3 per generic, ≤ 120 around them`, () =>
+      withClient(
+        path,
+        async (client, stderr) => {
+          const { text, notes, up } = await snapshot(client);
+          const s = up.payload.snapshot;
+          const m = measure(text, notes, s.menu);
+          assert.equal(m.rows.length, s.menu.length);
+          assert.equal(m.generics.length, s.generics.length);
+          const figures = `rows ${m.rows.length} (mean ${m.meanRow.toFixed(2)}, max ${m.maxRow}), generics ${m.generics.length} (max ${m.maxGeneric.toFixed(2)}), frame ${m.frameTokens}, total ${m.total}`;
+          console.log(`${path} ${extra.join(" ")}: ${figures}`);
+          assert.ok(m.maxRow <= 4, figures);
+          assert.ok(m.maxGeneric <= 3, figures);
+          assert.ok(m.frameTokens <= 120, figures);
+          // Nothing an agent needs to act is lost: every item once, in the table of its kind, with its title and desc.
+          const rows = told(text);
+          assert.equal(rows.size, s.menu.length);
+          for (const item of s.menu)
+            assert.deepEqual(rows.get(item.id), { table: tableOf(item), text: item.desc ? `${item.title} — ${item.desc}` : item.title }, item.id);
+          assert.deepEqual(notes, [UNTRUSTED_NOTE], "the note, once");
+          assert.ok(tokens(UNTRUSTED_NOTE) <= 30);
+          assert.doesNotMatch(stderr(), /does not window snapshots/, "the page's module windowed the snapshot itself");
+        },
+        extra,
+      ));
+  }
 }
 
 test("one call finds an item on the 10k page: row.739.approve in at most 1,500 characters", () =>
@@ -79,7 +108,7 @@ test("one call finds an item on the 10k page: row.739.approve in at most 1,500 c
     const all = [text, ...notes].join("\n");
     console.log(`query "Approve item 739": ${all.length} characters, ${tokens(all)} tokens`);
     assert.ok(all.length <= 1500, `${all.length} characters`);
-    assert.match(text, /^ row\.739\.approve\tApprove item 739\t/m);
+    assert.match(text, /^ row\.739\.approve,Approve item 739( — |$)/m);
     assert.deepEqual(up.payload.snapshot.menu.map((m) => m.id), ["row.739.approve"]);
     assert.deepEqual(up.payload.snapshot.menuWindow, { offset: 0, limit: 50, total: 1 });
     const ran = await client.callTool({ name: "page_run", arguments: { id: "row.739.approve" } });
