@@ -9,8 +9,9 @@ use serde::Deserializer;
 
 use crate::model::Snapshot;
 
-/// Why a value is not an `ISnapshot`: where (`menu[2].visible`, or `.` for
-/// the value itself) and what serde said.
+/// Why a value is not an `ISnapshot`: where (`menu[2]` for a field missing
+/// there, `menu[2].visible` for one of the wrong type, or `.` for the value
+/// itself) and what serde said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotError {
     pub path: String,
