@@ -4,8 +4,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::{
-    disabled_option, missing_options, Action, Actionability, DispatchError, Editable, Field,
-    FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled, Unactionable,
+    options_hold, Action, Actionability, DispatchError, Editable, Field, FieldFacts, Hit,
+    InputValue, OptionsRefusal, Rect, Refusal, Report, Settled, Unactionable,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -110,6 +110,7 @@ fn field(el: &PageNode) -> Result<Field, String> {
         multiple,
         content_editable,
     })
+    .map_err(|e| e.to_string())
 }
 
 /// A select's options, in order: each one's value, and whether it is
@@ -288,19 +289,16 @@ impl DomBot {
         };
         if matches!(kind, Field::Select | Field::SelectMultiple) {
             let options = options(el).map_err(|e| refusal(unreadable(e), false))?;
-            if let Some(missing) = missing_options(&options, wanted) {
-                return Err(Refusal::BadRequest(format!(
-                    "no option with value {missing}"
-                )));
-            }
-            if let Some(why) = disabled_option(&options, wanted) {
-                return Err(not_actionable(why));
-            }
+            options_hold(&options, wanted).map_err(|e| match e {
+                OptionsRefusal::Missing { .. } => Refusal::BadRequest(e.to_string()),
+                OptionsRefusal::Disabled(_) => not_actionable(e.to_string()),
+            })?;
         }
         let tag = el.tag_name().map_err(|e| refusal(unreadable(e), false))?;
         if let (Field::Text, "INPUT", [text]) = (kind, tag.as_str(), wanted) {
             if let Some((held, input_type)) = sanitized(el, text) {
-                Field::holds(text, &held, &input_type).map_err(Refusal::BadRequest)?;
+                Field::holds(text, &held, &input_type)
+                    .map_err(|e| Refusal::BadRequest(e.to_string()))?;
             }
         }
         Ok(kind)

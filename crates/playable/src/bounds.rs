@@ -102,14 +102,35 @@ impl fmt::Display for Exceeded {
 impl std::error::Error for Exceeded {}
 
 impl Exceeded {
-    /// The refusal in words: a bound exceeded is named with all the limits.
+    /// The refusal in words ([`Inadmissible`]'s).
     pub fn worded(self, limits: &Limits) -> String {
-        match self {
-            Exceeded::NotJson(_) => self.to_string(),
-            _ => format!("{self} (bounds: {limits})"),
+        Inadmissible {
+            exceeded: self,
+            limits: *limits,
+        }
+        .to_string()
+    }
+}
+
+/// Why a text is refused, with the limits it was checked against: in
+/// words, a bound exceeded is named with all the limits ([`admit`]'s
+/// error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inadmissible {
+    pub exceeded: Exceeded,
+    pub limits: Limits,
+}
+
+impl fmt::Display for Inadmissible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exceeded {
+            Exceeded::NotJson(_) => self.exceeded.fmt(f),
+            e => write!(f, "{e} (bounds: {})", self.limits),
         }
     }
 }
+
+impl std::error::Error for Inadmissible {}
 
 /// Why a JSON text of `units` UTF-16 units, longer than
 /// [`MAX_TEXT_UNITS`], is refused before it is copied into wasm memory.
@@ -120,10 +141,13 @@ pub fn too_long(units: usize) -> String {
     )
 }
 
-/// [`check`] with [`ENVELOPE`]'s limits, the refusal in words: how every
-/// JSON text the page handed over is admitted before a decoder reads it.
-pub fn admit(text: &str) -> Result<Scan, String> {
-    check(text, &ENVELOPE).map_err(|e| e.worded(&ENVELOPE))
+/// [`check`] with [`ENVELOPE`]'s limits: how every JSON text the page
+/// handed over is admitted before a decoder reads it.
+pub fn admit(text: &str) -> Result<Scan, Inadmissible> {
+    check(text, &ENVELOPE).map_err(|exceeded| Inadmissible {
+        exceeded,
+        limits: ENVELOPE,
+    })
 }
 
 /// What a scan that passed saw.
