@@ -110,7 +110,13 @@ fn field(el: &PageNode) -> Result<Field, String> {
         multiple,
         content_editable,
     })
-    .map_err(|e| e.to_string())
+    .map_err(|e| words(&e))
+}
+
+/// An error's words: one `to_string`, through `dyn Display`, for every
+/// error type here (rather than one copy per type).
+fn words(e: &dyn std::fmt::Display) -> String {
+    e.to_string()
 }
 
 /// A select's options, in order: each one's value, and whether it is
@@ -290,15 +296,15 @@ impl DomBot {
         if matches!(kind, Field::Select | Field::SelectMultiple) {
             let options = options(el).map_err(|e| refusal(unreadable(e), false))?;
             options_hold(&options, wanted).map_err(|e| match e {
-                OptionsRefusal::Missing { .. } => Refusal::BadRequest(e.to_string()),
-                OptionsRefusal::Disabled(_) => not_actionable(e.to_string()),
+                OptionsRefusal::Missing { .. } => Refusal::BadRequest(words(&e)),
+                OptionsRefusal::Disabled(_) => not_actionable(words(&e)),
             })?;
         }
         let tag = el.tag_name().map_err(|e| refusal(unreadable(e), false))?;
         if let (Field::Text, "INPUT", [text]) = (kind, tag.as_str(), wanted) {
             if let Some((held, input_type)) = sanitized(el, text) {
                 Field::holds(text, &held, &input_type)
-                    .map_err(|e| Refusal::BadRequest(e.to_string()))?;
+                    .map_err(|e| Refusal::BadRequest(words(&e)))?;
             }
         }
         Ok(kind)

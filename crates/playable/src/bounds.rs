@@ -102,31 +102,23 @@ impl fmt::Display for Exceeded {
 impl std::error::Error for Exceeded {}
 
 impl Exceeded {
-    /// The refusal in words ([`Inadmissible`]'s).
+    /// The refusal in words: a bound exceeded is named with all the limits.
     pub fn worded(self, limits: &Limits) -> String {
-        Inadmissible {
-            exceeded: self,
-            limits: *limits,
+        match self {
+            Exceeded::NotJson(_) => self.to_string(),
+            _ => format!("{self} (bounds: {limits})"),
         }
-        .to_string()
     }
 }
 
-/// Why a text is refused, with the limits it was checked against: in
-/// words, a bound exceeded is named with all the limits ([`admit`]'s
-/// error).
+/// Why [`admit`] refused a text: what [`check`] found against
+/// [`ENVELOPE`]; in words, [`Exceeded::worded`]'s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Inadmissible {
-    pub exceeded: Exceeded,
-    pub limits: Limits,
-}
+pub struct Inadmissible(pub Exceeded);
 
 impl fmt::Display for Inadmissible {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.exceeded {
-            Exceeded::NotJson(_) => self.exceeded.fmt(f),
-            e => write!(f, "{e} (bounds: {})", self.limits),
-        }
+        f.write_str(&self.0.worded(&ENVELOPE))
     }
 }
 
@@ -144,10 +136,7 @@ pub fn too_long(units: usize) -> String {
 /// [`check`] with [`ENVELOPE`]'s limits: how every JSON text the page
 /// handed over is admitted before a decoder reads it.
 pub fn admit(text: &str) -> Result<Scan, Inadmissible> {
-    check(text, &ENVELOPE).map_err(|exceeded| Inadmissible {
-        exceeded,
-        limits: ENVELOPE,
-    })
+    check(text, &ENVELOPE).map_err(Inadmissible)
 }
 
 /// What a scan that passed saw.
