@@ -8,8 +8,9 @@
 //   the name.
 // - Any other id becomes `{prefix}-{hash}`: each character (code point)
 //   outside that set replaced by `_`, cut to 119 characters, then `-` and
-//   the 8 lowercase hex digits of the FNV-1a 32-bit hash of the id's UTF-8
-//   bytes.
+//   the 8 lowercase hex digits of the id's name hash: 64-bit FNV-1a over
+//   its UTF-8 bytes (the module's one hash, the `fnv` crate's), folded to
+//   32 bits (high half xor low half).
 // - A name still taken (by a valid id, an earlier item, or a name in
 //   `reserved`) gets `-2`, `-3`, … in document order. Valid ids are
 //   assigned first.
@@ -17,15 +18,18 @@
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NAME_CHAR = /^[A-Za-z0-9_.-]$/;
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
 const utf8 = new TextEncoder();
 
-/** FNV-1a, 32 bits, over the UTF-8 bytes of `text`, as 8 lowercase hex digits. */
-export function fnv1a32(text) {
+/**
+ * The name hash of `text`: 64-bit FNV-1a over its UTF-8 bytes, its high
+ * and low halves xor-ed, as 8 lowercase hex digits.
+ */
+export function nameHash(text) {
   let hash = FNV_OFFSET;
-  for (const byte of utf8.encode(text)) hash = Math.imul(hash ^ byte, FNV_PRIME) >>> 0;
-  return hash.toString(16).padStart(8, "0");
+  for (const byte of utf8.encode(text)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * FNV_PRIME);
+  return ((hash >> 32n) ^ BigInt.asUintN(32, hash)).toString(16).padStart(8, "0");
 }
 
 /** The `{prefix}-{hash}` name of an id that is not a valid tool name. */
@@ -37,7 +41,7 @@ export function hashedName(id) {
     prefix += NAME_CHAR.test(ch) ? ch : "_";
     kept++;
   }
-  return `${prefix}-${fnv1a32(id)}`;
+  return `${prefix}-${nameHash(id)}`;
 }
 
 /**

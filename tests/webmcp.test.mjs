@@ -10,11 +10,12 @@ const FIXTURE = "/tests/fixtures/webmcp.html";
 const SLOTS = { pager: { next: { ariaLabel: "Next page" } } };
 
 // What the naming rule gives "pager:next" and "save draft" (see docs/mcp.md):
-// disallowed characters become "_", then "-" and the FNV-1a 32-bit hash.
+// disallowed characters become "_", then "-" and the name hash (64-bit
+// FNV-1a, its halves xor-ed).
 function fnv1a(s) {
-  let h = 0x811c9dc5;
-  for (const b of Buffer.from(s, "utf8")) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, "0");
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(s, "utf8")) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return ((h >> 32n) ^ (h & 0xffffffffn)).toString(16).padStart(8, "0");
 }
 const PAGER = "pager_next-" + fnv1a("pager:next");
 const SAVE = "save_draft-" + fnv1a("save draft");

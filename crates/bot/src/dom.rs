@@ -4,8 +4,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::{
-    disabled_option, missing_options, Action, Actionability, Align, DispatchError, Editable, Field,
-    FieldFacts, Hit, InputValue, Rect, Refusal, Report, Settled, Unactionable,
+    options_hold, Action, Actionability, Align, DispatchError, Editable, Field, FieldFacts, Hit,
+    InputValue, OptionsRefusal, Rect, Refusal, Report, Settled, Unactionable,
 };
 
 #[wasm_bindgen(module = "/src/act.js")]
@@ -110,6 +110,13 @@ fn field(el: &PageNode) -> Result<Field, String> {
         multiple,
         content_editable,
     })
+    .map_err(|e| words(&e))
+}
+
+/// An error's words: one `to_string`, through `dyn Display`, for every
+/// error type here (rather than one copy per type).
+fn words(e: &dyn std::fmt::Display) -> String {
+    e.to_string()
 }
 
 /// A select's options, in order: each one's value, and whether it is
@@ -288,19 +295,16 @@ impl DomBot {
         };
         if matches!(kind, Field::Select | Field::SelectMultiple) {
             let options = options(el).map_err(|e| refusal(unreadable(e), false))?;
-            if let Some(missing) = missing_options(&options, wanted) {
-                return Err(Refusal::BadRequest(format!(
-                    "no option with value {missing}"
-                )));
-            }
-            if let Some(why) = disabled_option(&options, wanted) {
-                return Err(not_actionable(why));
-            }
+            options_hold(&options, wanted).map_err(|e| match e {
+                OptionsRefusal::Missing { .. } => Refusal::BadRequest(words(&e)),
+                OptionsRefusal::Disabled(_) => not_actionable(words(&e)),
+            })?;
         }
         let tag = el.tag_name().map_err(|e| refusal(unreadable(e), false))?;
         if let (Field::Text, "INPUT", [text]) = (kind, tag.as_str(), wanted) {
             if let Some((held, input_type)) = sanitized(el, text) {
-                Field::holds(text, &held, &input_type).map_err(Refusal::BadRequest)?;
+                Field::holds(text, &held, &input_type)
+                    .map_err(|e| Refusal::BadRequest(words(&e)))?;
             }
         }
         Ok(kind)

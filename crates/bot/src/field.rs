@@ -2,6 +2,8 @@
 //! value asked fits it. The DOM adapter (dom.rs) reads the facts; the rules
 //! are here, so they test natively.
 
+use std::fmt;
+
 use crate::InputValue;
 
 /// An editable thing, by what the DOM says of it. Its number is what act.js
@@ -41,10 +43,60 @@ pub struct FieldFacts<'a> {
     pub content_editable: bool,
 }
 
+/// Why an element takes no typed value ([`Field::of`]; `NOT_ACTIONABLE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotEditable {
+    /// An `<input>` of this type (lower case), one of [`NOT_TYPED`].
+    InputType(String),
+    /// Neither a form field nor contenteditable.
+    Element,
+}
+
+impl fmt::Display for NotEditable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InputType(t) => write!(
+                f,
+                "the element is an input of type {t}, which takes no typed value"
+            ),
+            Self::Element => {
+                f.write_str("the element is not editable (not a form field or contenteditable)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NotEditable {}
+
+/// Why a field would not hold a text as it is ([`Field::holds`];
+/// `BAD_REQUEST`): the input's type and both values, quoted and capped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unheld {
+    kind: String,
+    asked: String,
+    held: String,
+}
+
+impl fmt::Display for Unheld {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let article = if self.kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        write!(
+            f,
+            "{article} {} field cannot hold \"{}\" as it is: the browser would make it \"{}\"",
+            self.kind, self.asked, self.held
+        )
+    }
+}
+
+impl std::error::Error for Unheld {}
+
 impl Field {
-    /// The field `facts` describe, or the `NOT_ACTIONABLE` reason why the
-    /// element takes no typed value.
-    pub fn of(facts: FieldFacts) -> Result<Field, String> {
+    /// The field `facts` describe, or why the element takes no typed value.
+    pub fn of(facts: FieldFacts) -> Result<Field, NotEditable> {
         match facts.tag {
             "TEXTAREA" => Ok(Field::Text),
             "SELECT" if facts.multiple => Ok(Field::SelectMultiple),
@@ -54,14 +106,12 @@ impl Field {
                 match kind.as_str() {
                     "checkbox" => Ok(Field::Checkbox),
                     "radio" => Ok(Field::Radio),
-                    t if NOT_TYPED.contains(&t) => Err(format!(
-                        "the element is an input of type {t}, which takes no typed value"
-                    )),
+                    t if NOT_TYPED.contains(&t) => Err(NotEditable::InputType(t.into())),
                     _ => Ok(Field::Text),
                 }
             }
             _ if facts.content_editable => Ok(Field::ContentEditable),
-            _ => Err("the element is not editable (not a form field or contenteditable)".into()),
+            _ => Err(NotEditable::Element),
         }
     }
 
@@ -93,24 +143,17 @@ impl Field {
 
     /// Whether the field would hold `asked` as it is, given what the browser
     /// makes of it (`held`: an `<input>` of the same type sanitizes its value,
-    /// e.g. a number field turns `"abc"` into `""`). The `BAD_REQUEST`
-    /// message when not, so that an ok answer never claims a value the field
-    /// does not hold.
-    pub fn holds(asked: &str, held: &str, input_type: &str) -> Result<(), String> {
+    /// e.g. a number field turns `"abc"` into `""`). Refused when not, so
+    /// that an ok answer never claims a value the field does not hold.
+    pub fn holds(asked: &str, held: &str, input_type: &str) -> Result<(), Unheld> {
         if asked == held {
             return Ok(());
         }
-        let kind = quote(&input_type.to_ascii_lowercase());
-        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
-            "an"
-        } else {
-            "a"
-        };
-        Err(format!(
-            "{article} {kind} field cannot hold \"{}\" as it is: the browser would make it \"{}\"",
-            quote(asked),
-            quote(held)
-        ))
+        Err(Unheld {
+            kind: quote(&input_type.to_ascii_lowercase()),
+            asked: quote(asked),
+            held: quote(held),
+        })
     }
 }
 
@@ -137,21 +180,42 @@ fn quote(s: &str) -> String {
 /// How many missing option values a refusal names.
 const MISSING_NAMED: usize = 5;
 
-/// The option values of `wanted` that `have` (each option's value and
-/// whether it is disabled) lacks, for the refusal: each
-/// quoted as [`quote`] caps it (`""` for the empty value), the first
-/// [`MISSING_NAMED`] joined with ", ", then how many more (`None` when all
-/// exist).
-pub fn missing_options(have: &[(String, bool)], wanted: &[String]) -> Option<String> {
-    let missing: Vec<&String> = wanted
-        .iter()
-        .filter(|w| !have.iter().any(|(v, _)| v == *w))
-        .collect();
-    if missing.is_empty() {
-        return None;
+/// Why a select cannot take the option values asked ([`options_hold`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionsRefusal {
+    /// Values no option has (`BAD_REQUEST`): the first [`MISSING_NAMED`],
+    /// each quoted as [`quote`] caps it (`""` for the empty value), and how
+    /// many more.
+    Missing { named: Vec<String>, more: usize },
+    /// A value only disabled options hold, quoted: a person cannot pick it,
+    /// so neither may an agent (`NOT_ACTIONABLE`).
+    Disabled(String),
+}
+
+impl fmt::Display for OptionsRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing { named, more } => {
+                write!(f, "no option with value {}", named.join(", "))?;
+                if *more > 0 {
+                    write!(f, " and {more} more")?;
+                }
+                Ok(())
+            }
+            Self::Disabled(v) => write!(f, "the option \"{v}\" is disabled"),
+        }
     }
+}
+
+impl std::error::Error for OptionsRefusal {}
+
+/// Whether a select whose options are `have` (each one's value and whether
+/// it is disabled) can take every value of `wanted`: first the values no
+/// option has, in order, then the first that only disabled options hold.
+pub fn options_hold(have: &[(String, bool)], wanted: &[String]) -> Result<(), OptionsRefusal> {
+    let mut missing = wanted.iter().filter(|w| !have.iter().any(|(v, _)| v == *w));
     let named: Vec<String> = missing
-        .iter()
+        .by_ref()
         .take(MISSING_NAMED)
         .map(|w| {
             if w.is_empty() {
@@ -161,24 +225,17 @@ pub fn missing_options(have: &[(String, bool)], wanted: &[String]) -> Option<Str
             }
         })
         .collect();
-    let mut out = named.join(", ");
-    if missing.len() > MISSING_NAMED {
-        out.push_str(&format!(" and {} more", missing.len() - MISSING_NAMED));
+    if !named.is_empty() {
+        let more = missing.count();
+        return Err(OptionsRefusal::Missing { named, more });
     }
-    Some(out)
-}
-
-/// The first of `wanted` that only a disabled option of the select holds
-/// (`have`: each option's value and whether it is disabled), quoted: a
-/// person cannot pick it, so neither may an agent (`NOT_ACTIONABLE`).
-pub fn disabled_option(have: &[(String, bool)], wanted: &[String]) -> Option<String> {
-    wanted
-        .iter()
-        .find(|w| {
-            let mut named = have.iter().filter(|(v, _)| v == *w).peekable();
-            named.peek().is_some() && named.all(|(_, disabled)| *disabled)
-        })
-        .map(|w| format!("the option \"{}\" is disabled", quote(w)))
+    match wanted.iter().find(|w| {
+        let mut named = have.iter().filter(|(v, _)| v == *w).peekable();
+        named.peek().is_some() && named.all(|(_, disabled)| *disabled)
+    }) {
+        Some(w) => Err(OptionsRefusal::Disabled(quote(w))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -221,11 +278,13 @@ mod tests {
                 tag: "INPUT",
                 input_type: Some("Range"),
                 ..FieldFacts::default()
-            }),
+            })
+            .map_err(|e| e.to_string()),
             Err("the element is an input of type range, which takes no typed value".into())
         );
-        assert!(Field::of(FieldFacts::default())
-            .is_err_and(|e| e.contains("not editable (not a form field or contenteditable)")));
+        assert!(Field::of(FieldFacts::default()).is_err_and(|e| e
+            .to_string()
+            .contains("not editable (not a form field or contenteditable)")));
         let editable = FieldFacts {
             tag: "DIV",
             content_editable: true,
@@ -260,26 +319,30 @@ mod tests {
 
     #[test]
     fn a_value_the_browser_would_change_is_refused_with_both_quoted() {
+        let holds = |asked, held, input_type| {
+            Field::holds(asked, held, input_type).map_err(|e| e.to_string())
+        };
         assert_eq!(Field::holds("12.5", "12.5", "number"), Ok(()));
-        assert_eq!(Field::holds("", "", "number"), Ok(()));
+        assert_eq!(holds("", "", "number"), Ok(()));
         assert_eq!(
-            Field::holds("abc", "", "NUMBER"),
+            holds("abc", "", "NUMBER"),
             Err(
                 "a number field cannot hold \"abc\" as it is: the browser would make it \"\""
                     .into()
             )
         );
-        assert!(Field::holds("a b", "", "email")
-            .is_err_and(|e| e.starts_with("an email field cannot hold")));
-        let lines = Field::holds("a\nb", "ab", "text").expect_err("changed");
+        assert!(
+            holds("a b", "", "email").is_err_and(|e| e.starts_with("an email field cannot hold"))
+        );
+        let lines = holds("a\nb", "ab", "text").expect_err("changed");
         assert!(
             lines.contains("\"a\\nb\"") && lines.ends_with("\"ab\""),
             "{lines}"
         );
         let long = "9".repeat(1 << 20);
-        let why = Field::holds(&long, "", "date").expect_err("changed");
+        let why = holds(&long, "", "date").expect_err("changed");
         assert!(why.len() < 200 && why.contains("9…\""), "{why}");
-        assert!(Field::holds("\u{7}", "", "text")
+        assert!(holds("\u{7}", "", "text")
             .expect_err("changed")
             .contains("\"\u{fffd}\""));
     }
@@ -291,32 +354,40 @@ mod tests {
         };
         let want = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let opts = have(&[("a", false), ("b", true), ("c", true), ("c", false)]);
-        assert_eq!(disabled_option(&opts, &want(&["a", "c"])), None);
+        let disabled = |w: &[&str]| match options_hold(&opts, &want(w)) {
+            Err(e @ OptionsRefusal::Disabled(_)) => Some(e.to_string()),
+            _ => None,
+        };
+        assert_eq!(disabled(&["a", "c"]), None);
+        assert_eq!(options_hold(&opts, &want(&["a", "c"])), Ok(()));
         assert_eq!(
-            disabled_option(&opts, &want(&["a", "b"])),
+            disabled(&["a", "b"]),
             Some("the option \"b\" is disabled".into())
         );
-        assert_eq!(
-            disabled_option(&opts, &want(&["z"])),
-            None,
-            "missing is not disabled"
-        );
+        assert_eq!(disabled(&["z"]), None, "missing is not disabled");
     }
 
     #[test]
     fn missing_options_are_named_in_order() {
         let have = [("a".to_string(), false), ("b".to_string(), true)];
         let want = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(missing_options(&have, &want(&["a", "b"])), None);
+        let missing = |have: &[(String, bool)], w: &[String]| match options_hold(have, w) {
+            Err(e @ OptionsRefusal::Missing { .. }) => Some(e.to_string()),
+            _ => None,
+        };
+        assert_eq!(missing(&have, &want(&["a", "b"])), None);
         assert_eq!(
-            missing_options(&have, &want(&["z", "a", "y"])),
-            Some("z, y".into())
+            missing(&have, &want(&["z", "a", "y"])),
+            Some("no option with value z, y".into())
         );
-        assert_eq!(missing_options(&[], &want(&[""])), Some("\"\"".into()));
+        assert_eq!(
+            missing(&[], &want(&[""])),
+            Some("no option with value \"\"".into())
+        );
         let many: Vec<String> = (0..8).map(|i| format!("v{i}")).collect();
         assert_eq!(
-            missing_options(&have, &many),
-            Some("v0, v1, v2, v3, v4 and 3 more".into())
+            missing(&have, &many),
+            Some("no option with value v0, v1, v2, v3, v4 and 3 more".into())
         );
     }
 }

@@ -6,7 +6,7 @@ mod action;
 mod field;
 
 pub use action::{Action, Align, DispatchError, InputValue, Refusal, Report, Unactionable};
-pub use field::{disabled_option, missing_options, Field, FieldFacts};
+pub use field::{options_hold, Field, FieldFacts, NotEditable, OptionsRefusal, Unheld};
 
 /// What is known about a target right before dispatch: the page's facts,
 /// read by the DOM adapter (dom.rs, around act.js `twoFrames`), judged here.

@@ -111,6 +111,19 @@ impl Exceeded {
     }
 }
 
+/// Why [`admit`] refused a text: what [`check`] found against
+/// [`ENVELOPE`]; in words, [`Exceeded::worded`]'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inadmissible(pub Exceeded);
+
+impl fmt::Display for Inadmissible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.worded(&ENVELOPE))
+    }
+}
+
+impl std::error::Error for Inadmissible {}
+
 /// Why a JSON text of `units` UTF-16 units, longer than
 /// [`MAX_TEXT_UNITS`], is refused before it is copied into wasm memory.
 pub fn too_long(units: usize) -> String {
@@ -120,10 +133,10 @@ pub fn too_long(units: usize) -> String {
     )
 }
 
-/// [`check`] with [`ENVELOPE`]'s limits, the refusal in words: how every
-/// JSON text the page handed over is admitted before a decoder reads it.
-pub fn admit(text: &str) -> Result<Scan, String> {
-    check(text, &ENVELOPE).map_err(|e| e.worded(&ENVELOPE))
+/// [`check`] with [`ENVELOPE`]'s limits: how every JSON text the page
+/// handed over is admitted before a decoder reads it.
+pub fn admit(text: &str) -> Result<Scan, Inadmissible> {
+    check(text, &ENVELOPE).map_err(Inadmissible)
 }
 
 /// What a scan that passed saw.

@@ -97,7 +97,7 @@ impl EscapeInputs {
     /// [`sense::Snapshot::from_json`]), within the [`crate::bounds`] first:
     /// the text is what the page handed `deriveEscapes`.
     pub fn from_json(text: &str) -> Result<Self, EscapeInputsError> {
-        crate::bounds::admit(text).map_err(EscapeInputsError)?;
+        crate::bounds::admit(text).map_err(|e| EscapeInputsError(e.to_string()))?;
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| EscapeInputsError(e.to_string()))?;
         Self::decode(&value)

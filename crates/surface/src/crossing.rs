@@ -15,6 +15,7 @@
 use crate::host::CallbackError;
 use playable::bounds::{ENVELOPE, MAX_TEXT_UNITS};
 use serde_json::{Map, Number, Value};
+use std::fmt;
 // The tests (`use super::*`) build their values with `json!`.
 #[cfg(test)]
 use serde_json::json;
@@ -230,7 +231,7 @@ impl CrossedRequest {
             return Ok(head);
         };
         match plain_text("input", input) {
-            Err(why) => refuse(why),
+            Err(why) => refuse(why.to_string()),
             Ok(None) => Ok(head),
             // `text` is one JSON value (what JSON.stringify wrote), the
             // last member: the bounds then scan the request whole.
@@ -244,32 +245,71 @@ impl CrossedRequest {
     }
 }
 
+/// Why a value that crossed is not plain JSON ([`plain_text`]); in words,
+/// it is named by `label`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotPlainJson<'p> {
+    pub label: &'p str,
+    pub why: NotPlain<'p>,
+}
+
+/// What [`NotPlainJson`] found, in the order [`plain_text`] looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotPlain<'p> {
+    /// Its text is this many UTF-16 units, more than [`MAX_TEXT_UNITS`]:
+    /// too long to be within the bounds.
+    TooLong(usize),
+    /// Stringifying it threw this (a cycle, a throwing getter, proxy or
+    /// `toJSON`).
+    Threw(&'p str),
+    /// It holds a value JSON cannot hold.
+    Holds(&'p NonJson),
+}
+
+impl fmt::Display for NotPlainJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = self.label;
+        match self.why {
+            NotPlain::TooLong(units) => write!(
+                f,
+                "{label} is {units} characters of JSON, more than the bounds allow ({} values, {} string characters)",
+                ENVELOPE.values, ENVELOPE.chars
+            ),
+            NotPlain::Threw(t) => write!(
+                f,
+                "{label} cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): {t}"
+            ),
+            NotPlain::Holds(n) if n.key.is_empty() => {
+                write!(f, "{label} is {}, not JSON", n.what())
+            }
+            NotPlain::Holds(n) => {
+                let key = serde_json::to_string(&n.key).unwrap_or_default();
+                write!(f, "{label} holds {} under the key {key}, not JSON", n.what())
+            }
+        }
+    }
+}
+
+impl std::error::Error for NotPlainJson<'_> {}
+
 /// A value's JSON text as it crossed (`None` for `undefined`), or why it
 /// is not plain JSON, naming it `label`. In order: its text is too long to
 /// be within the bounds; stringifying it threw (a cycle, a throwing getter,
 /// proxy or `toJSON`); it holds a value JSON cannot hold.
-pub fn plain_text<'p>(label: &str, p: &'p Projection) -> Result<Option<&'p str>, String> {
-    if p.units > MAX_TEXT_UNITS {
-        return Err(format!(
-            "{label} is {} characters of JSON, more than the bounds allow ({} values, {} string characters)",
-            p.units, ENVELOPE.values, ENVELOPE.chars
-        ));
-    }
-    if let Some(t) = &p.thrown {
-        return Err(format!(
-            "{label} cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): {t}"
-        ));
-    }
-    if let Some(n) = &p.non_json {
-        let what = n.what();
-        return Err(if n.key.is_empty() {
-            format!("{label} is {what}, not JSON")
-        } else {
-            let key = serde_json::to_string(&n.key).unwrap_or_default();
-            format!("{label} holds {what} under the key {key}, not JSON")
-        });
-    }
-    Ok(p.text.as_deref())
+pub fn plain_text<'p>(
+    label: &'p str,
+    p: &'p Projection,
+) -> Result<Option<&'p str>, NotPlainJson<'p>> {
+    let why = if p.units > MAX_TEXT_UNITS {
+        NotPlain::TooLong(p.units)
+    } else if let Some(t) = &p.thrown {
+        NotPlain::Threw(t)
+    } else if let Some(n) = &p.non_json {
+        NotPlain::Holds(n)
+    } else {
+        return Ok(p.text.as_deref());
+    };
+    Err(NotPlainJson { label, why })
 }
 
 /// A host callback's result (or the data options) as it crossed: its JSON
@@ -278,7 +318,7 @@ pub fn plain_text<'p>(label: &str, p: &'p Projection) -> Result<Option<&'p str>,
 pub fn callback_text(label: &str, p: &Projection) -> Result<String, CallbackError> {
     plain_text(label, p)
         .map(|text| text.unwrap_or("null").to_string())
-        .map_err(CallbackError::NotJson)
+        .map_err(|e| CallbackError::NotJson(e.to_string()))
 }
 
 #[cfg(test)]
@@ -412,19 +452,24 @@ mod tests {
     fn plain_text_refuses_in_order_length_then_throw_then_fact() {
         let mut p = Projection::text("null");
         p.non_json = fact("number", "", "NaN");
+        fn words(label: &str, p: &Projection) -> Result<Option<String>, String> {
+            plain_text(label, p)
+                .map(|t| t.map(str::to_string))
+                .map_err(|e| e.to_string())
+        }
         assert_eq!(
-            plain_text("result", &p),
+            words("result", &p),
             Err("result is the number NaN, not JSON".into())
         );
         p.thrown = Some("no".into());
-        assert!(plain_text("result", &p).is_err_and(|m| m.ends_with("threw): no")));
+        assert!(words("result", &p).is_err_and(|m| m.ends_with("threw): no")));
         p.units = MAX_TEXT_UNITS + 1;
         p.text = None;
-        assert!(plain_text("result", &p).is_err_and(|m| m.contains("more than the bounds allow")));
+        assert!(words("result", &p).is_err_and(|m| m.contains("more than the bounds allow")));
         let mut f = Projection::text(r#"{"a":[null]}"#);
         f.non_json = fact("function", "0", "");
         assert_eq!(
-            plain_text("registry", &f),
+            words("registry", &f),
             Err(r#"registry holds a function under the key "0", not JSON"#.into())
         );
         let exactly = Projection {

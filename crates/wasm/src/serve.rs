@@ -20,22 +20,9 @@ use web_sys::Window;
 // is an `AttachError` the caller reports, and gloo-events stays the
 // listener. (One replaced after the attach is `WindowBridge`'s drop's
 // concern: it silences the listener it cannot remove.) The trial listener
-// is a function of its own (a page's instrumentation may mark the
-// listeners it is given). A method that throws only on a later call is not
-// caught by a trial.
-#[wasm_bindgen(inline_js = r#"
-export function tryListening(target) {
-  const probe = () => {};
-  let method = "addEventListener";
-  try {
-    target.addEventListener("message", probe, { passive: true });
-    method = "removeEventListener";
-    target.removeEventListener("message", probe);
-  } catch (e) {
-    return [method, e];
-  }
-}
-"#)]
+// is a function of its own. A method that throws only on a later call is
+// not caught by a trial (listen.js; tests/listen.test.mjs).
+#[wasm_bindgen(module = "/src/listen.js")]
 extern "C" {
     /// Adds a no-op `message` listener to `target` as gloo-events adds its
     /// own (bubble phase, passive), then removes it: `undefined`, or

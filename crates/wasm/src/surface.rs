@@ -57,28 +57,12 @@ fn bridged(window: &Window, attached: bool) {
     crate::marker::mark(window, SURFACE_MARKER, marked);
 }
 
-// The JS side: each function performs one act and reports raw facts.
-// Values from the page cross through boundary.js: `read` reads a request's
-// fields, `stringify` writes a value as JSON text with facts (imported from
-// the crate's snippet directory, where wasm-bindgen puts this inline module
-// too). Rust decides on them (surface::crossing) and bounds the text
-// (surface::bounds).
-#[wasm_bindgen(inline_js = r#"
-import { stringify, thrown } from "./src/boundary.js";
-
-// [text, fact, thrown, threw]: `f()`, or `f(id, input)`, awaited, then
-// `stringify`; never rejects.
-export async function call(f, id, input) {
-  let v;
-  try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
-  const s = stringify(v, true); // (no spread: a page may replace the array iterator)
-  return [s[0], s[1], s[2], false];
-}
-
-export function warn(m) {
-  try { console.warn("in-page-playable surface: " + m); } catch {}
-}
-"#)]
+// The JS side (callback.js; tests/callback.test.mjs): each function
+// performs one act and reports raw facts. Values from the page cross
+// through boundary.js: `read` reads a request's fields, `stringify` writes
+// a value as JSON text with facts. Rust decides on them (surface::crossing)
+// and bounds the text (surface::bounds).
+#[wasm_bindgen(module = "/src/callback.js")]
 extern "C" {
     #[wasm_bindgen(js_name = call)]
     fn call_js(f: &Function, id: JsValue, input: JsValue) -> Promise;

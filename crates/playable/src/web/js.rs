@@ -107,10 +107,8 @@ pub(super) fn top_level(out: &JsValue, keys: &[&str]) -> JsValue {
 }
 
 // JSON.stringify as the module loaded it: a page that replaces the global
-// later cannot break the crossing.
-#[wasm_bindgen(
-    inline_js = "const s = JSON.stringify; export function stringify(v) { return s(v); }"
-)]
+// later cannot break the crossing (tests/json.test.mjs).
+#[wasm_bindgen(module = "/src/web/json.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = stringify)]
     fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;

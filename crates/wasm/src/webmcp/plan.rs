@@ -10,14 +10,18 @@
 //! - an id that is already a valid WebMCP tool name (`[A-Za-z0-9_.-]{1,128}`,
 //!   the rule Chromium enforces) is the name;
 //! - any other id becomes `{prefix}-{hash}`: every other character replaced
-//!   by `_`, cut to 119 characters, then `-` and the 8 hex digits of the
-//!   FNV-1a 32-bit hash of its UTF-8 bytes, so the same id always gets the
-//!   same name and two ids that sanitise alike still differ;
+//!   by `_`, cut to 119 characters, then `-` and the 8 hex digits of
+//!   [`name_hash`] over its UTF-8 bytes (64-bit FNV-1a, folded to 32 bits),
+//!   so the same id always gets the same name and two ids that sanitise
+//!   alike still differ;
 //! - should a name still be taken (a declared id equal to another's
 //!   sanitised form, or a hash clash), `-2`, `-3`, … is appended in document
 //!   order.
 
 use std::borrow::Cow;
+use std::hash::Hasher;
+
+use fnv::FnvHasher;
 
 use sense::Index;
 
@@ -71,13 +75,16 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// FNV-1a, 32 bits: the tool-name hash (pinned by tests/webmcp-plan.test.mjs).
-pub fn fnv1a32(bytes: &[u8]) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    for &b in bytes {
-        hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    hash
+/// The tool-name hash: 64-bit FNV-1a (the `fnv` crate's `FnvHasher`, the
+/// module's one hash function) over `bytes`, xor-folded to 32 bits (high
+/// half ^ low half: FNV's low bits mix only with low bits) so that a name
+/// keeps its 8 hex digits. Pinned by tests/webmcp-plan.test.mjs;
+/// mcp/names.mjs computes the same.
+pub fn name_hash(bytes: &[u8]) -> u32 {
+    let mut hasher = FnvHasher::default();
+    hasher.write(bytes);
+    let hash = hasher.finish();
+    ((hash >> 32) ^ hash) as u32
 }
 
 fn name_char(c: char) -> bool {
@@ -91,14 +98,14 @@ pub fn is_tool_name(s: &str) -> bool {
 
 /// The name for an id that is not a valid tool name (any id, in fact):
 /// at most 119 characters, each outside the name set replaced by `_`,
-/// then `-` and the 8 hex digits of FNV-1a over the id's UTF-8 bytes.
+/// then `-` and the 8 hex digits of [`name_hash`] over the id's UTF-8 bytes.
 pub fn sanitised_name(id: &str) -> String {
     let mut name: String = id
         .chars()
         .take(119)
         .map(|c| if name_char(c) { c } else { '_' })
         .collect();
-    name.push_str(&format!("-{:08x}", fnv1a32(id.as_bytes())));
+    name.push_str(&format!("-{:08x}", name_hash(id.as_bytes())));
     name
 }
 

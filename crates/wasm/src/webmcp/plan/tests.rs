@@ -37,13 +37,15 @@ fn capabilities(result: Value) -> Vec<Tool> {
 }
 
 #[test]
-fn fnv1a_32_is_pinned() {
-    // The vectors tests/webmcp-plan.test.mjs pins, and the empty input.
-    assert_eq!(fnv1a32(b""), 0x811c_9dc5);
-    assert_eq!(fnv1a32(b"a"), 0xe40c_292c);
-    assert_eq!(fnv1a32("ä".as_bytes()), 0x199d_e0e2);
-    assert_eq!(sanitised_name("a"), "a-e40c292c");
-    assert_eq!(sanitised_name("ä"), "_-199de0e2");
+fn the_name_hash_is_pinned() {
+    // The vectors tests/webmcp-plan.test.mjs and tests/mcp-names.test.mjs
+    // pin, and the empty input: 64-bit FNV-1a cbf29ce484222325 folded.
+    assert_eq!(name_hash(b""), 0xcbf2_9ce4 ^ 0x8422_2325);
+    assert_eq!(name_hash(b""), 0x4fd0_bfc1);
+    assert_eq!(name_hash(b"a"), 0x2962_30c0);
+    assert_eq!(name_hash("ä".as_bytes()), 0xbdda_0785);
+    assert_eq!(sanitised_name("a"), "a-296230c0");
+    assert_eq!(sanitised_name("ä"), "_-bdda0785");
 }
 
 #[test]
@@ -419,11 +421,14 @@ proptest! {
         prop_assert_eq!(names(&refs, &[]), out, "the same ids, the same names");
     }
 
-    /// The hash is FNV-1a: one step per byte from the offset basis.
+    /// The hash is 64-bit FNV-1a (one step per byte from the offset
+    /// basis), its two halves xor-ed.
     #[test]
-    fn fnv_steps_compose(a in prop::collection::vec(any::<u8>(), 0..16), b in any::<u8>()) {
-        let mut ab = a.clone();
-        ab.push(b);
-        prop_assert_eq!(fnv1a32(&ab), (fnv1a32(&a) ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    fn the_name_hash_is_folded_fnv_1a_64(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in &bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        prop_assert_eq!(name_hash(&bytes), ((h >> 32) as u32) ^ (h as u32));
     }
 }

@@ -1,0 +1,70 @@
+// crates/wasm/src/callback.js on its own, in Node: `call`, which awaits a
+// Surface host callback and writes its value through boundary.js's
+// `stringify` (facts only: surface::crossing decides), and `warn`. Neither
+// rejects nor throws.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { call, warn } from "../crates/wasm/src/callback.js";
+
+test("call: f() without an id, f(id, input) with one; [text, fact, thrown, threw]", async () => {
+  const seen = [];
+  const f = (...args) => (seen.push(args), { ok: true, value: args.length });
+  assert.deepEqual(await call(f, undefined, undefined), ['{"ok":true,"value":0}', null, null, false]);
+  const input = { q: "a" };
+  assert.deepEqual(await call(f, "orders.search", input), ['{"ok":true,"value":2}', null, null, false]);
+  assert.deepEqual(seen, [[], ["orders.search", input]]);
+  assert.equal(seen[1][1], input, "the very input it was handed");
+});
+
+test("call: a promise is awaited", async () => {
+  assert.deepEqual(await call(async () => [1, "b"]), ['[1,"b"]', null, null, false]);
+  assert.deepEqual(await call(() => undefined), [null, null, null, false], "undefined has no text");
+});
+
+test("call: a throw or a rejection is reported, never rejected", async () => {
+  assert.deepEqual(await call(() => { throw new Error("boom"); }), [null, null, "boom", true]);
+  assert.deepEqual(await call(() => Promise.reject(new Error("late"))), [null, null, "late", true]);
+  assert.deepEqual(await call(() => Promise.reject(7)), [null, null, "unknown error", true]);
+  const [text, fact, thrown, threw] = await call("not a function", "id", {});
+  assert.deepEqual([text, fact, threw], [null, null, true]);
+  assert.match(thrown, /not a function/);
+});
+
+test("call: what JSON cannot hold is a fact; loose, as JSON writes a Date", async () => {
+  const [text, fact, thrown, threw] = await call(() => ({ n: 1n }));
+  assert.deepEqual(fact.slice(0, 2), ["bigint", "n"]);
+  assert.equal(text, '{"n":null}');
+  assert.deepEqual([thrown, threw], [null, false]);
+  const d = new Date(0);
+  assert.deepEqual(await call(() => ({ d })), ['{"d":"1970-01-01T00:00:00.000Z"}', null, null, false]);
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const c = await call(() => cyclic);
+  assert.equal(c[0], null);
+  assert.match(c[2], /circular/i);
+  assert.equal(c[3], false, "a value that cannot be written is no throw of the callback");
+});
+
+test("call: the result array is built without the page's array iterator", async () => {
+  const iterator = Array.prototype[Symbol.iterator];
+  Array.prototype[Symbol.iterator] = () => {
+    throw new Error("replaced");
+  };
+  let out;
+  try {
+    out = await call(() => 1);
+  } finally {
+    Array.prototype[Symbol.iterator] = iterator;
+  }
+  assert.deepEqual(out, ["1", null, null, false]);
+});
+
+test("warn: one prefixed console warning; a throwing console is ignored", (t) => {
+  const w = t.mock.method(console, "warn", () => {});
+  warn("registry unreadable");
+  assert.deepEqual(w.mock.calls.map((c) => c.arguments), [["in-page-playable surface: registry unreadable"]]);
+  w.mock.mockImplementation(() => {
+    throw new Error("no console");
+  });
+  assert.equal(warn("x"), undefined);
+});
