@@ -7,7 +7,7 @@
 // Pure functions: no browser needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attach, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
+import { attach, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
 
 test("project: the four envelope fields as one JSON text, nothing else read, no fact", () => {
   const down = { pageId: null, requestId: "r1", cmd: "run", payload: { id: "a", value: { b: 1, a: 2 } }, extra: "x" };
@@ -125,6 +125,20 @@ test("read: the named fields once each, in order, up to the getter that threw", 
   const [values, threw] = read(proxy, ["protocol"]);
   assert.deepEqual(values, []);
   assert.match(threw, /revoked/);
+});
+
+test("isArray: Array.isArray as the module loaded it, which throws on a revoked proxy (Rust binds it with catch)", () => {
+  const real = Array.isArray;
+  Array.isArray = () => true;
+  try {
+    assert.equal(isArray({}), false, "a page's later replacement is not the one used");
+    assert.equal(isArray([]), true);
+  } finally {
+    Array.isArray = real;
+  }
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.throws(() => isArray(proxy), /revoked/);
 });
 
 test("attach and thrown never throw", () => {

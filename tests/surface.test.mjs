@@ -453,6 +453,22 @@ test("createSurface: clear TypeErrors for bad options; handle never throws even 
     assert.deepEqual(r.registryFn.result.capabilities.map((c) => c.id), ["orders.search"], "a function registry is read per request");
   }));
 
+test("createSurface with a revoked proxy as registry, session, execute, confirm or allowedOrigins: \"reading options.… threw\", not the engine's TypeError", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, () => {
+      const out = {};
+      for (const name of ["registry", "session", "execute", "confirm", "allowedOrigins"]) {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        try { makeSurface({ [name]: proxy }); out[name] = "no error"; } catch (e) { out[name] = e.name + ": " + e.message; }
+      }
+      return out;
+    });
+    for (const name of ["registry", "session", "execute", "confirm", "allowedOrigins"]) {
+      assert.equal(r[name], `TypeError: createSurface: reading options.${name} threw`, name);
+    }
+  }));
+
 test("registry as an async function: awaited per request like session(); a rejection or a non-array is an empty registry with the sync registry's warning; never read before the protocol checks", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

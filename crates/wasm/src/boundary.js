@@ -6,7 +6,8 @@
 // `read` reads named fields in order. The bounds (depth, values,
 // characters) and every check and message are Rust's: playable::boundary
 // and playable::bounds for a downlink, surface::crossing and
-// surface::bounds (over playable::bounds) for Surface. Nothing here throws.
+// surface::bounds (over playable::bounds) for Surface. Nothing here throws
+// but `isArray`, which Rust binds with `catch`.
 
 // The built-ins a crossing uses, as they were when the module loaded: a
 // page script that later replaces JSON.stringify, Array.prototype.push or
@@ -27,6 +28,14 @@ const UNBOX = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.proto
 export function parse(text) {
   return jsonParse(text);
 }
+
+/**
+ * `Array.isArray` as the module loaded it, for every array check Rust
+ * makes on a value the page handed in. It throws on a revoked proxy: the
+ * one function here that may, so Rust binds it with `catch` and words the
+ * throw as the refusal of the path that asked (crates/wasm/src/js.rs).
+ */
+export { isArray };
 
 /** A thrown value's message, bounded, for an error text. */
 export function thrown(e) {

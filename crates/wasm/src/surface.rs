@@ -427,16 +427,18 @@ fn read(options: &JsValue, name: &'static str) -> Result<JsValue, ConfigError> {
     Reflect::get(options, &JsValue::from_str(name)).map_err(|_| ConfigError::Unreadable(name))
 }
 
-fn kind(value: &JsValue) -> OptionKind {
-    if value.is_undefined() || value.is_null() {
+/// What `options[name]` is; an array check that threw (a revoked proxy)
+/// is [`ConfigError::Unreadable`], as a throwing getter is.
+fn kind(value: &JsValue, name: &'static str) -> Result<OptionKind, ConfigError> {
+    Ok(if value.is_undefined() || value.is_null() {
         OptionKind::Absent
     } else if value.is_function() {
         OptionKind::Function
-    } else if Array::is_array(value) {
+    } else if crate::js::is_array(value).map_err(|_| ConfigError::Unreadable(name))? {
         OptionKind::Array
     } else {
         OptionKind::Other
-    }
+    })
 }
 
 /// What `createSurface` reads: the callbacks (each read once and checked as
@@ -455,7 +457,7 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
     let mut callbacks: [JsValue; 4] = Default::default();
     for (slot, option) in callbacks.iter_mut().zip(CallbackOption::ALL) {
         let value = read(options, option.name())?;
-        option.check(kind(&value))?;
+        option.check(kind(&value, option.name())?)?;
         *slot = value;
     }
     let data = bare();
