@@ -77,7 +77,8 @@ extern "C" {
     /// a boxed value or a `toJSON` (a `Date`) crosses as JSON writes it.
     #[wasm_bindgen(js_name = stringify)]
     fn stringify_js(value: &JsValue, loose: bool) -> Array;
-    /// `[values, thrown]`: the fields `names` of `value`, read in order.
+    /// `[values, thrown]`: the fields `names` of `value`, read in order,
+    /// each on its own (`thrown`: the first that threw).
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
 }
@@ -113,8 +114,9 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
     let scalars = (0..read.min(REQUEST_SCALARS))
         .map(|i| scalar(&values.get(i as u32)))
         .collect();
+    // Not written when a field threw: the request is refused for that first.
     let input = Some(values.get(REQUEST_SCALARS as u32))
-        .filter(|input| read > REQUEST_SCALARS && !input.is_undefined())
+        .filter(|input| read > REQUEST_SCALARS && !input.is_undefined() && thrown.is_none())
         .map(|input| stringify(&input, false));
     CrossedRequest {
         scalars: Some(scalars),
