@@ -7,7 +7,7 @@
 // Pure functions: no browser needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attach, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
+import { attach, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
 
 test("project: the four envelope fields as one JSON text, nothing else read, no fact", () => {
   const down = { pageId: null, requestId: "r1", cmd: "run", payload: { id: "a", value: { b: 1, a: 2 } }, extra: "x" };
@@ -105,7 +105,7 @@ test("stringify decides no bound: depth, values and characters are Rust's to cou
   assert.equal(stringify(new Array(20000).fill(0))[2], null);
 });
 
-test("read: the named fields once each, in order, up to the getter that threw", () => {
+test("read: the named fields once each, in order, each in its own try (one that threw is undefined, the first throw reported)", () => {
   let reads = 0;
   const r = { protocol: "p", get id() { reads++; return 5; }, method: "describe", other: 1 };
   assert.deepEqual(read(r, ["protocol", "id", "method", "capability", "input"]), [["p", 5, "describe", undefined, undefined], null]);
@@ -113,10 +113,10 @@ test("read: the named fields once each, in order, up to the getter that threw", 
   const input = { q: 10n };
   assert.equal(read({ input }, ["input"])[0][0], input, "a value is handed over as it is, not copied");
   const getter = { protocol: "p", id: "x10", get method() { throw new Error("getter"); } };
-  assert.deepEqual(read(getter, ["protocol", "id", "method", "input"]), [["p", "x10"], "getter"]);
-  assert.deepEqual(read(new Proxy({ protocol: 1 }, { get() { throw new Error("proxy"); } }), ["protocol"]), [[], "proxy"]);
+  assert.deepEqual(read(getter, ["protocol", "id", "method", "input"]), [["p", "x10", undefined, undefined], "getter"]);
+  assert.deepEqual(read(new Proxy({ protocol: 1 }, { get() { throw new Error("proxy"); } }), ["protocol"]), [[undefined], "proxy"]);
   const ownTrap = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error("trap"); } });
-  assert.deepEqual(read(ownTrap, ["protocol"]), [[], "trap"]);
+  assert.deepEqual(read(ownTrap, ["protocol"]), [[undefined], "trap"]);
   for (const none of [null, undefined, "describe", 42, [], () => 1]) {
     assert.deepEqual(read(none, ["protocol"]), [null, null], String(none));
   }
@@ -125,6 +125,28 @@ test("read: the named fields once each, in order, up to the getter that threw", 
   const [values, threw] = read(proxy, ["protocol"]);
   assert.deepEqual(values, []);
   assert.match(threw, /revoked/);
+});
+
+test("read: the id is read whichever other field threw, before it or after it; the first throw is the one reported", () => {
+  const names = ["protocol", "id", "method", "capability", "input"];
+  const before = { get protocol() { throw new Error("first"); }, id: "keep-me", get method() { throw new Error("second"); }, capability: "c" };
+  assert.deepEqual(read(before, names), [[undefined, "keep-me", undefined, "c", undefined], "first"]);
+  const after = { protocol: "p", id: "keep-me", get input() { throw new Error("late"); } };
+  assert.deepEqual(read(after, names), [["p", "keep-me", undefined, undefined, undefined], "late"]);
+});
+
+test("isArray: Array.isArray as the module loaded it, which throws on a revoked proxy (Rust binds it with catch)", () => {
+  const real = Array.isArray;
+  Array.isArray = () => true;
+  try {
+    assert.equal(isArray({}), false, "a page's later replacement is not the one used");
+    assert.equal(isArray([]), true);
+  } finally {
+    Array.isArray = real;
+  }
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.throws(() => isArray(proxy), /revoked/);
 });
 
 test("attach and thrown never throw", () => {

@@ -1344,6 +1344,47 @@ test("deriveEscapes and isEscapeAllowed fail closed: an unreadable or non-JSON f
     assert.match(r.surrogate[0], /lone surrogate \(\\ud800\)/);
   }));
 
+// A revoked proxy throws even on Array.isArray; each entry point words that
+// as its own refusal instead of letting the engine's TypeError escape.
+const REVOKED = () => {
+  window.__revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  window.__error = (f) => { try { return "no error: " + JSON.stringify(f()); } catch (e) { return e.name + ": " + e.message; } };
+};
+const REVOKED_SNAPSHOT = /^Error: expected an ISnapshot \(\{ dirty: string\[\], noReload: boolean \}\): reading the snapshot threw: .*revoked/;
+
+test("deriveEscapes of a revoked proxy: the documented \"expected an ISnapshot\" Error, not the engine's TypeError", () =>
+  withPage(async (page) => {
+    await page.evaluate(REVOKED);
+    const r = await page.evaluate(() => [window.__error(() => window.P.deriveEscapes(window.__revoked())), window.P.deriveEscapes({ dirty: [] })[0].allowed]);
+    assert.match(r[0], REVOKED_SNAPSHOT);
+    assert.equal(r[1], true, "the next call is answered");
+  }));
+
+test("isEscapeAllowed of a revoked proxy: the documented \"expected an ISnapshot\" Error, not the engine's TypeError", () =>
+  withPage(async (page) => {
+    await page.evaluate(REVOKED);
+    const r = await page.evaluate(() => window.__error(() => window.P.isEscapeAllowed(window.__revoked(), "reload")));
+    assert.match(r, REVOKED_SNAPSHOT);
+  }));
+
+test("installPlayable with a revoked proxy as islandSlots or allowedOrigins: \"reading options.… threw\", nothing installed", () =>
+  withPage(async (page) => {
+    await page.evaluate(REVOKED);
+    const r = await page.evaluate(() => {
+      window.P.resetPlayableForTests();
+      const install = (name) => window.__error(() => window.P.installPlayable({ [name]: window.__revoked() }).phase);
+      return { slots: install("islandSlots"), origins: install("allowedOrigins"), marker: String(window.__IN_PAGE_PLAYABLE_V1__), after: install("none") };
+    });
+    assert.equal(r.slots, "TypeError: installPlayable: reading options.islandSlots threw");
+    assert.equal(r.origins, "TypeError: installPlayable: reading options.allowedOrigins threw");
+    assert.equal(r.marker, "undefined", "nothing installed, the window not marked");
+    assert.equal(r.after, 'no error: "installed"');
+  }));
+
 test("a strict Content-Security-Policy fails installation with a clear error", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -299,6 +299,24 @@ test("a request's fields are its own: Object.prototype cannot fill them in", () 
     assert.match(r.error.message, /`capability`/);
   }));
 
+test("a request's id is echoed whichever other field's getter throws, before it or after it: INVALID_REQUEST, the first throw named", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface();
+      const boom = (m) => { throw new Error(m); };
+      return Promise.all([
+        s.handle({ get protocol() { return boom("x"); }, id: "keep-me", method: "describe" }),
+        s.handle({ protocol: "pling.surface/0.1", id: "keep-me-2", get method() { return boom("m"); }, get capability() { return boom("c"); } }),
+        s.handle({ protocol: "pling.surface/0.1", id: "keep-me-3", method: "invoke", capability: "orders.search", get input() { return boom("i"); } }),
+      ]);
+    });
+    assert.deepEqual(r.map((a) => [a.id, a.ok, a.error.code, a.error.message]), [
+      ["keep-me", false, "INVALID_REQUEST", "the request must be plain JSON: reading the envelope threw: x"],
+      ["keep-me-2", false, "INVALID_REQUEST", "the request must be plain JSON: reading the envelope threw: m"],
+      ["keep-me-3", false, "INVALID_REQUEST", "the request must be plain JSON: reading the envelope threw: i"],
+    ]);
+  }));
+
 test("input holding a String, Number or Boolean object, or an object with toJSON (a Date), is INVALID_REQUEST naming its key; a callback's result (the page's own value) crosses as JSON writes it", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {
@@ -451,6 +469,22 @@ test("createSurface: clear TypeErrors for bad options; handle never throws even 
     assert.equal(r.malformed.result.error.code, "EXECUTION_FAILED");
     assert.equal(r.bigint.result.error.code, "EXECUTION_FAILED");
     assert.deepEqual(r.registryFn.result.capabilities.map((c) => c.id), ["orders.search"], "a function registry is read per request");
+  }));
+
+test("createSurface with a revoked proxy as registry, session, execute, confirm or allowedOrigins: \"reading options.… threw\", not the engine's TypeError", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, () => {
+      const out = {};
+      for (const name of ["registry", "session", "execute", "confirm", "allowedOrigins"]) {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        try { makeSurface({ [name]: proxy }); out[name] = "no error"; } catch (e) { out[name] = e.name + ": " + e.message; }
+      }
+      return out;
+    });
+    for (const name of ["registry", "session", "execute", "confirm", "allowedOrigins"]) {
+      assert.equal(r[name], `TypeError: createSurface: reading options.${name} threw`, name);
+    }
   }));
 
 test("registry as an async function: awaited per request like session(); a rejection or a non-array is an empty registry with the sync registry's warning; never read before the protocol checks", () =>

@@ -182,6 +182,40 @@ test("a tool whose element was removed answers an error and clicks nothing", () 
     assert.deepEqual(await page.evaluate(() => [document.getElementById("count").value, window.__clicks]), ["0", []]);
   }));
 
+test("a menu tool called with arguments it cannot read (a revoked proxy, a throwing ownKeys trap) runs with the id alone: the call settles, nothing escapes, the next call is answered", () =>
+  withPage(async (page) => {
+    // The tool objects as the page's modelContext receives them, to call
+    // their execute with values no client can send over the wire.
+    await page.evaluate(() => {
+      const mc = document.modelContext;
+      const register = mc.registerTool.bind(mc);
+      window.__tools = new Map();
+      mc.registerTool = (tool, options) => {
+        window.__tools.set(tool.name, tool);
+        return register(tool, options);
+      };
+    });
+    await publish(page);
+    await until(page, (n) => n.includes("inc"), "inc published");
+    const r = await page.evaluate(async () => {
+      const settled = (p) => Promise.race([p, new Promise((res) => setTimeout(() => res("never settled"), 2000))]);
+      const revoked = Proxy.revocable({}, {});
+      revoked.revoke();
+      const inc = window.__tools.get("inc");
+      return {
+        revoked: await settled(inc.execute(revoked.proxy)),
+        trap: await settled(inc.execute(new Proxy({}, { ownKeys() { throw new Error("trap"); } }))),
+        next: await settled(inc.execute({})),
+        count: document.getElementById("count").value,
+      };
+    });
+    for (const name of ["revoked", "trap", "next"]) {
+      assert.equal(r[name].ok, true, name + ": " + JSON.stringify(r[name]));
+      assert.deepEqual(r[name].payload, { id: "inc" }, name);
+    }
+    assert.equal(r.count, "3", "each call clicked once");
+  }));
+
 test("a refused run has zero side effects and the uplink says why", () =>
   withPage(async (page) => {
     // The style element exists before publishing, so no DOM change is pending later.

@@ -137,9 +137,10 @@ fn number(n: f64) -> Option<Number> {
 /// A request as it crossed from JS.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CrossedRequest {
-    /// The scalar fields read, in [`REQUEST_FIELDS`] order, up to the
-    /// getter that threw; `None` when the request has no fields to read
-    /// (it is not an object, or it is an array).
+    /// The scalar fields read, in [`REQUEST_FIELDS`] order (one whose
+    /// getter threw is absent; the others are still read, so the `id` is
+    /// echoed whichever field threw); `None` when the request has no
+    /// fields to read (it is not an object, or it is an array).
     pub scalars: Option<Vec<Scalar>>,
     /// `input` as stringified; `None` when it is absent or was not read.
     pub input: Option<Projection>,

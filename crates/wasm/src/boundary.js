@@ -6,7 +6,8 @@
 // `read` reads named fields in order. The bounds (depth, values,
 // characters) and every check and message are Rust's: playable::boundary
 // and playable::bounds for a downlink, surface::crossing and
-// surface::bounds (over playable::bounds) for Surface. Nothing here throws.
+// surface::bounds (over playable::bounds) for Surface. Nothing here throws
+// but `isArray`, which Rust binds with `catch`.
 
 // The built-ins a crossing uses, as they were when the module loaded: a
 // page script that later replaces JSON.stringify, Array.prototype.push or
@@ -27,6 +28,14 @@ const UNBOX = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.proto
 export function parse(text) {
   return jsonParse(text);
 }
+
+/**
+ * `Array.isArray` as the module loaded it, for every array check Rust
+ * makes on a value the page handed in. It throws on a revoked proxy: the
+ * one function here that may, so Rust binds it with `catch` and words the
+ * throw as the refusal of the path that asked (crates/wasm/src/js.rs).
+ */
+export { isArray };
 
 /** A thrown value's message, bounded, for an error text. */
 export function thrown(e) {
@@ -115,18 +124,29 @@ export function stringify(v, loose) {
  * An inherited field reads as undefined, as JSON.stringify skips it: a
  * script setting Object.prototype.capability must not fill in others'
  * requests. `values` is null when `v` has no fields to read (it is not an
- * object, or it is an array); else the values read, up to the getter (or
- * proxy trap) that threw; `thrown` is what it threw, or null.
+ * object, or it is an array); else one value per name, each read in its
+ * own `try` (one whose getter or proxy trap threw is undefined, and the
+ * others are still read, so the `id` is echoed whichever field threw);
+ * `thrown` is the first throw, or null. A revoked proxy reads no field.
  */
 export function read(v, names) {
   const values = [];
+  let threw = null;
   try {
     if (v === null || typeof v !== "object" || isArray(v)) return [null, null];
-    for (let i = 0; i < names.length; i++) put(values, i, hasOwn(v, names[i]) ? v[names[i]] : undefined);
-    return [values, null];
   } catch (e) {
-    return [values, thrown(e)];
+    return [values, thrown(e)]; // isArray on a revoked proxy
   }
+  for (let i = 0; i < names.length; i++) {
+    let x;
+    try {
+      x = hasOwn(v, names[i]) ? v[names[i]] : undefined;
+    } catch (e) {
+      if (threw === null) threw = thrown(e);
+    }
+    put(values, i, x);
+  }
+  return [values, threw];
 }
 
 const ENVELOPE_FIELDS = ["pageId", "requestId", "cmd", "payload"];

@@ -362,7 +362,9 @@ pub fn for_tests(reset: bool) {
 fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> {
     const EXPECTED: &str = "expected an ISnapshot ({ dirty: string[], noReload: boolean })";
     let refuse = |why: String| JsError::new(&format!("{EXPECTED}: {why}"));
-    if !snapshot.is_object() || Array::is_array(snapshot) {
+    let is_array =
+        |s| crate::js::is_array(s).map_err(|e| refuse(format!("reading the snapshot threw: {e}")));
+    if !snapshot.is_object() || is_array(snapshot)? {
         return Err(refuse("not an object".into()));
     }
     // Fail closed: a field that cannot be read, or that JSON cannot hold

@@ -18,6 +18,17 @@ extern "C" {
     /// `JSON.parse` as the module loaded it (a page may replace the global).
     #[wasm_bindgen(catch, js_name = parse)]
     fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+    /// `Array.isArray` as the module loaded it.
+    #[wasm_bindgen(catch, js_name = isArray)]
+    fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// `Array.isArray(value)` for a value the page handed in, or what it
+/// threw: a revoked proxy throws even there (js-sys's binding would throw
+/// through the wasm frames), so each caller words a throw as its own
+/// refusal.
+pub fn is_array(value: &JsValue) -> Result<bool, String> {
+    js_is_array(value).map_err(|e| thrown(&e))
 }
 
 /// JSON text as a JS value: how answers cross back (one string and a

@@ -77,7 +77,8 @@ extern "C" {
     /// a boxed value or a `toJSON` (a `Date`) crosses as JSON writes it.
     #[wasm_bindgen(js_name = stringify)]
     fn stringify_js(value: &JsValue, loose: bool) -> Array;
-    /// `[values, thrown]`: the fields `names` of `value`, read in order.
+    /// `[values, thrown]`: the fields `names` of `value`, read in order,
+    /// each on its own (`thrown`: the first that threw).
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
 }
@@ -113,8 +114,9 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
     let scalars = (0..read.min(REQUEST_SCALARS))
         .map(|i| scalar(&values.get(i as u32)))
         .collect();
+    // Not written when a field threw: the request is refused for that first.
     let input = Some(values.get(REQUEST_SCALARS as u32))
-        .filter(|input| read > REQUEST_SCALARS && !input.is_undefined())
+        .filter(|input| read > REQUEST_SCALARS && !input.is_undefined() && thrown.is_none())
         .map(|input| stringify(&input, false));
     CrossedRequest {
         scalars: Some(scalars),
@@ -427,16 +429,18 @@ fn read(options: &JsValue, name: &'static str) -> Result<JsValue, ConfigError> {
     Reflect::get(options, &JsValue::from_str(name)).map_err(|_| ConfigError::Unreadable(name))
 }
 
-fn kind(value: &JsValue) -> OptionKind {
-    if value.is_undefined() || value.is_null() {
+/// What `options[name]` is; an array check that threw (a revoked proxy)
+/// is [`ConfigError::Unreadable`], as a throwing getter is.
+fn kind(value: &JsValue, name: &'static str) -> Result<OptionKind, ConfigError> {
+    Ok(if value.is_undefined() || value.is_null() {
         OptionKind::Absent
     } else if value.is_function() {
         OptionKind::Function
-    } else if Array::is_array(value) {
+    } else if crate::js::is_array(value).map_err(|_| ConfigError::Unreadable(name))? {
         OptionKind::Array
     } else {
         OptionKind::Other
-    }
+    })
 }
 
 /// What `createSurface` reads: the callbacks (each read once and checked as
@@ -455,7 +459,7 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
     let mut callbacks: [JsValue; 4] = Default::default();
     for (slot, option) in callbacks.iter_mut().zip(CallbackOption::ALL) {
         let value = read(options, option.name())?;
-        option.check(kind(&value))?;
+        option.check(kind(&value, option.name())?)?;
         *slot = value;
     }
     let data = bare();

@@ -3,7 +3,7 @@
 //! never an exception), and the data options are decoded through their JSON
 //! text within the bounds ([`crate::js::decode`]). No decision is made here.
 
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Function, Reflect};
 use sense::IslandSlots;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
@@ -43,10 +43,15 @@ fn field(obj: &JsValue, key: &str) -> Read<JsValue> {
 }
 
 fn map<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> T) -> Read<T> {
+    then(read, |v| Read::Value(f(v)))
+}
+
+/// [`map`] with a reader that may throw itself.
+fn then<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> Read<T>) -> Read<T> {
     match read {
         Read::Absent => Read::Absent,
         Read::Threw => Read::Threw,
-        Read::Value(v) => Read::Value(f(v)),
+        Read::Value(v) => f(v),
     }
 }
 
@@ -73,15 +78,20 @@ fn root(value: JsValue) -> RootFacts<JsValue> {
     }
 }
 
-fn data<T: DeserializeOwned>(value: JsValue) -> DataFacts<T> {
-    DataFacts {
+/// A data option's facts; `Threw` when even its array check threw (a
+/// revoked proxy): "reading options.… threw", as for a throwing getter.
+fn data<T: DeserializeOwned>(value: JsValue) -> Read<DataFacts<T>> {
+    let Ok(is_array) = crate::js::is_array(&value) else {
+        return Read::Threw;
+    };
+    Read::Value(DataFacts {
         is_object: value.is_object(),
-        is_array: Array::is_array(&value),
+        is_array,
         data: decode(&value).map_err(|e| match e {
             Refused::NotData(why) => DataError::NotData(why),
             Refused::Bounds(why) => DataError::OutOfBounds(why),
         }),
-    }
+    })
 }
 
 /// The facts of `options`, each option read once.
@@ -109,8 +119,8 @@ pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
         window_document,
         capture: map(field(options, "captureScreenshot"), given),
         port: [port("sense"), port("bot"), port("bom")],
-        island_slots: map(field(options, "islandSlots"), data),
-        allowed_origins: map(field(options, "allowedOrigins"), data),
+        island_slots: then(field(options, "islandSlots"), data),
+        allowed_origins: then(field(options, "allowedOrigins"), data),
         ports: map(ports.clone(), given),
         global: given(global),
     }

@@ -101,9 +101,10 @@ fn refused(registration: &JsValue) -> bool {
     crate::js::get(registration, "refused").is_truthy()
 }
 
-/// A plain object (not an array, not null).
+/// A plain object (not an array, not null, not a revoked proxy: one whose
+/// array check throws has no arguments to read).
 fn plain_object(v: &JsValue) -> bool {
-    v.is_object() && !js_sys::Array::is_array(v)
+    v.is_object() && crate::js::is_array(v) == Ok(false)
 }
 
 /// The tool-call closure: `call(id, input)` → the promise of the answer.
