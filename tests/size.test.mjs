@@ -76,11 +76,16 @@ const BUDGET_GZIP_BYTES = 100_000;
  * a reload escape that re-checks unsaved work just before the reload and
  * never stays retired without one (+1,561 B): 205,502 B; the disabled
  * state decided in Rust from gathered facts, one rule for the snapshot, the
- * bot and Surface (+216 B): 205,718 B. A ceiling that catches
+ * bot and Surface (+216 B): 205,718 B. Session 14's audit fixes: scroll
+ * runs on both axes (-52 B), installPlayable({ window }) scanning that
+ * window's document and methods bound off their object (+504 B), typed
+ * errors in public signatures and one hash function (+359 B), one catching
+ * isArray for page values and Surface's per-field reads (+222 B):
+ * 206,635 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 205_800;
+const CEILING_GZIP_BYTES = 206_700;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
