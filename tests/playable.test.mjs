@@ -1272,6 +1272,52 @@ test("a root of another window than options.window is a TypeError: nothing insta
     assert.deepEqual(r, { element: refused, document: refused, marked: [undefined, undefined], own: "installed" });
   }));
 
+test("a stand-in window (postMessage and listeners, no document) is installed on: it scans the global document, or the root given, and bridges its own messages", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      // What a relay or a test harness hands in: a window's messaging, no document.
+      const standIn = () => {
+        const posted = [];
+        const listeners = [];
+        return {
+          posted,
+          listeners,
+          postMessage(message, origin) { posted.push([message, origin]); },
+          addEventListener(type, f) { if (type === "message") listeners.push(f); },
+          removeEventListener(type, f) { listeners.splice(listeners.indexOf(f) >>> 0, 1); },
+        };
+      };
+      const scan = async (options) => {
+        window.P.resetPlayableForTests();
+        try {
+          const p = window.P.installPlayable({ ...options, allowedOrigins: [location.origin] });
+          const hello = await p.handle({ requestId: "h", cmd: "hello", payload: {} });
+          const snap = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+          if (!snap.ok) return JSON.stringify([hello, snap]);
+          // A downlink through the stand-in's listeners, from the stand-in: answered through it.
+          const w = options.window;
+          p.attachWindowBridge();
+          const down = { channel: "in-page-playable", dir: "down", seq: 7, envelope: { pageId: p.pageId, requestId: "b", cmd: "snapshot", payload: {} } };
+          for (const f of w.listeners) f({ data: down, origin: location.origin, source: w });
+          for (let i = 0; i < 50 && !w.posted.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+          const [reply, target] = w.posted[0] || [];
+          return {
+            menu: snap.payload.snapshot.menu.some((m) => m.id === "btn-save"),
+            marked: window.__IN_PAGE_PLAYABLE_V1__ === true,
+            bridged: reply ? [reply.dir, reply.seq, reply.envelope.ok, target] : null,
+          };
+        } catch (e) {
+          return e.name + ": " + e.message;
+        } finally {
+          window.P.resetPlayableForTests();
+        }
+      };
+      return { alone: await scan({ window: standIn() }), root: await scan({ window: standIn(), root: document }), body: await scan({ window: standIn(), root: document.body }) };
+    });
+    const scanned = { menu: true, marked: false, bridged: ["up", 7, true, new URL(ctx.server.origin).origin] };
+    assert.deepEqual(r, { alone: scanned, root: scanned, body: scanned }, "this page's menu, installed on the stand-in, not this window");
+  }));
+
 test("deriveEscapes and isEscapeAllowed", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
@@ -1383,6 +1429,32 @@ test("installPlayable with a revoked proxy as islandSlots or allowedOrigins: \"r
     assert.equal(r.origins, "TypeError: installPlayable: reading options.allowedOrigins threw");
     assert.equal(r.marker, "undefined", "nothing installed, the window not marked");
     assert.equal(r.after, 'no error: "installed"');
+  }));
+
+test("installPlayable with a revoked proxy as root, window, captureScreenshot, ports or a port: \"reading options.… threw\", nothing installed", () =>
+  withPage(async (page) => {
+    await page.evaluate(REVOKED);
+    const r = await page.evaluate(() => {
+      window.P.resetPlayableForTests();
+      const install = (options) => window.__error(() => window.P.installPlayable(options).phase);
+      const revocable = (target) => { const { proxy, revoke } = Proxy.revocable(target, {}); revoke(); return proxy; };
+      return {
+        root: install({ root: window.__revoked() }),
+        window: install({ window: window.__revoked() }),
+        capture: install({ captureScreenshot: revocable(() => "image") }),
+        ports: install({ ports: window.__revoked() }),
+        bot: install({ ports: { bot: window.__revoked() } }),
+        marker: String(window.__IN_PAGE_PLAYABLE_V1__),
+      };
+    });
+    assert.deepEqual(r, {
+      root: "TypeError: installPlayable: reading options.root threw",
+      window: "TypeError: installPlayable: reading options.window threw",
+      capture: "TypeError: installPlayable: reading options.captureScreenshot threw",
+      ports: "TypeError: installPlayable: reading options.ports threw",
+      bot: "TypeError: installPlayable: reading options.ports.bot threw",
+      marker: "undefined",
+    });
   }));
 
 test("a strict Content-Security-Policy fails installation with a clear error", async () => {

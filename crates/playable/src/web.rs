@@ -176,10 +176,17 @@ impl Bom for BomPort {
     }
 }
 
-/// `window.crypto` (through Reflect.get, which the module imports anyway).
+/// `window.crypto` (through Reflect.get, which the module imports anyway),
+/// else the global one: a stand-in window (an object with `postMessage`)
+/// has none, and its pageIds still need randomness.
 pub fn crypto(window: &JsValue) -> Option<web_sys::Crypto> {
-    Reflect::get(window, &"crypto".into())
-        .ok()
+    let read = |from: &JsValue| {
+        Reflect::get(from, &"crypto".into())
+            .ok()
+            .filter(JsValue::is_object)
+    };
+    read(window)
+        .or_else(|| read(&js_sys::global()))
         .map(JsCast::unchecked_into)
 }
 

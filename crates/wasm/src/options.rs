@@ -111,8 +111,11 @@ pub struct OptionFacts<H> {
     /// `globalThis.document`, the default root.
     pub document: Read<RootFacts<H>>,
     pub window: Read<Given<H>>,
-    /// `options.window.document`, the default root when `window` is given;
-    /// read only then (`Absent` otherwise).
+    /// `options.window.document` when `window` is given (`Absent`
+    /// otherwise): the default root, and the document a `root` given with
+    /// it must be of. A stand-in window (an object with `postMessage` and no
+    /// `document`) has none: then the global document is the default and
+    /// any root is taken as asked.
     pub window_document: Read<RootFacts<H>>,
     /// `globalThis`, the last resort for the window.
     pub global: Given<H>,
@@ -154,7 +157,6 @@ pub enum OptionsError {
     NotAWindow,
     /// Reading `options.window.document` threw (a window of another origin).
     WindowDocumentThrew,
-    NoWindowDocument,
     /// `options.root` is no node of `options.window`'s document.
     RootNotInWindow,
     CaptureNotAFunction,
@@ -190,9 +192,6 @@ impl fmt::Display for OptionsError {
             Self::WindowDocumentThrew => f.write_str(
                 "reading options.window.document threw (a window of another origin cannot be scanned)",
             ),
-            Self::NoWindowDocument => {
-                f.write_str("options.window has no document: pass options.root")
-            }
             Self::RootNotInWindow => f.write_str(
                 "options.root is not in options.window's document (leave root out to scan that document)",
             ),
@@ -274,17 +273,34 @@ pub fn named_window<H: Clone>(facts: &OptionFacts<H>) -> Option<H> {
 }
 
 /// The checks, in order: the options object, `root` (default: `window`'s
-/// document when `window` is given, else the global document), `window`
-/// (default: the root's, else the global window; a `root` given with a
-/// `window` must be that window's, or of no window at all),
+/// document when `window` is given and has one, else the global
+/// document), `window` (default: the root's, else the global window; a
+/// `root` given with a `window` that has a document must be of that
+/// document's window, or of no window at all),
 /// `captureScreenshot`, `ports`, `islandSlots`, `allowedOrigins`, then each
 /// port. The first problem is the answer.
-pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
+pub fn check<H: PartialEq + Clone>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsError> {
     if !facts.absent && !facts.is_object {
         return Err(OptionsError::NotAnObject);
     }
-    let window_given = matches!(&facts.window, Read::Value(w) if w.posts_messages);
     let root_given = !matches!(facts.root, Read::Absent);
+    // A window given: its own document, and `held_to`, the window a given
+    // root must be of (that document's). A window of another origin throws
+    // on its document (it is then its own `held_to`); a stand-in window
+    // (`postMessage` and listeners, no `document`) has neither.
+    let named = match &facts.window {
+        Read::Value(w) if w.posts_messages => Some(&w.value),
+        _ => None,
+    };
+    let (window_document, held_to) = match (facts.window_document, named) {
+        (Read::Value(d), Some(w)) => {
+            let view = window_of(&d.root, d.own_view.clone(), d.owner_view.clone());
+            let held_to = view.unwrap_or_else(|| w.clone());
+            (Read::Value(d), Some(held_to))
+        }
+        (Read::Threw, Some(w)) => (Read::Threw, Some(w.clone())),
+        _ => (Read::Absent, None),
+    };
     let RootFacts {
         root,
         own_view,
@@ -294,15 +310,15 @@ pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsE
         Some(root) => root,
         // The window's own document, not this one's: a window scanned in
         // another's document would click there and reload here.
-        None if window_given => match facts.window_document {
+        None => match window_document {
             Read::Value(document) => document,
             Read::Threw => return Err(OptionsError::WindowDocumentThrew),
-            Read::Absent => return Err(OptionsError::NoWindowDocument),
+            // No window, or one with no document: the seed's default.
+            Read::Absent => facts
+                .document
+                .get("document")?
+                .ok_or(OptionsError::NoDocument)?,
         },
-        None => facts
-            .document
-            .get("document")?
-            .ok_or(OptionsError::NoDocument)?,
     };
     if !is_root(root.node_type, has_host) {
         return Err(OptionsError::RootNotANode);
@@ -311,9 +327,12 @@ pub fn check<H: PartialEq>(facts: OptionFacts<H>) -> Result<Options<H>, OptionsE
         Some(w) if w.posts_messages => {
             // Scanned in one window, marked, bridged and reloaded in
             // another: refused rather than half of each. A root of no
-            // window at all (a DOMParser document) is scanned as asked.
+            // window at all (a DOMParser document) is scanned as asked,
+            // and so is any root with a stand-in window (no document to
+            // hold it to).
             if root_given
-                && window_of(&root, own_view, owner_view).is_some_and(|view| view != w.value)
+                && matches!((window_of(&root, own_view, owner_view), held_to),
+                    (Some(view), Some(held_to)) if view != held_to)
             {
                 return Err(OptionsError::RootNotInWindow);
             }

@@ -233,20 +233,13 @@ fn frame(f: &mut OptionFacts<H>) {
 fn a_window_without_a_root_scans_its_own_document_not_this_one() {
     let o = given(frame).expect("ok");
     assert_eq!((o.root, o.window), ("frame-doc", "frame"));
-    // Its document unreadable (another origin) or missing: refused.
+    // Its document unreadable (another origin): refused.
     assert_eq!(
         message(|f| {
             frame(f);
             f.window_document = Read::Threw;
         }),
         "reading options.window.document threw (a window of another origin cannot be scanned)"
-    );
-    assert_eq!(
-        message(|f| {
-            frame(f);
-            f.window_document = Read::Absent;
-        }),
-        "options.window has no document: pass options.root"
     );
     // A window that is no window is that error, whatever its document.
     assert_eq!(
@@ -255,6 +248,37 @@ fn a_window_without_a_root_scans_its_own_document_not_this_one() {
             f.window = Read::Value(thing("{}"));
         }),
         "options.window must be a Window"
+    );
+}
+
+/// A stand-in window: `postMessage` and listeners, no `document`.
+fn stand_in(f: &mut OptionFacts<H>) {
+    f.window = Read::Value(window("stand-in"));
+    f.window_document = Read::Absent;
+}
+
+#[test]
+fn a_stand_in_window_scans_the_global_document_or_the_root_given() {
+    // No document of its own: the seed's default root, the global document,
+    // bridged through the stand-in.
+    let o = given(stand_in).expect("ok");
+    assert_eq!((o.root, o.window), ("document", "stand-in"));
+    // No document to hold a root to: any root is scanned as asked.
+    for root in [node("document", 9.0), node("el", 1.0)] {
+        let o = given(|f| {
+            stand_in(f);
+            f.root = Read::Value(root);
+        })
+        .expect("ok");
+        assert_eq!(o.window, "stand-in");
+    }
+    // Without a global document either: the root is still missing.
+    assert_eq!(
+        message(|f| {
+            stand_in(f);
+            f.document = Read::Absent;
+        }),
+        "no document to scan: pass options.root"
     );
 }
 
@@ -283,6 +307,18 @@ fn a_root_of_another_window_is_refused() {
     })
     .expect("ok");
     assert_eq!((inert.root, inert.window), ("inert", "frame"));
+    // A window of another origin (its document unreadable) is its own
+    // view: a root of this window is refused, one of that window accepted.
+    let cross_origin = |f: &mut OptionFacts<H>, owner: H| {
+        frame(f);
+        f.window_document = Read::Threw;
+        f.root = Read::Value(RootFacts {
+            owner_view: Some(owner),
+            ..node("el", 1.0)
+        });
+    };
+    assert_eq!(message(|f| cross_origin(f, "owner-window")), refused);
+    assert!(given(|f| cross_origin(f, "frame")).is_ok());
     // The window's own document, given as root: accepted.
     let own = given(|f| {
         frame(f);

@@ -42,11 +42,7 @@ fn field(obj: &JsValue, key: &str) -> Read<JsValue> {
     }
 }
 
-fn map<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> T) -> Read<T> {
-    then(read, |v| Read::Value(f(v)))
-}
-
-/// [`map`] with a reader that may throw itself.
+/// A read value through a reader that may throw itself.
 fn then<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> Read<T>) -> Read<T> {
     match read {
         Read::Absent => Read::Absent,
@@ -55,7 +51,7 @@ fn then<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> Read<T>) -> Read<T> {
     }
 }
 
-fn given(value: JsValue) -> Given<JsValue> {
+fn facts(value: JsValue) -> Given<JsValue> {
     Given {
         is_object: value.is_object(),
         is_function: value.is_function(),
@@ -65,16 +61,39 @@ fn given(value: JsValue) -> Given<JsValue> {
     }
 }
 
+/// An object option's facts; `Threw` for a revoked proxy (whose every
+/// read throws), as for a throwing getter. A getter of the value that
+/// throws is no such thing: a cross-origin window throws on `nodeType`
+/// and is still a window.
+fn given(value: JsValue) -> Read<Given<JsValue>> {
+    match crate::js::is_array(&value) {
+        Err(_) => Read::Threw,
+        Ok(_) => Read::Value(facts(value)),
+    }
+}
+
 fn some(v: JsValue) -> Option<JsValue> {
     (!nullish(&v)).then_some(v)
 }
 
-fn root(value: JsValue) -> RootFacts<JsValue> {
-    RootFacts {
-        own_view: some(get(&value, "defaultView")),
-        owner_view: some(get(&get(&value, "ownerDocument"), "defaultView")),
-        has_host: get(&value, "host").is_object(),
-        root: given(value),
+fn root(value: JsValue) -> Read<RootFacts<JsValue>> {
+    let own_view = some(get(&value, "defaultView"));
+    let owner_view = some(get(&get(&value, "ownerDocument"), "defaultView"));
+    let has_host = get(&value, "host").is_object();
+    map(given(value), |root| RootFacts {
+        root,
+        own_view,
+        owner_view,
+        has_host,
+    })
+}
+
+/// A read value through a reader that cannot throw.
+fn map<A, T>(read: Read<A>, f: impl FnOnce(A) -> T) -> Read<T> {
+    match read {
+        Read::Absent => Read::Absent,
+        Read::Threw => Read::Threw,
+        Read::Value(v) => Read::Value(f(v)),
     }
 }
 
@@ -98,31 +117,31 @@ fn data<T: DeserializeOwned>(value: JsValue) -> Read<DataFacts<T>> {
 pub fn read(options: &JsValue) -> OptionFacts<JsValue> {
     let global: JsValue = js_sys::global().into();
     let given_root = field(options, "root");
-    let window = map(field(options, "window"), given);
-    // Read only when it is the default root: a cross-origin window's
-    // document throws, and a root given makes it unneeded.
-    let window_document = match (&given_root, &window) {
-        (Read::Absent, Read::Value(w)) => map(field(&w.value, "document"), root),
+    let window = then(field(options, "window"), given);
+    // The default root, and the document a given root must be of (a
+    // cross-origin window's throws: recorded, decided on by `check`).
+    let window_document = match &window {
+        Read::Value(w) => then(field(&w.value, "document"), root),
         _ => Read::Absent,
     };
     let ports = field(options, "ports");
     let port = |name| match &ports {
-        Read::Value(p) => map(field(p, name), given),
+        Read::Value(p) => then(field(p, name), given),
         _ => Read::Absent,
     };
     OptionFacts {
         absent: nullish(options),
         is_object: options.is_object(),
-        root: map(given_root, root),
-        document: map(field(&global, "document"), root),
+        root: then(given_root, root),
+        document: then(field(&global, "document"), root),
         window,
         window_document,
-        capture: map(field(options, "captureScreenshot"), given),
+        capture: then(field(options, "captureScreenshot"), given),
         port: [port("sense"), port("bot"), port("bom")],
         island_slots: then(field(options, "islandSlots"), data),
         allowed_origins: then(field(options, "allowedOrigins"), data),
-        ports: map(ports.clone(), given),
-        global: given(global),
+        ports: then(ports.clone(), given),
+        global: facts(global),
     }
 }
 
