@@ -191,6 +191,87 @@ test("scroll to start, center or end aligns the element on the horizontal axis t
     assert.deepEqual(r.out[0], { id: "tile", scrollLeft: 770, scrollTop: 0 }, "to, then by");
   }));
 
+// A scroller on both axes in direction `dir`, with `style` added: 300px
+// above the tile, 800px of inline pad before it (to its right in rtl) and
+// after it, 300px below; and a self-scrolling div (900px wide content).
+const box = (page, dir, style = "") => page.evaluate(({ dir, style }) => {
+  const pad = `<span style="display:inline-block;width:800px">pad</span>`;
+  document.body.insertAdjacentHTML("beforeend",
+    `<div id="box" style="direction:${dir};width:200px;height:100px;overflow:auto;white-space:nowrap;${style}">` +
+    `<div style="height:300px"></div>${pad}` +
+    `<button id="btile" style="box-sizing:border-box;width:40px;margin:0" data-e2e-kind="playable" data-e2e-id="btile" data-e2e-event="scroll">tile</button>` +
+    `${pad}<div style="height:300px"></div></div>` +
+    `<div id="self" style="direction:${dir};width:200px;height:60px;overflow:auto" data-e2e-kind="playable" data-e2e-id="self" data-e2e-event="scroll">` +
+    `<div style="width:900px;height:20px"></div></div>`);
+}, { dir, style });
+
+// Where scrollIntoView({ block: to, inline: to }) puts element `id` from its
+// container `c` at (0, 0), as run's answer would give it; the container is
+// back at (0, 0) after.
+const intoView = (page, id, c, to) => page.evaluate(({ id, c, to }) => {
+  const el = document.getElementById(id);
+  const box = c ? document.getElementById(c) : document.scrollingElement;
+  box.scrollTo(0, 0);
+  el.scrollIntoView({ block: to, inline: to, behavior: "instant" });
+  const at = { id, scrollLeft: Math.round(box.scrollLeft), scrollTop: Math.round(box.scrollTop) };
+  box.scrollTo(0, 0);
+  return at;
+}, { id, c, to });
+
+// run's answer for { id, to } and the scrollIntoView oracle's, for each alignment.
+async function aligned(page, id, c) {
+  const out = [];
+  for (const to of ["start", "center", "end"]) {
+    const want = await intoView(page, id, c, to);
+    const r = await runs(page, [{ id, to }]);
+    out.push([to, r.out[0], want]);
+  }
+  return out;
+}
+
+test("scroll to start, center or end in a right-to-left container: inline start is its right edge, as scrollIntoView has it; a self-scrolling rtl element goes to negative scrollLeft", () =>
+  withEvents(async (page) => {
+    await box(page, "rtl");
+    const out = await aligned(page, "btile", "box");
+    for (const [to, got, want] of out) assert.deepEqual(got, want, to);
+    assert.deepEqual(out.map(([, got]) => got.scrollLeft), [-800, -720, -640],
+      "the tile's right edge, centre (-(820 - 100)), left edge (-(840 - 200)) at the box's; scrollLeft runs from 0 to negatives in rtl");
+    const r = await runs(page, [{ id: "self", to: "end" }, { id: "self", to: "center" }, { id: "self", to: "start" }]);
+    assert.deepEqual(r.out, [
+      { id: "self", scrollLeft: -700, scrollTop: 0 },
+      { id: "self", scrollLeft: -350, scrollTop: 0 },
+      { id: "self", scrollLeft: 0, scrollTop: 0 },
+    ], "its end is the far left (900 - 200), its start the right");
+  }));
+
+// A second Chromium without playwright's --hide-scrollbars: classic scrollbars take room.
+const bars = useBrowser({ options: { ignoreDefaultArgs: ["--hide-scrollbars"] } });
+
+test("scroll to start, center or end aligns to the visible scroll area, inside a thick border and a scrollbar, in ltr and rtl (the scrollbar on the left), as scrollIntoView does", () =>
+  bars.withPage("/tests/fixtures/events.html", async (page) => {
+    for (const dir of ["ltr", "rtl"]) {
+      await box(page, dir, "overflow:scroll;border:10px solid #999;border-left-width:16px");
+      const room = await page.evaluate(() => {
+        const b = document.getElementById("box");
+        return [b.clientWidth, b.clientHeight, b.clientLeft];
+      });
+      assert.ok(room[0] < 200 && room[1] < 100, `${dir}: the scrollbars take room (${room})`);
+      assert.equal(room[2], dir === "rtl" ? 16 + 200 - room[0] : 16, `${dir}: clientLeft is the left border, and the scrollbar when it is on the left`);
+      for (const [to, got, want] of await aligned(page, "btile", "box")) assert.deepEqual(got, want, `${dir} ${to}`);
+      await page.evaluate(() => { document.getElementById("box").remove(); document.getElementById("self").remove(); });
+    }
+  }));
+
+test("scroll to start, center or end of the page aligns to the viewport without its scrollbars, as scrollIntoView does", () =>
+  bars.withPage("/tests/fixtures/events.html", async (page) => {
+    await page.evaluate(() => document.body.insertAdjacentHTML("beforeend",
+      `<button id="ptile" style="position:absolute;left:1500px;top:2000px;width:40px" data-e2e-kind="playable" data-e2e-id="ptile" data-e2e-event="scroll">tile</button>` +
+      `<div style="position:absolute;left:4000px;top:4000px;width:1px;height:1px"></div>`));
+    const room = await page.evaluate(() => [document.documentElement.clientWidth < innerWidth, document.documentElement.clientHeight < innerHeight]);
+    assert.deepEqual(room, [true, true], "the page has both scrollbars");
+    for (const [to, got, want] of await aligned(page, "ptile", null)) assert.deepEqual(got, want, to);
+  }));
+
 test("drag: HTML5 drag and drop with a DataTransfer, and a pointer-events drag", () =>
   withEvents(async (page) => {
     const r = await runs(page, [{ id: "card", to: "done" }, { id: "knob", to: "slot" }]);

@@ -177,6 +177,50 @@ test("act.js scroll: the element itself when it scrolls, else its scroll contain
     },
   ));
 
+test("act.js scroll in right-to-left: inline start is the right edge of an rtl box, a self-scrolling rtl box goes to negative scrollLeft, and the page takes its direction from <body>; each as scrollIntoView does", () =>
+  withSnippets(
+    `<div id="box" style="direction:rtl;overflow:auto;height:100px;width:100px;white-space:nowrap">
+       <div style="height:300px"></div><span style="display:inline-block;width:400px"></span><i id="t" style="display:inline-block;width:20px">T</i><span style="display:inline-block;width:400px"></span>
+     </div>
+     <div style="height:3000px"></div>
+     <div style="white-space:nowrap"><span style="display:inline-block;width:3000px"></span><b id="far" style="display:inline-block;width:20px">F</b><span style="display:inline-block;width:3000px"></span></div>
+     <div style="height:3000px"></div>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const $ = (id) => document.getElementById(id);
+        const box = $("box");
+        // [A.scroll's answer, scrollIntoView's] from c at (0, 0), for each fraction.
+        const both = (el, c) => [0, 0.5, 1].map((f) => {
+          const to = ["start", "center", "end"][f * 2];
+          c.scrollTo(0, 0);
+          el.scrollIntoView({ block: to, inline: to, behavior: "instant" });
+          const want = [Math.round(c.scrollLeft), Math.round(c.scrollTop)];
+          c.scrollTo(0, 0);
+          return [A.scroll(el, f, 0, 0), want];
+        });
+        const out = { box: both($("t"), box) };
+        out.selfEnd = A.scroll(box, 1, 0, 0);
+        out.selfStart = A.scroll(box, 0, 0, 0);
+        out.max = [box.scrollWidth - box.clientWidth, box.scrollHeight - box.clientHeight];
+        const page = document.scrollingElement;
+        document.body.style.direction = "rtl";
+        out.bodyRtl = both($("far"), page);
+        document.documentElement.style.direction = "rtl";
+        document.body.style.direction = "ltr";
+        out.htmlRtl = both($("far"), page);
+        return out;
+      });
+      for (const [got, want] of r.box) assert.deepEqual(got, want);
+      assert.deepEqual(r.box.map(([got]) => got[0]), [-400, -360, -320], "the i's right edge, centre (-(410 - 50)), left edge (-(420 - 100)) at the box's");
+      assert.deepEqual(r.selfEnd, [-r.max[0], r.max[1]], "its end: the far left (scrollLeft runs from 0 to negatives in rtl) and the bottom");
+      assert.deepEqual(r.selfStart, [0, 0]);
+      for (const [got, want] of r.bodyRtl) assert.deepEqual(got, want, "<body dir=rtl>: the viewport scrolls right to left");
+      assert.ok(r.bodyRtl.every(([got]) => got[0] < 0), "far from the start: scrollLeft < 0 on all three");
+      for (const [got, want] of r.htmlRtl) assert.deepEqual(got, want, "<html dir=rtl><body dir=ltr>: the viewport scrolls left to right");
+      assert.ok(r.htmlRtl.every(([got]) => got[0] > 0));
+    },
+  ));
+
 test("act.js drag: pointer and mouse events from the source's centre to the target's; HTML5 drag and drop when the source is draggable, the drop only when the target cancels dragover", () =>
   withSnippets(
     `<div id="src" style="position:absolute;left:0;top:0;width:40px;height:40px"></div>

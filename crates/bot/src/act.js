@@ -135,25 +135,36 @@ function container(el) {
 /**
  * Scrolls el (when it scrolls) or its scroll container; returns [left, top].
  * f (bot::Align's fraction: 0 start, 0.5 centre, 1 end), when given, aligns
- * el on both axes, as scrollIntoView's block and inline with one alignment;
- * then (bx, by) is added, both always.
+ * el on both axes, as scrollIntoView's block and inline with one alignment:
+ * inline start is the right edge in a right-to-left container, and el meets
+ * the visible scroll area (inside borders and scrollbars); then (bx, by) is
+ * added, both always.
  */
 export function scroll(el, f, bx, by) {
   const c = container(el);
   const w = win(el);
+  const d = el.ownerDocument;
+  const page = c === d.scrollingElement || c === d.documentElement;
   let left = c.scrollLeft;
   let top = c.scrollTop;
   if (f != null) {
+    // The viewport takes its direction from <body> (CSS Writing Modes' HTML
+    // special case), so <html dir=rtl><body dir=ltr> scrolls left to right.
+    const rtl = w.getComputedStyle(page ? d.body || c : c).direction === "rtl";
+    // In right-to-left, scrollLeft runs from 0 (start, at the right) to negatives.
+    const fx = rtl ? 1 - f : f;
     if (c === el) {
-      left = f * (c.scrollWidth - c.clientWidth);
+      left = (rtl ? -f : f) * (c.scrollWidth - c.clientWidth);
       top = f * (c.scrollHeight - c.clientHeight);
     } else {
       const e = el.getBoundingClientRect();
-      const d = el.ownerDocument;
-      const r = c === d.scrollingElement || c === d.documentElement ? { top: 0, left: 0, height: w.innerHeight, width: w.innerWidth } : c.getBoundingClientRect();
-      // The same point of el and of the container meet: their starts, centres or ends.
-      left += e.left + f * e.width - (r.left + f * r.width);
-      top += e.top + f * e.height - (r.top + f * r.height);
+      // The scrollport: client* leave out borders and scrollbars (clientLeft
+      // also holds a vertical scrollbar drawn on the left, as in Chromium's rtl).
+      const b = page ? null : c.getBoundingClientRect();
+      const r = b ? { left: b.left + c.clientLeft, top: b.top + c.clientTop } : { left: 0, top: 0 };
+      // The same point of el and of the scrollport meet: their starts, centres or ends.
+      left += e.left + fx * e.width - (r.left + fx * c.clientWidth);
+      top += e.top + f * e.height - (r.top + f * c.clientHeight);
     }
   }
   c.scrollTo({ left: left + bx, top: top + by, behavior: "instant" });
