@@ -81,11 +81,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * window's document and methods bound off their object (+504 B), typed
  * errors in public signatures and one hash function (+359 B), one catching
  * isArray for page values and Surface's per-field reads (+222 B):
- * 206,635 B. A ceiling that catches
+ * 206,635 B. Session 15: scroll's to inside borders, scrollbars and rtl
+ * (+42 B), stand-in windows and revoked-proxy options read as such
+ * (+457 B): 207,134 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 206_700;
+const CEILING_GZIP_BYTES = 207_200;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
