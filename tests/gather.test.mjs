@@ -130,6 +130,12 @@ test("gather: an element root that matches is first, the query's NodeList is use
         const sr = shadowRoot.attachShadow({ mode: "open" });
         sr.innerHTML = "<button>S</button>";
         const inShadow = facts(sr, SELECTOR, ANCESTORS);
+        // A host under aria-disabled: its ShadowRoot, and an element directly in it, sit below it.
+        const disabledHost = document.createElement("div");
+        document.getElementById("outer").append(disabledHost);
+        const dsr = disabledHost.attachShadow({ mode: "open" });
+        dsr.innerHTML = "<p><button>D</button></p>";
+        const underHost = [facts(dsr, SELECTOR, ANCESTORS).above, facts(dsr.querySelector("p"), SELECTOR, ANCESTORS).above];
         let thrown = null;
         try {
           G.gather(3, SELECTOR, ANCESTORS);
@@ -144,6 +150,7 @@ test("gather: an element root that matches is first, the query's NodeList is use
           noAbove: noAbove.above,
           inShadow: inShadow.out.map((x) => x.tag),
           shadowAbove: inShadow.above,
+          underHost,
           thrown,
         };
       }, { SELECTOR, ANCESTORS });
@@ -154,6 +161,7 @@ test("gather: an element root that matches is first, the query's NodeList is use
       assert.equal(r.noAbove, false, "only the selector Rust hands in counts");
       assert.deepEqual(r.inShadow, ["BUTTON"]);
       assert.equal(r.shadowAbove, false);
+      assert.deepEqual(r.underHost, [true, true], "ancestors are looked for through the shadow host");
       assert.ok(r.thrown, "a root that is no node throws (the Rust side answers an error)");
     },
   ));

@@ -1073,6 +1073,85 @@ test("scan root may be an Element or a ShadowRoot", () =>
     assert.deepEqual(r.element, ["list-pagination:next"]);
   }));
 
+test("an inert or aria-disabled shadow host disables what a ShadowRoot (or an element in it) scan root holds: the snapshot says so and a run clicks nothing", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const out = {};
+      for (const attr of ["inert", 'aria-disabled="true"']) {
+        const wrap = document.createElement("div");
+        wrap.innerHTML = `<div ${attr}><div class="host"></div></div>`;
+        document.body.append(wrap);
+        const shadow = wrap.querySelector(".host").attachShadow({ mode: "open" });
+        shadow.innerHTML = '<section><button data-e2e-kind="playable" data-e2e-id="in-shadow">S</button></section>';
+        const clicks = [];
+        shadow.querySelector("button").addEventListener("click", () => clicks.push("in-shadow"));
+        for (const [name, root] of [["shadow", shadow], ["element", shadow.querySelector("section")], ["document", document]]) {
+          window.P.resetPlayableForTests();
+          const p = window.P.installPlayable({ root });
+          await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+          const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+          const run = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "in-shadow" } });
+          out[`${attr.split("=")[0]} ${name}`] = [s.payload.snapshot.menu.find((m) => m.id === "in-shadow").enabled, run.ok ? "ok" : run.error.message, clicks.length];
+        }
+        wrap.remove();
+      }
+      window.P.resetPlayableForTests();
+      return out;
+    });
+    const refused = [false, '"in-shadow" is disabled', 0];
+    assert.deepEqual(r, {
+      "inert shadow": refused, "inert element": refused, "inert document": refused,
+      "aria-disabled shadow": refused, "aria-disabled element": refused, "aria-disabled document": refused,
+    });
+  }));
+
+test("a control in a shadow root inside the open modal dialog is enabled and runs; one outside the dialog is disabled", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const dialog = document.createElement("dialog");
+      dialog.innerHTML = '<div class="host"></div><button data-e2e-kind="playable" data-e2e-id="light-in-modal">L</button>';
+      document.body.append(dialog);
+      const shadow = dialog.querySelector(".host").attachShadow({ mode: "open" });
+      shadow.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="shadow-in-modal">S</button>';
+      const clicks = [];
+      shadow.querySelector("button").addEventListener("click", () => clicks.push("shadow-in-modal"));
+      dialog.showModal();
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      const run = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "shadow-in-modal" } });
+      const enabled = Object.fromEntries(s.payload.snapshot.menu.map((m) => [m.id, m.enabled]));
+      dialog.close();
+      dialog.remove();
+      window.P.resetPlayableForTests();
+      return { light: enabled["light-in-modal"], shadow: enabled["shadow-in-modal"], outside: enabled["btn-save"], run: run.ok, clicks };
+    });
+    assert.deepEqual(r, { light: true, shadow: true, outside: false, run: true, clicks: ["shadow-in-modal"] });
+  }));
+
+test("a data-e2e-id shaped like a generic ref (g + digits) is no playable: not offered, refused, an unmarked control among the generics", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const b = document.createElement("button");
+      b.setAttribute("data-e2e-kind", "playable");
+      b.setAttribute("data-e2e-id", "g0");
+      b.textContent = "Looks generic";
+      const clicks = [];
+      b.addEventListener("click", () => clicks.push("g0"));
+      document.body.append(b);
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      const run = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "g0" } });
+      b.remove();
+      window.P.resetPlayableForTests();
+      return { menu: s.payload.snapshot.menu.some((m) => m.id === "g0"), generic: s.payload.snapshot.generics.some((g) => g.name === "Looks generic"), run: run.ok ? "ok" : run.error.code, clicks };
+    });
+    assert.deepEqual(r, { menu: false, generic: true, run: "NOT_IN_MENU", clicks: [] });
+  }));
+
 test("install options are checked with clear TypeErrors", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

@@ -46,6 +46,14 @@ fn usable_id(s: Option<&str>) -> Option<&str> {
     non_empty(s).filter(|s| s.len() <= ID_MAX_CHARS || char_count(s) <= ID_MAX_CHARS)
 }
 
+/// A playable's id: a usable one that is not a generic ref (`g` + digits),
+/// which every run refuses (NOT_IN_MENU): a menu item under it could never
+/// run, so the element is no playable (an interactive one is a generic).
+/// read.rs plans its reads by the same rule.
+pub(crate) fn playable_id(id: Option<&str>) -> Option<&str> {
+    usable_id(id).filter(|id| !is_generic_ref(id))
+}
+
 fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
     match spec {
         SlotSpec::AriaLabel(label) => node.aria_label == Some(label.as_str()),
@@ -179,7 +187,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
             continue;
         };
         match kind {
-            "playable" => {
+            "playable" if playable_id(node.id).is_some() => {
                 let item = menu_item(id.to_string(), node, node.title, node.desc, None);
                 claim(
                     &mut snap,
@@ -241,7 +249,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     }
 
     for (index, node) in nodes.iter().enumerate() {
-        let is_playable = node.kind == Some("playable") && usable_id(node.id).is_some();
+        let is_playable = node.kind == Some("playable") && playable_id(node.id).is_some();
         if !node.has(RawNode::FLAG_INTERACTIVE) || is_playable || slot_nodes[index] {
             continue;
         }

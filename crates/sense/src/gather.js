@@ -45,7 +45,8 @@ function modalOf(el) {
  */
 function browserFacts(el, modal) {
   let bits = el.matches(":disabled") ? DISABLED : 0;
-  if (modal !== null) bits |= modal.contains(el) ? MODAL | IN_MODAL : MODAL;
+  // In the dialog's shadow-including subtree counts: its shadow content is as live as its light one.
+  if (modal !== null) bits |= within(modal, el, true) ? MODAL | IN_MODAL : MODAL;
   let sets = 0, legends = 0;
   for (let set = el.closest("fieldset[disabled]"); set; set = set.parentElement && set.parentElement.closest("fieldset[disabled]")) {
     sets++;
@@ -55,9 +56,21 @@ function browserFacts(el, modal) {
   return (bits | (Math.min(sets, 255) << FIELDSETS) | (Math.min(legends, 255) << LEGENDS)) >>> 0;
 }
 
+/**
+ * `el` or an ancestor matches `selector`, through the shadow roots it sits
+ * in: an `inert` or `aria-disabled` host disables its shadow content too
+ * (`closest` alone stops at the shadow root).
+ */
+function closestComposed(el, selector) {
+  for (let n = el; n; n = n.getRootNode().host || null) {
+    if (n.closest(selector) !== null) return true;
+  }
+  return false;
+}
+
 /** `browserFacts`, plus whether `el` or an ancestor matches `disabling` (Rust's selector). */
 function facts(el, disabling, modal) {
-  return (browserFacts(el, modal) | (el.closest(disabling) !== null ? DISABLING : 0)) >>> 0;
+  return (browserFacts(el, modal) | (closestComposed(el, disabling) ? DISABLING : 0)) >>> 0;
 }
 
 /** The disabled facts of one element (bot, per run). */
@@ -212,8 +225,11 @@ export function gather(root, selector, ancestors) {
     open.pop();
     ints[openAt.pop()] = count;
   }
-  const parent = root.nodeType === 1 ? root.parentElement : null;
-  const above = parent !== null && parent.closest(ancestors) !== null;
+  // The root's nearest element ancestor, through a shadow root's host: a
+  // ShadowRoot's host, or an element root's parent (its host when it is a
+  // shadow root's child).
+  const parent = root.nodeType === 1 ? root.parentElement || (root.parentNode && root.parentNode.host) || null : root.host || null;
+  const above = parent !== null && closestComposed(parent, ancestors);
   // The integers as their bytes: the Rust side reads both as Uint8Array.
   return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above];
 }

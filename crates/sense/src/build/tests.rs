@@ -290,6 +290,35 @@ fn an_id_over_the_cap_is_no_id_and_an_unknown_event_is_cut() {
 }
 
 #[test]
+fn a_playable_id_shaped_like_a_generic_ref_is_no_playable() {
+    // Every run of `g` + digits is NOT_IN_MENU: offering it would be a lie.
+    let mut button = playable("g0", "B", EV);
+    button.flags |= N::FLAG_INTERACTIVE;
+    let mut dirty = playable("g3", "D", EV);
+    dirty.flags |= N::FLAG_DIRTY;
+    let b = build(
+        &[
+            button,
+            playable("g12", "Q", EV),
+            playable("go", "G", EV),
+            dirty,
+            island("g1", 3, 0),
+        ],
+        &IslandSlots::default(),
+    );
+    let ids: Vec<&str> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["go"], "g0, g12 and g3 are not offered");
+    assert_eq!(
+        b.snapshot.generics.len(),
+        1,
+        "the interactive g0 is a generic"
+    );
+    assert_eq!(b.snapshot.generics[0].reference, "g0");
+    assert_eq!(b.snapshot.dirty, ["g3"], "a dirty element keeps its id");
+    assert_eq!(b.snapshot.islands[0].id, "g1", "an island id is never run");
+}
+
+#[test]
 fn generic_refs_are_recognised() {
     assert!(is_generic_ref("g0"));
     assert!(is_generic_ref("g12"));
