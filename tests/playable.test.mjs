@@ -368,14 +368,17 @@ test("the instance cannot be freed: free() and Symbol.dispose do nothing, a late
       const outcome = async (f) => { try { const up = await f(); return up.ok ? "ok" : up.error.code; } catch (e) { return "threw: " + e.message; } };
       p.free(); // wasm-bindgen's own method on every exported class
       if (Symbol.dispose) p[Symbol.dispose]();
+      // The glue's pointer to the Rust half, as a page script might write it.
+      const writes = [Reflect.set(p, "__wbg_ptr", 0), Reflect.defineProperty(p, "__wbg_ptr", { value: 0 })];
+      const hidden = [Object.keys(p).includes("__wbg_ptr"), JSON.stringify(p).includes("__wbg_ptr")];
       const again = window.P.installPlayable();
       const hello = await outcome(() => again.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} }));
       const { handle } = again; // passed around as a function, without its object
       const detached = await outcome(() => handle({ pageId: again.pageId, requestId: "s", cmd: "snapshot", payload: {} }));
       const mapped = await Promise.all([null, { pageId: null, requestId: "m", cmd: "hello", payload: {} }].map(again.handle));
-      return { same: again === p, hello, detached, mapped: mapped.map((u) => (u.ok ? "ok" : u.error.code)), phase: again.phase, pageId: typeof again.pageId };
+      return { same: again === p, writes, hidden, hello, detached, mapped: mapped.map((u) => (u.ok ? "ok" : u.error.code)), phase: again.phase, pageId: typeof again.pageId };
     });
-    assert.deepEqual(r, { same: true, hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
+    assert.deepEqual(r, { same: true, writes: [false, false], hidden: [false, false], hello: "ok", detached: "ok", mapped: ["BAD_REQUEST", "ok"], phase: "live", pageId: "string" });
   }));
 
 test("attachWindowBridge and publishWebMcp work detached from the instance, as handle does (destructured, or called on undefined)", () =>

@@ -54,8 +54,19 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
 /// `bound` (every public one) is bound to it, so `const { handle,
 /// attachWindowBridge } = playable` still works instead of throwing on a
 /// missing `this`, as with the seed's plain object. Best effort: a write that fails
-/// leaves the class's own method.
+/// leaves the class's own method. The glue's pointer to the Rust half
+/// (`__wbg_ptr`, an own property) becomes read-only, non-configurable and
+/// not enumerable: a page script that wrote it (0, or another object's)
+/// would make every later call throw or never settle.
 pub fn hold(object: &JsValue, bound: &[&str]) {
+    let pointer = JsValue::from_str("__wbg_ptr");
+    let fixed = js_sys::Object::new();
+    let _ = Reflect::set(&fixed, &"value".into(), &get(object, "__wbg_ptr"));
+    // Said outright: a redefinition keeps the attributes it leaves out.
+    for attribute in ["writable", "enumerable", "configurable"] {
+        let _ = Reflect::set(&fixed, &attribute.into(), &JsValue::FALSE);
+    }
+    let _ = Reflect::define_property(object.unchecked_ref::<js_sys::Object>(), &pointer, &fixed);
     let global: JsValue = js_sys::global().into();
     // Function.prototype and Symbol.dispose, read as properties: no import
     // beyond the Reflect ones every read here uses.
