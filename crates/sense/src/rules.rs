@@ -13,15 +13,18 @@ use crate::wire::{
     ASK_TITLE, ASK_VALUE, DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
 };
 
-/// The value of `aria-disabled` that disables.
-const ARIA_DISABLED: &str = "true";
+/// The values of `aria-disabled` that do not disable, besides `""` (ASCII
+/// case-insensitive, untrimmed).
+const ARIA_NOT_DISABLED: [&str; 2] = ["false", "undefined"];
 
 /// The elements that disable themselves and their subtree (see
 /// [`is_disabling`]), as a selector: the gather's query matches them so the
 /// enabled rule needs no ancestor walk per element, and the gather and the
 /// per-element read of bot and Surface (`disabledFacts` in gather.js) test
-/// an element's ancestors with it.
-pub const DISABLING: &str = "[aria-disabled=\"true\"],[inert]";
+/// an element's ancestors with it. The same values as [`aria_disables`]
+/// (`i`: ASCII case-insensitive, as `eq_ignore_ascii_case`).
+pub const DISABLING: &str = "[aria-disabled]:not([aria-disabled=\"\"],\
+[aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert]";
 
 /// Tags that are interactive by themselves (`INPUT` unless `type=hidden`).
 const CONTROLS: [&str; 5] = ["BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"];
@@ -62,18 +65,31 @@ pub const TEXT_READ_MAX: u32 = 2000;
 /// (bench/notes.md).
 pub const CANDIDATES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],[data-e2e-dirty],\
 [data-e2e-noreload],a[href],area[href],button,input,select,textarea,summary,[role],[aria-label],\
-[tabindex],[contenteditable],[aria-disabled=\"true\"],[inert])";
+[tabindex],[contenteditable],[aria-disabled]:not([aria-disabled=\"\"],\
+[aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert])";
 
-/// `aria-disabled="true"` or `inert` on the element: it and everything
-/// below it (through open shadow roots) are disabled.
+/// Whether an `aria-disabled` value disables, as Chromium's accessibility
+/// tree reads it: any value but `""`, `false` and `undefined` (ASCII
+/// case-insensitive, not trimmed: `TRUE`, `" true "` and `" false "`
+/// disable).
+pub fn aria_disables(value: &str) -> bool {
+    !value.is_empty()
+        && !ARIA_NOT_DISABLED
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(value))
+}
+
+/// `aria-disabled` that disables ([`aria_disables`]) or `inert` on the
+/// element: it and everything below it (through open shadow roots) are
+/// disabled.
 pub fn is_disabling(f: &Facts) -> bool {
-    f.aria_disabled == Some(ARIA_DISABLED) || f.has(FACT_INERT)
+    f.aria_disabled.is_some_and(aria_disables) || f.has(FACT_INERT)
 }
 
 /// Whether an element is disabled, by the browser's rules and the page's:
 /// - it matches `:disabled` (a form control);
-/// - it or an ancestor is disabling ([`is_disabling`]: `aria-disabled="true"`
-///   or `inert`);
+/// - it or an ancestor is disabling ([`is_disabling`]: an `aria-disabled`
+///   that disables, or `inert`);
 /// - it is inside a `<fieldset disabled>` but not inside that fieldset's
 ///   first `<legend>` child: any element, not only a form control (each
 ///   disabled fieldset around it must exempt it);

@@ -376,6 +376,29 @@ fn slots_resolve_through_the_decided_names() {
     assert!(snap.generics.is_empty());
 }
 
+#[test]
+fn aria_disabled_in_any_ascii_case_disables_it_and_its_subtree() {
+    let facts = [
+        Facts {
+            aria_disabled: Some("TRUE"),
+            ..playable("upper", 2)
+        },
+        playable("below", 2),
+        Facts {
+            aria_disabled: Some("False"),
+            ..playable("false", 3)
+        },
+    ];
+    let snap = read_with(
+        &facts,
+        |_, _| Details::default(),
+        false,
+        &IslandSlots::default(),
+    );
+    let enabled: Vec<_> = snap.menu.iter().map(|m| m.enabled).collect();
+    assert_eq!(enabled, [false, false, true]);
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;

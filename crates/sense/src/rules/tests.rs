@@ -234,17 +234,51 @@ fn disabling_elements() {
     };
     assert!(is_disabling(&aria("true")));
     assert!(!is_disabling(&aria("false")));
-    assert!(
-        !is_disabling(&aria("TRUE")),
-        "as the selector matches: exactly \"true\""
-    );
     assert!(is_disabling(&with(el("DIV"), FACT_INERT)));
     assert!(
         !is_disabling(&el("BUTTON")),
         ":disabled is a detail, not a fact"
     );
-    assert!(DISABLING.contains(&format!("[aria-disabled=\"{ARIA_DISABLED}\"]")));
-    assert!(DISABLING.contains("[inert]"));
+    assert!(DISABLING.ends_with(",[inert]"));
+}
+
+#[test]
+fn aria_disabled_values_disable_as_chromium_reads_them() {
+    // What Chromium's accessibility tree says of each value (CDP
+    // Accessibility.getFullAXTree): ASCII case-insensitive, not trimmed,
+    // and any value but "", false and undefined disables.
+    for v in [
+        "true",
+        "TRUE",
+        "tRuE",
+        " true ",
+        "\ttrue",
+        "true false",
+        " false ",
+        "0",
+        "mixed",
+        " ",
+    ] {
+        assert!(aria_disables(v), "{v:?}");
+    }
+    for v in ["", "false", "FALSE", "False", "undefined", "UNDEFINED"] {
+        assert!(!aria_disables(v), "{v:?}");
+    }
+    assert!(
+        aria_disables("fal\u{17f}e"),
+        "ASCII case only: the long s is no s"
+    );
+    // The selector says the same (gather.js and bot test ancestors with it):
+    // it names exactly the values that do not disable, ASCII
+    // case-insensitively (`i`).
+    for v in ARIA_NOT_DISABLED {
+        assert!(
+            DISABLING.contains(&format!("[aria-disabled=\"{v}\" i]")),
+            "{v}"
+        );
+    }
+    assert!(DISABLING.starts_with("[aria-disabled]:not([aria-disabled=\"\"],"));
+    assert_eq!(DISABLING.matches("[aria-disabled=").count(), 3);
 }
 
 /// The facts of an element inside `fieldsets` disabled fieldsets, held by
