@@ -1,6 +1,7 @@
-// What the snapshot reads as disabled, checked against Chromium's own
-// accessibility tree (CDP Accessibility.getFullAXTree): aria-disabled values
-// as Chromium reads them (snapshot, run and Surface alike).
+// What the snapshot reads as disabled, and how slots match, checked against
+// Chromium's own accessibility tree (CDP Accessibility.getFullAXTree):
+// aria-disabled values as Chromium reads them (snapshot, run and Surface
+// alike), and ariaLabel slot specs compared as names are.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "./support/harness.mjs";
@@ -117,4 +118,17 @@ test("Surface reads aria-disabled=\"TRUE\" on a playable control as disabled, as
     assert.deepEqual(r.after, [{ capability: "orders.print", reason: "disabled" }]);
     assert.equal(r.invoke.code, "ACTION_UNAVAILABLE");
     assert.deepEqual(r.clicks, []);
+  }));
+
+test("an ariaLabel slot spec matches the aria-label compared as names are (trimmed, whitespace runs one space), as a role+name spec matches it", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await scan(page, {
+      html: '<div data-e2e-kind="island" data-e2e-id="p"><button aria-label="  Next \n page " data-click="next">›</button><button aria-label="Prev">‹</button></div>',
+      slots: { p: { next: { ariaLabel: "Next page" }, byRole: { role: "button", name: "Next page" }, spaced: { ariaLabel: " Prev " }, none: { ariaLabel: "Nextpage" } } },
+      runs: ["p:next", "p:spaced"],
+    });
+    assert.deepEqual(r.snap.islands[0].slots.map((s) => [s.name, s.resolved]), [["next", true], ["byRole", true], ["spaced", true], ["none", false]]);
+    assert.equal(r.snap.menu.find((m) => m.id === "p:next").title, "Next page");
+    assert.deepEqual(r.run, { "p:next": "OK", "p:spaced": "OK" });
+    assert.deepEqual(r.clicks, ["next"]);
   }));

@@ -10,7 +10,8 @@ use serde::{Deserialize, Deserializer};
 /// How a slot element is found inside its island.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlotSpec {
-    /// `{ "ariaLabel": "Next page" }`: the element whose aria-label is exactly this.
+    /// `{ "ariaLabel": "Next page" }`: the element whose aria-label is this,
+    /// compared as names are (trimmed, whitespace runs as one space).
     AriaLabel(String),
     /// `{ "role": "button", "name": "Next" }`: role plus accessible name.
     RoleName { role: String, name: String },
