@@ -1,7 +1,8 @@
-// What the snapshot reads as disabled, and how slots match, checked against
-// Chromium's own accessibility tree (CDP Accessibility.getFullAXTree):
-// aria-disabled values as Chromium reads them (snapshot, run and Surface
-// alike), and ariaLabel slot specs compared as names are.
+// What the snapshot reads as disabled, and the roles and accessible names
+// slots and generics go by, checked against Chromium's own accessibility
+// tree (CDP Accessibility.getFullAXTree): aria-disabled values as Chromium
+// reads them (snapshot, run and Surface alike), image buttons, images and
+// SVG links, and ariaLabel slot specs compared as names are.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "./support/harness.mjs";
@@ -120,6 +121,33 @@ test("Surface reads aria-disabled=\"TRUE\" on a playable control as disabled, as
     assert.deepEqual(r.clicks, []);
   }));
 
+test("image buttons, images and SVG links have Chromium's roles and names: generics, and role+name slots that resolve and run", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await scan(page, {
+      html: '<input id="search" type="image" alt="Search" src="data:,"><input id="plain" type="IMAGE" src="data:,">' +
+        '<img id="logo" alt="Logo" src="data:,">' +
+        '<svg width="60" height="20"><a id="home" href="#h" data-click="home"><text y="15">Home</text></a><a id="nohref"><text x="30" y="15">No</text></a></svg>' +
+        '<div data-e2e-kind="island" data-e2e-id="p">' +
+        '<input id="go" type="image" alt="Go" src="data:," data-click="go">' +
+        '<img id="next" alt="Next" src="data:," style="width:10px;height:10px" data-click="next">' +
+        '<svg width="60" height="20"><a id="more" href="#m" data-click="more"><text y="15">More</text></a></svg></div>',
+      slots: { p: { go: { role: "button", name: "Go" }, next: { role: "img", name: "Next" }, more: { role: "link", name: "More" } } },
+      runs: ["p:go", "p:next", "p:more"],
+    });
+    const ax = await axTree(page);
+    assert.deepEqual(r.snap.islands[0].slots.map((s) => [s.id, s.resolved]), [["p:go", true], ["p:next", true], ["p:more", true]]);
+    assert.deepEqual(r.snap.menu.map((m) => [m.id, m.title]), [["p:go", "Go"], ["p:next", "Next"], ["p:more", "More"]]);
+    // Images are not interactive: no generic for the logo; the SVG <a> without href is none.
+    assert.deepEqual(r.snap.generics.map((g) => [g.role, g.name]), [["button", "Search"], ["button", "Submit"], ["link", "Home"]]);
+    assert.deepEqual(r.run, { "p:go": "OK", "p:next": "OK", "p:more": "OK" });
+    assert.deepEqual(r.clicks, ["go", "next", "more"]);
+    // The same roles and names as Chromium's accessibility tree ("image" is its name for img).
+    assert.deepEqual(
+      ["search", "plain", "go", "next", "home", "more"].map((id) => [id, ax[id].role, ax[id].name]),
+      [["search", "button", "Search"], ["plain", "button", "Submit"], ["go", "button", "Go"], ["next", "image", "Next"], ["home", "link", "Home"], ["more", "link", "More"]],
+    );
+  }));
+
 test("an ariaLabel slot spec matches the aria-label compared as names are (trimmed, whitespace runs one space), as a role+name spec matches it", () =>
   ctx.withPage(BLANK, async (page) => {
     const r = await scan(page, {
@@ -131,4 +159,33 @@ test("an ariaLabel slot spec matches the aria-label compared as names are (trimm
     assert.equal(r.snap.menu.find((m) => m.id === "p:next").title, "Next page");
     assert.deepEqual(r.run, { "p:next": "OK", "p:spaced": "OK" });
     assert.deepEqual(r.clicks, ["next"]);
+  }));
+
+test("images are read only when a slot spec asks for the img role: other snapshots never touch an <img>", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await page.evaluate(async () => {
+      document.body.innerHTML = '<img alt="Logo" src="data:,"><div data-e2e-kind="island" data-e2e-id="p"><img alt="Next" src="data:,"></div>';
+      const names = Element.prototype.getAttributeNames;
+      const out = {};
+      for (const [spec, slot] of [["ariaLabel", { ariaLabel: "Next" }], ["img", { role: " Img ", name: "Next" }]]) {
+        const read = [];
+        // The gather reads each element's attribute names once.
+        Element.prototype.getAttributeNames = function () { read.push(this.tagName); return names.call(this); };
+        try {
+          window.P.resetPlayableForTests();
+          const p = window.P.installPlayable({ islandSlots: { p: { n: slot } } });
+          await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+          const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+          out[spec] = { images: read.filter((t) => t === "IMG").length, resolved: s.payload.snapshot.islands[0].slots[0].resolved, generics: s.payload.snapshot.generics.length };
+        } finally {
+          Element.prototype.getAttributeNames = names;
+        }
+      }
+      window.P.resetPlayableForTests();
+      return out;
+    });
+    assert.deepEqual(r, {
+      ariaLabel: { images: 0, resolved: false, generics: 0 },
+      img: { images: 2, resolved: true, generics: 0 },
+    });
   }));
