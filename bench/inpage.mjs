@@ -19,9 +19,11 @@ export const IN_PAGE = () => {
   // The contract's disabled: `:disabled`, inside a disabled fieldset, aria-disabled or inert (an
   // ancestor's attribute, or outside an open modal dialog, looked up once per read).
   let modal = null;
+  // sense::rules::DISABLING: aria-disabled as Chromium reads it, or inert.
+  const DISABLING = '[aria-disabled]:not([aria-disabled=""],[aria-disabled="false" i],[aria-disabled="undefined" i]),[inert]';
   const disabled = (el) =>
     el.matches(":disabled") || el.closest("fieldset[disabled]") !== null ||
-    el.closest('[aria-disabled="true"],[inert]') !== null || (modal !== null && !modal.contains(el));
+    el.closest(DISABLING) !== null || (modal !== null && !modal.contains(el));
 
   /**
    * The DOM floor: the minimum reads the snapshot contract needs, in a bare

@@ -56,7 +56,10 @@ pub(crate) fn playable_id(id: Option<&str>) -> Option<&str> {
 
 fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
     match spec {
-        SlotSpec::AriaLabel(label) => node.aria_label == Some(label.as_str()),
+        // Compared as names are (the label is the accessible name).
+        SlotSpec::AriaLabel(label) => node
+            .aria_label
+            .is_some_and(|l| cap_chars(l, usize::MAX) == cap_chars(label, usize::MAX)),
         SlotSpec::RoleName { role, name } => {
             node.role
                 .is_some_and(|r| r.eq_ignore_ascii_case(role.trim()))

@@ -96,6 +96,8 @@ fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), Gathe
 pub struct DomSense {
     root: JsValue,
     slots: IslandSlots,
+    /// The gather's query: images only when a slot may be one.
+    candidates: &'static str,
     last: RefCell<Option<Targets>>,
 }
 
@@ -110,9 +112,14 @@ struct Targets {
 
 impl DomSense {
     pub fn new(root: JsValue, slots: IslandSlots) -> Self {
+        let candidates = match slots.asks_role(rules::IMG_ROLE) {
+            true => rules::CANDIDATES_WITH_IMAGES,
+            false => rules::CANDIDATES,
+        };
         Self {
             root,
             slots,
+            candidates,
             last: RefCell::new(None),
         }
     }
@@ -123,7 +130,7 @@ impl DomSense {
 
     /// Reads the menu afresh from the DOM. Changes nothing in the page.
     pub fn snapshot(&self) -> Result<Snapshot, GatherError> {
-        let out = gather(&self.root, rules::CANDIDATES, rules::DISABLING).map_err(|e| threw(&e))?;
+        let out = gather(&self.root, self.candidates, rules::DISABLING).map_err(|e| threw(&e))?;
         let (text, ints) = unpack(&out)?;
         // An Array, or the query's NodeList: both index the same way.
         let els = out.get(2);

@@ -13,20 +13,26 @@ use crate::wire::{
     ASK_TITLE, ASK_VALUE, DETAIL_REFS, FACT_EDITABLE, FACT_HREF, FACT_INERT, FACT_MULTIPLE,
 };
 
-/// The value of `aria-disabled` that disables.
-const ARIA_DISABLED: &str = "true";
+/// The values of `aria-disabled` that do not disable, besides `""` (ASCII
+/// case-insensitive, untrimmed).
+const ARIA_NOT_DISABLED: [&str; 2] = ["false", "undefined"];
 
 /// The elements that disable themselves and their subtree (see
 /// [`is_disabling`]), as a selector: the gather's query matches them so the
 /// enabled rule needs no ancestor walk per element, and the gather and the
 /// per-element read of bot and Surface (`disabledFacts` in gather.js) test
-/// an element's ancestors with it.
-pub const DISABLING: &str = "[aria-disabled=\"true\"],[inert]";
+/// an element's ancestors with it. The same values as [`aria_disables`]
+/// (`i`: ASCII case-insensitive, as `eq_ignore_ascii_case`).
+pub const DISABLING: &str = "[aria-disabled]:not([aria-disabled=\"\"],\
+[aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert]";
 
 /// Tags that are interactive by themselves (`INPUT` unless `type=hidden`).
 const CONTROLS: [&str; 5] = ["BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"];
 /// Tags that are interactive with an `href`.
 const LINKS: [&str; 2] = ["A", "AREA"];
+/// SVG's `<a>` (its `tagName` keeps the lower case): a link with an `href`,
+/// as HTML's is; `a[href]` in [`CANDIDATES`] matches both.
+const SVG_LINK: &str = "a";
 /// Roles that make an element interactive, whatever its tag.
 pub const INTERACTIVE_ROLES: [&str; 16] = [
     "button",
@@ -62,18 +68,43 @@ pub const TEXT_READ_MAX: u32 = 2000;
 /// (bench/notes.md).
 pub const CANDIDATES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],[data-e2e-dirty],\
 [data-e2e-noreload],a[href],area[href],button,input,select,textarea,summary,[role],[aria-label],\
-[tabindex],[contenteditable],[aria-disabled=\"true\"],[inert])";
+[tabindex],[contenteditable],[aria-disabled]:not([aria-disabled=\"\"],\
+[aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert])";
 
-/// `aria-disabled="true"` or `inert` on the element: it and everything
-/// below it (through open shadow roots) are disabled.
+/// [`CANDIDATES`] and every `img`: the query when a slot spec asks for the
+/// `img` role (`IslandSlots::asks_role`). An image is not interactive, so
+/// it only ever matters as a slot; other reads leave images out rather than
+/// read the facts of every image on the page.
+pub const CANDIDATES_WITH_IMAGES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],\
+[data-e2e-dirty],[data-e2e-noreload],a[href],area[href],button,input,select,textarea,summary,\
+[role],[aria-label],[tabindex],[contenteditable],[aria-disabled]:not([aria-disabled=\"\"],\
+[aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert],img)";
+
+/// The implicit role of `<img>`, the one role [`CANDIDATES`] leaves out.
+pub const IMG_ROLE: &str = "img";
+
+/// Whether an `aria-disabled` value disables, as Chromium's accessibility
+/// tree reads it: any value but `""`, `false` and `undefined` (ASCII
+/// case-insensitive, not trimmed: `TRUE`, `" true "` and `" false "`
+/// disable).
+pub fn aria_disables(value: &str) -> bool {
+    !value.is_empty()
+        && !ARIA_NOT_DISABLED
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(value))
+}
+
+/// `aria-disabled` that disables ([`aria_disables`]) or `inert` on the
+/// element: it and everything below it (through open shadow roots) are
+/// disabled.
 pub fn is_disabling(f: &Facts) -> bool {
-    f.aria_disabled == Some(ARIA_DISABLED) || f.has(FACT_INERT)
+    f.aria_disabled.is_some_and(aria_disables) || f.has(FACT_INERT)
 }
 
 /// Whether an element is disabled, by the browser's rules and the page's:
 /// - it matches `:disabled` (a form control);
-/// - it or an ancestor is disabling ([`is_disabling`]: `aria-disabled="true"`
-///   or `inert`);
+/// - it or an ancestor is disabling ([`is_disabling`]: an `aria-disabled`
+///   that disables, or `inert`);
 /// - it is inside a `<fieldset disabled>` but not inside that fieldset's
 ///   first `<legend>` child: any element, not only a form control (each
 ///   disabled fieldset around it must exempt it);
@@ -108,8 +139,9 @@ pub fn role<'a>(f: &Facts<'a>) -> Cow<'a, str> {
 /// names).
 pub fn implicit_role(f: &Facts) -> &'static str {
     match f.tag {
-        "A" | "AREA" if f.has(FACT_HREF) => "link",
+        "A" | "AREA" | SVG_LINK if f.has(FACT_HREF) => "link",
         "A" | "AREA" => "",
+        "IMG" => IMG_ROLE,
         "BUTTON" | "SUMMARY" => "button",
         "SELECT" if f.has(FACT_MULTIPLE) || f.size.and_then(html_integer).unwrap_or(0) > 1 => {
             "listbox"
@@ -149,7 +181,7 @@ pub fn is_interactive(f: &Facts, role: &str) -> bool {
     match f.tag {
         "INPUT" => !f.type_.unwrap_or("").eq_ignore_ascii_case("hidden"),
         t if CONTROLS.contains(&t) => true,
-        t if LINKS.contains(&t) && f.has(FACT_HREF) => true,
+        t if (LINKS.contains(&t) || t == SVG_LINK) && f.has(FACT_HREF) => true,
         _ => {
             INTERACTIVE_ROLES.contains(&role)
                 || f.has(FACT_EDITABLE)
@@ -208,12 +240,22 @@ fn button_default(f: &Facts) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// An `<input type=image>`: a button named by its label, `alt`, value or
+/// title, else "Submit" (as Chromium names it).
+fn is_image_button(f: &Facts) -> bool {
+    f.tag == "INPUT" && f.type_.unwrap_or("").eq_ignore_ascii_case("image")
+}
+
+/// What an image button is named by when no label names it.
+const IMAGE_BUTTON_DEFAULT: &str = "Submit";
+
 /// Which details the accessible name of an element needs (its
 /// `aria-labelledby` references always; then, by tag, what names it).
 pub fn name_asks(f: &Facts) -> u32 {
     DETAIL_REFS
         | match f.tag {
             "INPUT" if button_default(f).is_some() => ASK_VALUE,
+            "INPUT" if is_image_button(f) => ASK_LABEL | ASK_ALT | ASK_VALUE | ASK_TITLE,
             "INPUT" | "SELECT" | "TEXTAREA" => ASK_LABEL | ASK_PLACEHOLDER | ASK_TITLE,
             "IMG" | "AREA" => ASK_ALT | ASK_TITLE,
             _ => ASK_TEXT,
@@ -235,8 +277,9 @@ pub const FALLBACK_ASKS: u32 = ASK_IMG_ALT | ASK_TITLE;
 
 /// The accessible name from the details [`name_asks`] asked for, in order:
 /// the texts of the `aria-labelledby` references (joined by a space); a
-/// button input's value or its default (Submit, Reset); a form control's
-/// first label, placeholder or title; an image's or area's alt or title; an
+/// button input's value or its default (Submit, Reset); an image button's
+/// first label, alt, value, title or "Submit"; a form control's first
+/// label, placeholder or title; an image's or area's alt or title; an
 /// element's text (else [`Name::BlankText`]).
 pub fn name<'a>(f: &Facts, d: &Details<'a>) -> Name<'a> {
     let known = |s: &'a str| Name::Known(Cow::Borrowed(s));
@@ -252,6 +295,14 @@ pub fn name<'a>(f: &Facts, d: &Details<'a>) -> Name<'a> {
             }
             if let Some(label) = d.label {
                 return known(label);
+            }
+            if is_image_button(f) {
+                return known(
+                    non_empty(d.alt)
+                        .or(non_empty(d.value))
+                        .or(non_empty(d.title))
+                        .unwrap_or(IMAGE_BUTTON_DEFAULT),
+                );
             }
             known(
                 non_empty(d.placeholder)

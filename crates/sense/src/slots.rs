@@ -10,7 +10,8 @@ use serde::{Deserialize, Deserializer};
 /// How a slot element is found inside its island.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlotSpec {
-    /// `{ "ariaLabel": "Next page" }`: the element whose aria-label is exactly this.
+    /// `{ "ariaLabel": "Next page" }`: the element whose aria-label is this,
+    /// compared as names are (trimmed, whitespace runs as one space).
     AriaLabel(String),
     /// `{ "role": "button", "name": "Next" }`: role plus accessible name.
     RoleName { role: String, name: String },
@@ -44,6 +45,14 @@ impl IslandSlots {
             .find(|(id, _)| id == island)
             .map(|(_, s)| s.as_slice())
             .unwrap_or(&[])
+    }
+
+    /// Whether a role+name spec asks for `role` (compared as slots match
+    /// roles: trimmed, ASCII case-insensitive).
+    pub fn asks_role(&self, role: &str) -> bool {
+        self.islands.iter().flat_map(|(_, slots)| slots).any(
+            |(_, spec)| matches!(spec, SlotSpec::RoleName { role: r, .. } if r.trim().eq_ignore_ascii_case(role)),
+        )
     }
 
     /// One slot description from its three fields: exactly `ariaLabel`, or
@@ -222,6 +231,22 @@ mod tests {
         let ids: Vec<_> = t.islands.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids, ["z", "b", "m"]);
         assert_eq!(t.slots_of("b"), &[]);
+    }
+
+    #[test]
+    fn asks_role_finds_a_role_name_spec_of_that_role() {
+        let t = IslandSlots::from_json(&json!({
+            "a": { "x": { "ariaLabel": "img" } },
+            "b": { "y": { "role": " IMG ", "name": "Logo" } }
+        }))
+        .expect("decodes");
+        assert!(t.asks_role("img"), "trimmed, ASCII case-insensitive");
+        assert!(!t.asks_role("button"));
+        assert!(
+            !IslandSlots::from_json(&json!({ "a": { "x": { "ariaLabel": "img" } } }))
+                .expect("decodes")
+                .asks_role("img")
+        );
     }
 
     #[test]

@@ -151,6 +151,32 @@ fn slot_resolves_only_inside_its_own_island() {
 }
 
 #[test]
+fn aria_label_specs_compare_as_names_do() {
+    // The label's whitespace is trimmed and collapsed, as for role+name.
+    let nodes = vec![
+        island("list-pagination", 0, 2),
+        button("  Next \n page ", EV),
+        button("Previous", EV),
+    ];
+    let b = build(&nodes, &pagination());
+    assert!(b.snapshot.islands[0].slots.iter().all(|s| s.resolved));
+    assert_eq!(b.target_of("list-pagination:next"), Some(1));
+    assert_eq!(b.snapshot.menu[0].title, "Next page");
+    let spaced =
+        IslandSlots::from_json(&json!({ "i": { "s": { "ariaLabel": " a  b " } } })).unwrap();
+    let b = build(&[island("i", 0, 1), button("a b", EV)], &spaced);
+    assert!(b.snapshot.islands[0].slots[0].resolved, "the spec's too");
+    let b = build(&[island("i", 0, 1), button("ab", EV)], &spaced);
+    assert!(!b.snapshot.islands[0].slots[0].resolved, "words stay apart");
+    let empty = IslandSlots::from_json(&json!({ "i": { "s": { "ariaLabel": "" } } })).unwrap();
+    let b = build(&[island("i", 0, 1), link("x")], &empty);
+    assert!(
+        !b.snapshot.islands[0].slots[0].resolved,
+        "no aria-label is no match, even for an empty spec"
+    );
+}
+
+#[test]
 fn slot_matching_two_elements_is_ambiguous_without_target() {
     let nodes = vec![
         island("list-pagination", 0, 2),

@@ -376,6 +376,100 @@ fn slots_resolve_through_the_decided_names() {
     assert!(snap.generics.is_empty());
 }
 
+#[test]
+fn aria_disabled_in_any_ascii_case_disables_it_and_its_subtree() {
+    let facts = [
+        Facts {
+            aria_disabled: Some("TRUE"),
+            ..playable("upper", 2)
+        },
+        playable("below", 2),
+        Facts {
+            aria_disabled: Some("False"),
+            ..playable("false", 3)
+        },
+    ];
+    let snap = read_with(
+        &facts,
+        |_, _| Details::default(),
+        false,
+        &IslandSlots::default(),
+    );
+    let enabled: Vec<_> = snap.menu.iter().map(|m| m.enabled).collect();
+    assert_eq!(enabled, [false, false, true]);
+}
+
+#[test]
+fn images_image_buttons_and_svg_links_have_their_roles_and_names() {
+    use crate::wire::{ASK_ALT, ASK_LABEL, ASK_TITLE, ASK_VALUE};
+    let slots = IslandSlots::from_json(&serde_json::json!({
+        "p": {
+            "go": { "role": "button", "name": "Go" },
+            "next": { "role": "img", "name": "Next" },
+            "more": { "role": "link", "name": "More" }
+        }
+    }))
+    .unwrap();
+    let image_button = |end| Facts {
+        type_: Some("image"),
+        ..el("INPUT", end)
+    };
+    let facts = [
+        image_button(1),
+        Facts {
+            kind: Some("island"),
+            id: Some("p"),
+            ..el("DIV", 5)
+        },
+        image_button(3),
+        el("IMG", 4),
+        // SVG's <a href>: tagName "a".
+        with(el("a", 5), FACT_HREF),
+        // Outside the island: an image is no generic, and asks nothing.
+        el("IMG", 6),
+        with(el("a", 7), FACT_HREF),
+    ];
+    let image = DETAIL_REFS | ASK_LABEL | ASK_ALT | ASK_VALUE | ASK_TITLE;
+    assert_eq!(
+        asks(&plan(&facts)),
+        [
+            (0, DETAIL_VISIBLE | image),
+            (2, STATES | image),
+            (3, STATES | DETAIL_REFS | ASK_ALT | ASK_TITLE),
+            (4, STATES | TEXT_NAME),
+            (6, DETAIL_VISIBLE | TEXT_NAME),
+        ]
+    );
+    let answer = |i: usize, _| Details {
+        flags: DETAIL_VISIBLE,
+        alt: [(0, "Search"), (2, "Go"), (3, "Next")]
+            .iter()
+            .find(|(at, _)| *at == i)
+            .map(|(_, alt)| *alt),
+        text: [(4, "More"), (6, "Home")]
+            .iter()
+            .find(|(at, _)| *at == i)
+            .map(|(_, text)| *text),
+        ..Details::default()
+    };
+    let snap = read_with(&facts, answer, false, &slots);
+    let menu: Vec<_> = snap
+        .menu
+        .iter()
+        .map(|m| (m.id.as_str(), m.title.as_str()))
+        .collect();
+    assert_eq!(
+        menu,
+        [("p:go", "Go"), ("p:next", "Next"), ("p:more", "More")]
+    );
+    let generics: Vec<_> = snap
+        .generics
+        .iter()
+        .map(|g| (g.role.as_str(), g.name.as_str()))
+        .collect();
+    assert_eq!(generics, [("button", "Search"), ("link", "Home")]);
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;

@@ -56,6 +56,14 @@ fn implicit_roles_follow_the_tag() {
         "the tag's role wins over editing"
     );
     assert_eq!(role_of(&el("a")), "", "tags compare as the DOM spells them");
+    assert_eq!(
+        role_of(&with(el("a"), FACT_HREF)),
+        "link",
+        "SVG's <a href> (tagName a)"
+    );
+    assert_eq!(role_of(&with(el("area"), FACT_HREF)), "", "no SVG area");
+    assert_eq!(role_of(&el("IMG")), "img");
+    assert_eq!(role_of(&el("img")), "", "only HTML's img");
 }
 
 #[test]
@@ -128,7 +136,9 @@ fn interactive_elements() {
         input("HIDDENX"),
         with(el("A"), FACT_HREF),
         with(el("AREA"), FACT_HREF),
+        with(el("a"), FACT_HREF),
         with(el("DIV"), FACT_EDITABLE),
+        input("image"),
     ] {
         assert!(interactive(&f), "{f:?}");
     }
@@ -140,6 +150,7 @@ fn interactive_elements() {
         input("Hidden"),
         el("NAV"),
         el("IMG"),
+        el("a"),
         el("button"),
     ] {
         assert!(!interactive(&f), "{f:?}");
@@ -181,6 +192,11 @@ fn interactive_roles_count_and_others_do_not() {
         ..el("BUTTON")
     };
     assert!(interactive(&b));
+    let svg_link = Facts {
+        role: Some("presentation"),
+        ..with(el("a"), FACT_HREF)
+    };
+    assert!(interactive(&svg_link), "nor from SVG's <a href>");
 }
 
 #[test]
@@ -234,17 +250,51 @@ fn disabling_elements() {
     };
     assert!(is_disabling(&aria("true")));
     assert!(!is_disabling(&aria("false")));
-    assert!(
-        !is_disabling(&aria("TRUE")),
-        "as the selector matches: exactly \"true\""
-    );
     assert!(is_disabling(&with(el("DIV"), FACT_INERT)));
     assert!(
         !is_disabling(&el("BUTTON")),
         ":disabled is a detail, not a fact"
     );
-    assert!(DISABLING.contains(&format!("[aria-disabled=\"{ARIA_DISABLED}\"]")));
-    assert!(DISABLING.contains("[inert]"));
+    assert!(DISABLING.ends_with(",[inert]"));
+}
+
+#[test]
+fn aria_disabled_values_disable_as_chromium_reads_them() {
+    // What Chromium's accessibility tree says of each value (CDP
+    // Accessibility.getFullAXTree): ASCII case-insensitive, not trimmed,
+    // and any value but "", false and undefined disables.
+    for v in [
+        "true",
+        "TRUE",
+        "tRuE",
+        " true ",
+        "\ttrue",
+        "true false",
+        " false ",
+        "0",
+        "mixed",
+        " ",
+    ] {
+        assert!(aria_disables(v), "{v:?}");
+    }
+    for v in ["", "false", "FALSE", "False", "undefined", "UNDEFINED"] {
+        assert!(!aria_disables(v), "{v:?}");
+    }
+    assert!(
+        aria_disables("fal\u{17f}e"),
+        "ASCII case only: the long s is no s"
+    );
+    // The selector says the same (gather.js and bot test ancestors with it):
+    // it names exactly the values that do not disable, ASCII
+    // case-insensitively (`i`).
+    for v in ARIA_NOT_DISABLED {
+        assert!(
+            DISABLING.contains(&format!("[aria-disabled=\"{v}\" i]")),
+            "{v}"
+        );
+    }
+    assert!(DISABLING.starts_with("[aria-disabled]:not([aria-disabled=\"\"],"));
+    assert_eq!(DISABLING.matches("[aria-disabled=").count(), 3);
 }
 
 /// The facts of an element inside `fieldsets` disabled fieldsets, held by
@@ -431,10 +481,18 @@ fn the_candidate_selector_is_built_from_the_rules_tables() {
     parts.extend(ATTRIBUTES.iter().map(|a| format!("[{a}]")));
     parts.push(DISABLING.to_string());
     assert_eq!(CANDIDATES, format!(":where({})", parts.join(",")));
-    // Every tag the interactive rule names is in it.
+    // Every tag the interactive rule names is in it (SVG's `a` through
+    // HTML's: a type selector matches a foreign element's local name).
     for tag in CONTROLS.iter().chain(&LINKS) {
         assert!(CANDIDATES.contains(&tag.to_ascii_lowercase()), "{tag}");
     }
+    assert!(CANDIDATES.contains(&format!("{SVG_LINK}[href]")));
+    // The query for image slots: the same, and every image.
+    assert_eq!(
+        CANDIDATES_WITH_IMAGES,
+        format!("{},img)", CANDIDATES.strip_suffix(')').unwrap())
+    );
+    assert_eq!(role_of(&el("IMG")), IMG_ROLE);
 }
 
 fn known(n: Name) -> String {
@@ -467,7 +525,9 @@ fn asks_follow_the_tag() {
     assert_eq!(name_asks(&input("RESET")), DETAIL_REFS | ASK_VALUE);
     assert_eq!(name_asks(&input("button")), DETAIL_REFS | ASK_VALUE);
     let form = DETAIL_REFS | ASK_LABEL | ASK_PLACEHOLDER | ASK_TITLE;
-    assert_eq!(name_asks(&input("image")), form);
+    let image = DETAIL_REFS | ASK_LABEL | ASK_ALT | ASK_VALUE | ASK_TITLE;
+    assert_eq!(name_asks(&input("image")), image);
+    assert_eq!(name_asks(&input("Image")), image);
     assert_eq!(name_asks(&el("INPUT")), form);
     assert_eq!(name_asks(&el("SELECT")), form);
     assert_eq!(name_asks(&el("TEXTAREA")), form);
@@ -558,6 +618,37 @@ fn form_controls_are_named_by_value_label_placeholder_title() {
         "T"
     );
     assert_eq!(known(name(&el("TEXTAREA"), &d(None, None, None, None))), "");
+}
+
+#[test]
+fn image_buttons_are_named_by_label_alt_value_title_then_submit() {
+    // As Chromium's accessibility tree names <input type=image>.
+    let d = |label, alt, value, title| Details {
+        label,
+        alt,
+        value,
+        title,
+        ..Details::default()
+    };
+    let image = input("IMAGE");
+    let name_of = |d: &Details| known(name(&image, d));
+    assert_eq!(
+        name_of(&d(Some("Lab"), Some("Alt"), Some("V"), Some("T"))),
+        "Lab"
+    );
+    assert_eq!(
+        name_of(&d(None, Some("Search"), Some("V"), Some("T"))),
+        "Search"
+    );
+    assert_eq!(name_of(&d(None, Some(""), Some("V"), Some("T"))), "V");
+    assert_eq!(name_of(&d(None, None, Some(""), Some("T"))), "T");
+    assert_eq!(name_of(&d(None, None, None, None)), "Submit");
+    let refs = Details {
+        refs: vec!["Ref"],
+        alt: Some("Alt"),
+        ..Details::default()
+    };
+    assert_eq!(name_of(&refs), "Ref");
 }
 
 #[test]

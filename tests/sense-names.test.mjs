@@ -1,0 +1,191 @@
+// What the snapshot reads as disabled, and the roles and accessible names
+// slots and generics go by, checked against Chromium's own accessibility
+// tree (CDP Accessibility.getFullAXTree): aria-disabled values as Chromium
+// reads them (snapshot, run and Surface alike), image buttons, images and
+// SVG links, and ariaLabel slot specs compared as names are.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./support/harness.mjs";
+
+const ctx = useBrowser();
+const BLANK = "/tests/fixtures/blank.html";
+
+/**
+ * Mounts `html` in the body, sets each `[selector, name, value]` attribute
+ * (so values keep tabs and spaces), installs with `islandSlots` (and the
+ * first element matching `root` as the scan root), then snapshots and runs
+ * `runs`. Returns the snapshot, each run's code ("OK" or the error code) and
+ * the ids clicked.
+ */
+const scan = (page, { html, attrs = [], slots, root, runs = [] }) =>
+  page.evaluate(async ({ html, attrs, slots, root, runs }) => {
+    document.body.innerHTML = html;
+    for (const [sel, name, value] of attrs) document.querySelector(sel).setAttribute(name, value);
+    const clicks = [];
+    for (const el of document.querySelectorAll("[data-click]")) el.addEventListener("click", (e) => { e.preventDefault(); clicks.push(el.dataset.click); });
+    window.P.resetPlayableForTests();
+    const p = window.P.installPlayable({ islandSlots: slots, ...(root ? { root: document.querySelector(root) } : {}) });
+    let n = 0;
+    const send = (cmd, payload = {}) => p.handle({ pageId: p.pageId, requestId: "r" + ++n, cmd, payload });
+    await send("hello");
+    const snap = (await send("snapshot")).payload.snapshot;
+    const run = {};
+    for (const id of runs) {
+      const up = await send("run", { id });
+      run[id] = up.ok ? "OK" : up.error.code;
+    }
+    window.P.resetPlayableForTests();
+    return { snap, run, clicks };
+  }, { html, attrs, slots, root, runs });
+
+/** Chromium's accessibility node of each element with an id: { role, name, disabled }. */
+async function axTree(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    const byBackend = new Map(nodes.filter((n) => n.backendDOMNodeId).map((n) => [n.backendDOMNodeId, n]));
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+    const out = {};
+    for (const id of await page.evaluate(() => [...document.querySelectorAll("[id]")].map((e) => e.id))) {
+      const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: `[id="${id}"]` });
+      const { node } = await cdp.send("DOM.describeNode", { nodeId });
+      const ax = byBackend.get(node.backendNodeId);
+      if (!ax || ax.ignored) continue;
+      const disabled = (ax.properties || []).some((p) => p.name === "disabled" && p.value.value === true);
+      out[id] = { role: ax.role?.value, name: ax.name?.value, disabled };
+    }
+    return out;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+// [value, disables]: what Chromium's accessibility tree says (checked below
+// too): ASCII case-insensitive, untrimmed, anything but "", false and
+// undefined disables.
+const ARIA_DISABLED = [
+  ["TRUE", true], ["True", true], [" true ", true], ["\ttrue", true], ["true false", true],
+  ["foo", true], [" false ", true],
+  ["true", true], ["false", false], ["FALSE", false], ["undefined", false], ["Undefined", false], ["", false],
+];
+
+test("aria-disabled disables as Chromium's accessibility tree reads it (TRUE, \" true \", any value but false, undefined and \"\"): on the element or an ancestor, in the snapshot and at run, with no click", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const html = ARIA_DISABLED.map((_, i) =>
+      `<button id="self${i}" data-e2e-kind="playable" data-e2e-id="self${i}" data-click="self${i}">S${i}</button>` +
+      `<div id="wrap${i}"><button id="child${i}" data-e2e-kind="playable" data-e2e-id="child${i}" data-click="child${i}">C${i}</button></div>`).join("");
+    const attrs = ARIA_DISABLED.flatMap(([v], i) => [[`#self${i}`, "aria-disabled", v], [`#wrap${i}`, "aria-disabled", v]]);
+    const ids = ARIA_DISABLED.flatMap((_, i) => [`self${i}`, `child${i}`]);
+    const r = await scan(page, { html, attrs, runs: ids });
+    const ax = await axTree(page);
+    const enabled = Object.fromEntries(r.snap.menu.map((m) => [m.id, m.enabled]));
+    ARIA_DISABLED.forEach(([v, disables], i) => {
+      for (const id of [`self${i}`, `child${i}`]) {
+        assert.equal(ax[id].disabled, disables, `Chromium on ${id} (${JSON.stringify(v)})`);
+        assert.equal(enabled[id], !disables, `snapshot of ${id} (${JSON.stringify(v)})`);
+        assert.equal(r.run[id], disables ? "NOT_ACTIONABLE" : "OK", `run of ${id} (${JSON.stringify(v)})`);
+      }
+    });
+    assert.deepEqual(r.clicks, ids.filter((id) => !ARIA_DISABLED[Number(id.replace(/\D/g, ""))][1]), "only the enabled ones were clicked");
+  }));
+
+test("an element scan root below an aria-disabled=\"TRUE\" ancestor reads its playables disabled and runs nothing", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await scan(page, {
+      html: '<div aria-disabled="TRUE"><section id="root"><button data-e2e-kind="playable" data-e2e-id="in" data-click="in">In</button></section></div>',
+      root: "#root",
+      runs: ["in"],
+    });
+    assert.deepEqual([r.snap.menu[0].enabled, r.run.in, r.clicks], [false, "NOT_ACTIONABLE", []]);
+  }));
+
+test("Surface reads aria-disabled=\"TRUE\" on a playable control as disabled, as the snapshot does: listed unavailable, refused, never executed", () =>
+  ctx.withPage("/tests/fixtures/surface.html", async (page) => {
+    const r = await page.evaluate(async () => {
+      const print = document.querySelector('[data-e2e-id="orders.print"]');
+      print.disabled = false;
+      const s = makeSurface({ execute: undefined });
+      const head = { protocol: "pling.surface/0.1" };
+      const before = await s.handle({ ...head, id: "d0", method: "describe", input: {} });
+      print.setAttribute("aria-disabled", "TRUE");
+      const clicks = [];
+      print.addEventListener("click", () => clicks.push("print"));
+      const after = await s.handle({ ...head, id: "d1", method: "describe", input: {} });
+      const invoke = await s.handle({ ...head, id: "i", method: "invoke", capability: "orders.print", input: {} });
+      const print0 = (d) => d.result.unavailable.filter((u) => u.capability === "orders.print");
+      return { before: print0(before), after: print0(after), invoke: invoke.result.error, clicks };
+    });
+    assert.deepEqual(r.before, [], "enabled without the attribute");
+    assert.deepEqual(r.after, [{ capability: "orders.print", reason: "disabled" }]);
+    assert.equal(r.invoke.code, "ACTION_UNAVAILABLE");
+    assert.deepEqual(r.clicks, []);
+  }));
+
+test("image buttons, images and SVG links have Chromium's roles and names: generics, and role+name slots that resolve and run", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await scan(page, {
+      html: '<input id="search" type="image" alt="Search" src="data:,"><input id="plain" type="IMAGE" src="data:,">' +
+        '<img id="logo" alt="Logo" src="data:,">' +
+        '<svg width="60" height="20"><a id="home" href="#h" data-click="home"><text y="15">Home</text></a><a id="nohref"><text x="30" y="15">No</text></a></svg>' +
+        '<div data-e2e-kind="island" data-e2e-id="p">' +
+        '<input id="go" type="image" alt="Go" src="data:," data-click="go">' +
+        '<img id="next" alt="Next" src="data:," style="width:10px;height:10px" data-click="next">' +
+        '<svg width="60" height="20"><a id="more" href="#m" data-click="more"><text y="15">More</text></a></svg></div>',
+      slots: { p: { go: { role: "button", name: "Go" }, next: { role: "img", name: "Next" }, more: { role: "link", name: "More" } } },
+      runs: ["p:go", "p:next", "p:more"],
+    });
+    const ax = await axTree(page);
+    assert.deepEqual(r.snap.islands[0].slots.map((s) => [s.id, s.resolved]), [["p:go", true], ["p:next", true], ["p:more", true]]);
+    assert.deepEqual(r.snap.menu.map((m) => [m.id, m.title]), [["p:go", "Go"], ["p:next", "Next"], ["p:more", "More"]]);
+    // Images are not interactive: no generic for the logo; the SVG <a> without href is none.
+    assert.deepEqual(r.snap.generics.map((g) => [g.role, g.name]), [["button", "Search"], ["button", "Submit"], ["link", "Home"]]);
+    assert.deepEqual(r.run, { "p:go": "OK", "p:next": "OK", "p:more": "OK" });
+    assert.deepEqual(r.clicks, ["go", "next", "more"]);
+    // The same roles and names as Chromium's accessibility tree ("image" is its name for img).
+    assert.deepEqual(
+      ["search", "plain", "go", "next", "home", "more"].map((id) => [id, ax[id].role, ax[id].name]),
+      [["search", "button", "Search"], ["plain", "button", "Submit"], ["go", "button", "Go"], ["next", "image", "Next"], ["home", "link", "Home"], ["more", "link", "More"]],
+    );
+  }));
+
+test("an ariaLabel slot spec matches the aria-label compared as names are (trimmed, whitespace runs one space), as a role+name spec matches it", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await scan(page, {
+      html: '<div data-e2e-kind="island" data-e2e-id="p"><button aria-label="  Next \n page " data-click="next">›</button><button aria-label="Prev">‹</button></div>',
+      slots: { p: { next: { ariaLabel: "Next page" }, byRole: { role: "button", name: "Next page" }, spaced: { ariaLabel: " Prev " }, none: { ariaLabel: "Nextpage" } } },
+      runs: ["p:next", "p:spaced"],
+    });
+    assert.deepEqual(r.snap.islands[0].slots.map((s) => [s.name, s.resolved]), [["next", true], ["byRole", true], ["spaced", true], ["none", false]]);
+    assert.equal(r.snap.menu.find((m) => m.id === "p:next").title, "Next page");
+    assert.deepEqual(r.run, { "p:next": "OK", "p:spaced": "OK" });
+    assert.deepEqual(r.clicks, ["next"]);
+  }));
+
+test("images are read only when a slot spec asks for the img role: other snapshots never touch an <img>", () =>
+  ctx.withPage(BLANK, async (page) => {
+    const r = await page.evaluate(async () => {
+      document.body.innerHTML = '<img alt="Logo" src="data:,"><div data-e2e-kind="island" data-e2e-id="p"><img alt="Next" src="data:,"></div>';
+      const names = Element.prototype.getAttributeNames;
+      const out = {};
+      for (const [spec, slot] of [["ariaLabel", { ariaLabel: "Next" }], ["img", { role: " Img ", name: "Next" }]]) {
+        const read = [];
+        // The gather reads each element's attribute names once.
+        Element.prototype.getAttributeNames = function () { read.push(this.tagName); return names.call(this); };
+        try {
+          window.P.resetPlayableForTests();
+          const p = window.P.installPlayable({ islandSlots: { p: { n: slot } } });
+          await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+          const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+          out[spec] = { images: read.filter((t) => t === "IMG").length, resolved: s.payload.snapshot.islands[0].slots[0].resolved, generics: s.payload.snapshot.generics.length };
+        } finally {
+          Element.prototype.getAttributeNames = names;
+        }
+      }
+      window.P.resetPlayableForTests();
+      return out;
+    });
+    assert.deepEqual(r, {
+      ariaLabel: { images: 0, resolved: false, generics: 0 },
+      img: { images: 2, resolved: true, generics: 0 },
+    });
+  }));
