@@ -1155,6 +1155,50 @@ test("a data-e2e-id shaped like a generic ref (g + digits) is no playable: not o
     assert.deepEqual(r, { menu: false, generic: true, run: "NOT_IN_MENU", clicks: [] });
   }));
 
+test("a reload escape is refused while unsaved work sits outside the scan root or in a same-origin frame: the reload would reload it too", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const app = document.createElement("section");
+      app.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="in-app">A</button>';
+      const aside = document.createElement("aside");
+      aside.innerHTML = '<textarea data-e2e-id="draft" data-e2e-dirty="true">unsaved</textarea>';
+      const frame = document.createElement("iframe");
+      frame.srcdoc = '<div></div>';
+      await new Promise((resolve) => { frame.onload = resolve; document.body.append(app, aside, frame); });
+      // The seed page's own dirty field is cleaned so the document alone decides.
+      for (const el of document.querySelectorAll("[data-e2e-dirty]")) if (!aside.contains(el)) el.removeAttribute("data-e2e-dirty");
+      for (const el of document.querySelectorAll("[data-e2e-noreload]")) el.removeAttribute("data-e2e-noreload");
+      const reloads = [];
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({ root: app, ports: { bom: { run: (a) => { reloads.push(a.type); return { ok: true, retired: false }; } } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const send = async (cmd, payload = {}) => {
+        const up = await p.handle({ pageId: p.pageId, requestId: cmd, cmd, payload });
+        return up.ok ? up.payload : up.error.code + ": " + up.error.message;
+      };
+      const out = { escapes: (await send("snapshot")).escapes, outside: await send("escape", { type: "reload" }) };
+      aside.remove();
+      const fdoc = frame.contentDocument;
+      fdoc.body.innerHTML = '<input data-e2e-dirty="true" data-e2e-id="frame-draft">';
+      out.frame = await send("escape", { type: "reload" });
+      fdoc.body.innerHTML = "<div data-e2e-noreload></div>";
+      out.frameNoReload = await send("escape", { type: "reload" });
+      fdoc.body.innerHTML = "";
+      out.clean = await send("escape", { type: "reload" });
+      out.reloads = reloads;
+      window.P.resetPlayableForTests();
+      frame.remove();
+      app.remove();
+      return out;
+    });
+    assert.deepEqual(r.escapes, [{ type: "reload", allowed: true }], "the snapshot's escapes are deriveEscapes(snapshot): the root's");
+    assert.match(r.outside, /^ESCAPE_NOT_ALLOWED: reload is not allowed now: unsaved work would be lost \(dirty: draft\), outside the scan root/);
+    assert.match(r.frame, /^ESCAPE_NOT_ALLOWED: .*frame-draft.*outside the scan root/);
+    assert.match(r.frameNoReload, /^ESCAPE_NOT_ALLOWED: .*data-e2e-noreload.*outside the scan root/);
+    assert.match(r.clean, /^DISPATCH_FAILED/, "then the bom is asked (this one reports no retirement)");
+    assert.deepEqual(r.reloads, ["reload"], "only the clean page was reloaded");
+  }));
+
 test("install options are checked with clear TypeErrors", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

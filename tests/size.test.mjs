@@ -83,11 +83,15 @@ const BUDGET_GZIP_BYTES = 100_000;
  * isArray for page values and Surface's per-field reads (+222 B):
  * 206,635 B. Session 15: scroll's to inside borders, scrollbars and rtl
  * (+42 B), stand-in windows and revoked-proxy options read as such
- * (+457 B): 207,134 B. A ceiling that catches
+ * (+457 B), shadow hosts and modal dialogs seen through, generic-ref-shaped
+ * ids, aria-disabled as Chromium reads it, image buttons, images and SVG
+ * links named (+776 B), a read-only __wbg_ptr, and a reload escape that
+ * checks the page beyond the scan root and its same-origin frames
+ * (+1,785 B): 209,695 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 207_200;
+const CEILING_GZIP_BYTES = 209_800;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

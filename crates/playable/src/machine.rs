@@ -121,6 +121,27 @@ where
         read_menu(&self.sense)
             .await
             .is_ok_and(|s| reload_refusal(&s.dirty, s.no_reload).is_none())
+            && self.reload_refusal_beyond_root().await.is_ok()
+    }
+
+    /// The escape rule over what the reload reloads beyond the scan root;
+    /// a read that failed refuses too (the page could not be checked).
+    async fn reload_refusal_beyond_root(&self) -> Result<(), Failure> {
+        let beyond = self.sense.beyond_root().await.map_err(|e| {
+            fail(
+                ErrorCode::Internal,
+                format!("reading the page beyond the scan root failed: {e}"),
+            )
+        })?;
+        match reload_refusal(&beyond.dirty, beyond.no_reload) {
+            None => Ok(()),
+            Some(reason) => Err(fail(
+                ErrorCode::EscapeNotAllowed,
+                format!(
+                    "reload is not allowed now: {reason}, outside the scan root (a reload reloads the whole page)"
+                ),
+            )),
+        }
     }
 
     pub fn page_id(&self) -> Option<String> {
@@ -291,6 +312,7 @@ where
                 ));
             }
             drop(snapshot);
+            self.reload_refusal_beyond_root().await?;
             return self.reload().await;
         }
         if want_shot {

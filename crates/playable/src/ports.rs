@@ -60,6 +60,14 @@ pub trait Sense {
     async fn resolve(&self, id: &str) -> Result<Option<Self::Target>, PortError>;
     /// `Ok(None)` when no capturer was injected.
     async fn capture(&self) -> Result<Option<Self::Shot>, PortError>;
+    /// The reload markers a reload would override beyond the scan root:
+    /// the rest of the document it reloads and its same-origin frames
+    /// (`dirty` ids, `noReload`), as a snapshot holds them. A reload
+    /// reloads the whole page, so unsaved work anywhere in it forbids one.
+    /// None beyond the root by default (an injected reader is the page).
+    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
+        Ok(Snapshot::default())
+    }
 }
 
 /// Dispatches on a resolved target: exactly one dispatch per run.

@@ -30,6 +30,9 @@ pub struct FakeSense {
     pub reads: Cell<u32>,
     pub fail: Cell<bool>,
     pub shot: Option<&'static str>,
+    /// What `beyond_root` answers; `fail_beyond`: it fails.
+    pub beyond: RefCell<Snapshot>,
+    pub fail_beyond: Cell<bool>,
 }
 
 impl Sense for FakeSense {
@@ -52,6 +55,12 @@ impl Sense for FakeSense {
     }
     async fn capture(&self) -> Result<Option<&'static str>, PortError> {
         Ok(self.shot)
+    }
+    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
+        if self.fail_beyond.get() {
+            return Err("frame boom".into());
+        }
+        Ok(self.beyond.borrow().clone())
     }
 }
 

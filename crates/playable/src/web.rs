@@ -100,6 +100,14 @@ impl Sense for SensePort {
         Ok((!target.is_null() && !target.is_undefined()).then_some(target))
     }
 
+    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
+        match &self.js {
+            // An injected reader stands for the page.
+            Some(_) => Ok(Snapshot::default()),
+            None => Ok(sense::dom::beyond_root(self.dom.root())?),
+        }
+    }
+
     async fn capture(&self) -> Result<Option<JsValue>, PortError> {
         let Some(capture) = &self.capture else {
             return Ok(None);

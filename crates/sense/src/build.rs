@@ -42,7 +42,7 @@ fn non_empty(s: Option<&str>) -> Option<&str> {
 
 /// A usable id: non-empty and at most [`ID_MAX_CHARS`] characters (a
 /// longer one is no id, as an empty one is).
-fn usable_id(s: Option<&str>) -> Option<&str> {
+pub(crate) fn usable_id(s: Option<&str>) -> Option<&str> {
     non_empty(s).filter(|s| s.len() <= ID_MAX_CHARS || char_count(s) <= ID_MAX_CHARS)
 }
 

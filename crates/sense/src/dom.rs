@@ -180,3 +180,72 @@ impl DomSense {
         None
     }
 }
+
+/// How deep [`beyond_root`] follows frames in frames, and how many it reads
+/// at most: bounded work on a page of many frames.
+const FRAME_DEPTH: u32 = 8;
+const FRAMES_MAX: u32 = 64;
+
+/// The reload markers (`dirty`, `noReload`) a reload of `root`'s page would
+/// override beyond `root`: the rest of its document, when `root` is
+/// narrower, and the documents of its same-origin frames, recursively (a
+/// frame of another origin cannot be read: its work is its own to guard).
+/// The other fields of the answer are those reads' and mean nothing here.
+pub fn beyond_root(root: &JsValue) -> Result<Snapshot, GatherError> {
+    let field = |obj: &JsValue, key: &JsValue| js_sys::Reflect::get(obj, key).ok();
+    let object = |v: Option<JsValue>| v.filter(JsValue::is_object);
+    let mut out = Snapshot::default();
+    let document = match field(root, &"nodeType".into()).and_then(|t| t.as_f64()) {
+        Some(9.0) => root.clone(),
+        _ => match object(field(root, &"ownerDocument".into())) {
+            Some(d) => d,
+            None => return Ok(out),
+        },
+    };
+    // The markers alone (one gather, no details): dirty as the snapshot
+    // reads it (exactly "true"; named by a usable id, else ""), noReload
+    // by presence.
+    let read = |doc: JsValue, out: &mut Snapshot| -> Result<(), GatherError> {
+        let got = gather(&doc, rules::RELOAD_MARKERS, rules::DISABLING).map_err(|e| threw(&e))?;
+        let (text, ints) = unpack(&got)?;
+        for f in wire::facts(&text, &ints).ok_or_else(malformed)? {
+            if f.dirty == Some("true") {
+                out.dirty.push(
+                    crate::build::usable_id(f.id)
+                        .unwrap_or_default()
+                        .to_string(),
+                );
+            }
+            out.no_reload |= f.has(wire::FACT_NORELOAD);
+        }
+        Ok(())
+    };
+    if document != *root {
+        read(document.clone(), &mut out)?;
+    }
+    // Window.frames, a frame at a time: each child browsing context's window.
+    let mut windows = vec![(object(field(&document, &"defaultView".into())), 0)];
+    let mut frames = 0;
+    while let Some((Some(window), depth)) = windows.pop() {
+        let count = field(&window, &"length".into())
+            .and_then(|n| n.as_f64())
+            .unwrap_or(0.0);
+        for i in 0..(count.max(0.0) as u32) {
+            if frames >= FRAMES_MAX || depth >= FRAME_DEPTH {
+                break;
+            }
+            let frame = object(field(&window, &JsValue::from(i)));
+            // Another origin's document throws: skipped.
+            let Some(doc) = frame
+                .as_ref()
+                .and_then(|f| object(field(f, &"document".into())))
+            else {
+                continue;
+            };
+            frames += 1;
+            read(doc, &mut out)?;
+            windows.push((frame, depth + 1));
+        }
+    }
+    Ok(out)
+}

@@ -71,6 +71,10 @@ pub const CANDIDATES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],[data-
 [tabindex],[contenteditable],[aria-disabled]:not([aria-disabled=\"\"],\
 [aria-disabled=\"false\" i],[aria-disabled=\"undefined\" i]),[inert])";
 
+/// The elements that guard a reload: what a read beyond the scan root
+/// (`dom::beyond_root`) looks for.
+pub const RELOAD_MARKERS: &str = "[data-e2e-dirty],[data-e2e-noreload]";
+
 /// [`CANDIDATES`] and every `img`: the query when a slot spec asks for the
 /// `img` role (`IslandSlots::asks_role`). An image is not interactive, so
 /// it only ever matters as a slot; other reads leave images out rather than

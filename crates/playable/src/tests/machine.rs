@@ -352,6 +352,43 @@ fn a_dropped_instance_is_retired_for_good_and_says_why() {
 }
 
 #[test]
+fn unsaved_work_beyond_the_scan_root_forbids_a_reload_too() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    let escape = |m: &Fake| send(m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    m.sense.beyond.borrow_mut().dirty = vec!["draft".into()];
+    let up = escape(&m);
+    assert_eq!(code(&up), "ESCAPE_NOT_ALLOWED");
+    let message = up["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("draft") && message.contains("outside the scan root"),
+        "{message}"
+    );
+    m.sense.beyond.borrow_mut().dirty.clear();
+    m.sense.beyond.borrow_mut().no_reload = true;
+    assert_eq!(code(&escape(&m)), "ESCAPE_NOT_ALLOWED");
+    m.sense.beyond.borrow_mut().no_reload = false;
+    m.sense.fail_beyond.set(true);
+    assert_eq!(
+        code(&escape(&m)),
+        "INTERNAL",
+        "a page that could not be read is not reloaded"
+    );
+    assert_untouched(&m);
+    // The snapshot's escapes stay deriveEscapes(snapshot): the root's.
+    m.sense.fail_beyond.set(false);
+    m.sense.beyond.borrow_mut().dirty = vec!["draft".into()];
+    let up = send(&m, down(pid.clone(), "snapshot", json!({})));
+    assert_eq!(up["payload"]["escapes"][0]["allowed"], json!(true));
+    // The last check before the reload starts reads beyond the root too.
+    assert!(!block_on(m.reload_still_allowed()));
+    m.sense.beyond.borrow_mut().dirty.clear();
+    assert!(block_on(m.reload_still_allowed()));
+    assert_eq!(escape(&m)["ok"], json!(true));
+    assert_eq!(m.bom.reloads.get(), 1);
+}
+
+#[test]
 fn escape_refusals() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
