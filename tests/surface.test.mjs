@@ -260,6 +260,32 @@ test("every protocol error: INVALID_REQUEST shapes, REPLAY_DETECTED, RATE_LIMITE
     assert.equal(r.internal.error.code, "INTERNAL_ERROR");
   }));
 
+test("execute answering a protocol code (its backend revoked the session, rate limited it…) refuses the exchange: ok false, that code, the page's message, no after; business codes stay in result.error", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const out = {};
+      const codes = ["SESSION_EXPIRED", "SESSION_REVOKED", "RATE_LIMITED", "REPLAY_DETECTED", "INVALID_REQUEST", "CAPABILITY_NOT_EXPOSED", "INTERNAL_ERROR", "EXECUTION_FAILED", "QUOTA_EXCEEDED"];
+      for (const code of codes) {
+        const s = makeSurface({ execute: () => ({ ok: false, error: { code, message: "backend says " + code } }) });
+        const request = invoke("orders.search", { q: "a" });
+        out[code] = [request.id, await s.handle(request)];
+      }
+      // A high-risk action a person approved, then refused by the backend.
+      const approved = makeSurface({ confirm: () => true, execute: async () => ({ ok: false, error: { code: "SESSION_REVOKED" } }) });
+      out.approved = [null, await approved.handle(invoke("orders.refund@order", { record: "SO-1001" }))];
+      return out;
+    });
+    for (const code of ["SESSION_EXPIRED", "SESSION_REVOKED", "RATE_LIMITED", "REPLAY_DETECTED", "INVALID_REQUEST", "CAPABILITY_NOT_EXPOSED", "INTERNAL_ERROR"]) {
+      const [id, resp] = r[code];
+      assert.deepEqual(resp, { protocol: PROTOCOL, id, ok: false, error: { code, message: "backend says " + code } }, code);
+    }
+    for (const code of ["EXECUTION_FAILED", "QUOTA_EXCEEDED"]) {
+      const [id, resp] = r[code];
+      assert.deepEqual(resp, { protocol: PROTOCOL, id, ok: true, result: { error: { code, message: "backend says " + code } } }, code);
+    }
+    assert.deepEqual([r.approved[1].ok, r.approved[1].error], [false, { code: "SESSION_REVOKED", message: "the page's execute answered SESSION_REVOKED" }]);
+  }));
+
 test("describe: offset and limit up to 2^53 are echoed exactly; beyond, and a too-long capability, say their bound", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

@@ -489,7 +489,11 @@ export interface ISurfaceSession {
   revoked?: boolean;
 }
 
-/** What `execute` returns (or resolves to). */
+/**
+ * What `execute` returns (or resolves to). An error with a protocol code
+ * (`SESSION_REVOKED`, `RATE_LIMITED`…) refuses the exchange: the client gets
+ * `ok: false` with that code and this message.
+ */
 export type TSurfaceExecuteResult =
   | { ok: true; value?: unknown }
   | { ok: false; error: { code: TSurfaceBusinessErrorCode | (string & {}); message: string } };

@@ -3,7 +3,9 @@
 //! A [`ProtocolError`] means the exchange itself was refused (`ok: false`);
 //! a [`BusinessError`] travels inside a valid exchange (`ok: true`,
 //! `result.error`). Keeping them as two types makes it impossible to put a
-//! business code on the protocol layer by accident.
+//! business code on the protocol layer by accident; the other way round, a
+//! [`BusinessError`] an executor spelled with a protocol code is lifted
+//! ([`BusinessError::lifted`]) before it is answered.
 
 use serde::{Serialize, Serializer};
 
@@ -49,6 +51,11 @@ impl ProtocolCode {
             Self::CapabilityNotExposed => "CAPABILITY_NOT_EXPOSED",
             Self::InternalError => "INTERNAL_ERROR",
         }
+    }
+
+    /// The code spelled `wire` exactly, if it is one.
+    pub fn from_wire(wire: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == wire)
     }
 }
 
@@ -146,6 +153,20 @@ impl BusinessError {
             message,
         }
     }
+
+    /// The refusal this failure stands for when its code is a protocol
+    /// code: an executor passing on what its backend said (the session was
+    /// revoked, a rate limit was hit) speaks of the exchange, so the client
+    /// must see it where it checks for that, `ok: false` (baseline §5
+    /// puts these codes on that layer only), with the page's message.
+    pub fn lifted(&self) -> Option<ProtocolError> {
+        let code = ProtocolCode::from_wire(&self.code)?;
+        let message = match self.message.is_empty() {
+            true => format!("the page's execute answered {}", code.as_str()),
+            false => self.message.clone(),
+        };
+        Some(ProtocolError::new(code, message))
+    }
 }
 
 #[cfg(test)]
@@ -170,5 +191,35 @@ mod tests {
         );
         let names: Vec<_> = BusinessCode::ALL.iter().map(|c| c.as_str()).collect();
         assert!(names.contains(&"EXECUTION_FAILED"));
+    }
+
+    #[test]
+    fn a_business_error_spelled_with_a_protocol_code_lifts_to_that_refusal() {
+        for code in ProtocolCode::ALL {
+            assert_eq!(ProtocolCode::from_wire(code.as_str()), Some(code));
+            let lifted = BusinessError::coded(code.as_str(), "backend says no".into()).lifted();
+            assert_eq!(lifted, Some(ProtocolError::new(code, "backend says no")));
+        }
+        let bare = BusinessError::coded("SESSION_REVOKED", String::new()).lifted();
+        assert_eq!(
+            bare.map(|e| e.message),
+            Some("the page's execute answered SESSION_REVOKED".into()),
+            "a refusal always says something"
+        );
+        // Business codes, the page's own and near misses stay business errors.
+        for code in BusinessCode::ALL.map(BusinessCode::as_str) {
+            assert_eq!(
+                BusinessError::coded(code, "m".into()).lifted(),
+                None,
+                "{code}"
+            );
+        }
+        for code in ["QUOTA_EXCEEDED", "session_revoked", " SESSION_REVOKED", ""] {
+            assert_eq!(
+                BusinessError::coded(code, "m".into()).lifted(),
+                None,
+                "{code:?}"
+            );
+        }
     }
 }

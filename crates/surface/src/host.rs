@@ -78,7 +78,9 @@ struct ErrorWire {
 
 /// Reads an executor's JSON result. Anything that is not one of the two
 /// documented shapes becomes an `EXECUTION_FAILED` business error, so a
-/// buggy executor can never look like a success.
+/// buggy executor can never look like a success. An error spelled with a
+/// protocol code is lifted to that refusal by the pipeline
+/// ([`BusinessError::lifted`]), whichever `Host` gave it.
 pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
     let wire = value.as_object().and_then(from_object::<ResultWire>);
     match wire.unwrap_or_default() {

@@ -183,6 +183,11 @@ impl Surface {
             }
             true => host.execute(&p.capability, &p.input).await,
         };
+        // An executor's protocol code (its backend revoked the session, rate
+        // limited it) refuses the exchange; it never rides in `result.error`.
+        if let Some(refusal) = outcome.as_ref().err().and_then(BusinessError::lifted) {
+            return Response::refused(echo_id(request), refusal);
+        }
         let shown = match (&outcome, p.expect()) {
             (Ok(_), Some(e)) => page.wait_for_text(&e.text, e.within_ms).await,
             _ => true,

@@ -428,6 +428,46 @@ fn executor_business_errors_pass_through() {
 }
 
 #[test]
+fn executor_protocol_codes_refuse_the_exchange_with_the_pages_message() {
+    // Baseline §5 puts these codes on the `ok: false` layer only: a backend
+    // that revoked the session or rate limited it speaks of the exchange.
+    for code in [
+        "SESSION_EXPIRED",
+        "SESSION_REVOKED",
+        "RATE_LIMITED",
+        "REPLAY_DETECTED",
+        "INVALID_REQUEST",
+        "CAPABILITY_NOT_EXPOSED",
+        "INTERNAL_ERROR",
+    ] {
+        let fx = Fixture::orders();
+        *fx.effect.borrow_mut() = Box::new(move |_, _, obs, _| {
+            obs.status = vec!["备注已保存".into()];
+            Err(BusinessError::coded(code, format!("backend says {code}")))
+        });
+        let r = fx.invoke("orders.update_note@order", note("SO-1001", json!("x")));
+        assert_eq!(protocol_code(&r), code, "{r}");
+        assert_eq!(message(&r), format!("backend says {code}"));
+        assert!(r.get("result").is_none(), "no result, so no `after`: {r}");
+        assert_eq!(fx.calls.borrow().len(), 1, "execute ran once");
+        assert!(fx.page.waits.borrow().is_empty(), "no expectation wait");
+    }
+    // EXECUTION_FAILED is a business code (docs/surface.md): it stays there.
+    let fx = Fixture::orders();
+    *fx.effect.borrow_mut() =
+        Box::new(|_, _, _, _| Err(BusinessError::coded("EXECUTION_FAILED", "m".into())));
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(business_code(&r), "EXECUTION_FAILED");
+    // A high-risk action approved, then refused by the backend, alike.
+    let fx = approving(|_| {});
+    *fx.effect.borrow_mut() =
+        Box::new(|_, _, _, _| Err(BusinessError::coded("SESSION_REVOKED", String::new())));
+    let r = cancel(&fx, "SO-1001");
+    assert_eq!(protocol_code(&r), "SESSION_REVOKED");
+    assert_eq!(message(&r), "the page's execute answered SESSION_REVOKED");
+}
+
+#[test]
 fn expectation_uses_declared_within_and_passes_when_text_shows() {
     let fx = Fixture::with(
         SurfaceConfig::new("orders", ["orders.save"]),
