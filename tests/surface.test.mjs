@@ -700,6 +700,27 @@ test("after: capabilities that appeared, records that changed, current status; n
     assert.equal(r.navigated.result.after, undefined, "the URL changed: describe again");
   }));
 
+test("after lists a record whose region changed (moved into the inactive archive, its row actions now unavailable)", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const s = makeSurface({
+        registry: [...REGISTRY, { id: "orders.archive@order", title: "Archive" }],
+        expose: [...EXPOSE, "orders.archive@order"],
+        execute: (id, args) => {
+          document.querySelector('[data-e2e-id="archive"]').append(document.querySelector(`[data-e2e-kind="record"][data-e2e-id="${args.record}"]`));
+          return { ok: true };
+        },
+      });
+      const inv = await s.handle(invoke("orders.archive@order", { record: "SO-1001" }));
+      const now = (await s.handle(req("describe", { input: { record: "SO-1001" } }))).result;
+      return { after: inv.result.after, now };
+    });
+    assert.equal(r.now.records[0].region, "archive");
+    assert.ok(r.now.unavailable.some((u) => u.record === "SO-1001"), "its row actions are unavailable now");
+    assert.deepEqual(r.after.records, [r.now.records[0]], "after lists SO-1001 as it is now");
+    assert.deepEqual(r.after.status, ["3 orders"]);
+  }));
+
 test("built-in executor: clicks the record's control exactly once; refusals click nothing", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

@@ -445,7 +445,7 @@ export interface ISurfaceDescribeResult {
 export interface ISurfaceAfter {
   /** Capability ids visible after the run but not before. */
   capabilities: string[];
-  /** Records new or changed (fields or state), at most recordLimit. */
+  /** Records new or changed (fields, state or region), at most recordLimit. */
   records: ISurfaceRecord[];
   /** Records read before the run and gone after it, at most recordLimit; absent when none. */
   removedRecords?: ISurfaceRecordRef[];

@@ -37,7 +37,8 @@ pub struct Invoked {
 pub struct After {
     /// Ids visible after (registry re-read) but not before.
     pub capabilities: Vec<String>,
-    /// Records new or whose fields or state changed, at most `recordLimit`.
+    /// Records new or whose fields, state or region changed, at most
+    /// `recordLimit`.
     pub records: Vec<Record>,
     /// Records read before and gone after, at most `recordLimit`; omitted
     /// when none.
@@ -238,8 +239,9 @@ fn availability(
     }
 }
 
-/// `after`: capabilities that appeared, records new or changed (fields or
-/// state), records gone, and the current status. Each record list is
+/// `after`: capabilities that appeared, records new or changed (fields,
+/// state or region: a record moved into an inactive region can no longer
+/// be acted on), records gone, and the current status. Each record list is
 /// bounded by `recordLimit`; beyond it `recordsTruncated: true` says to
 /// describe again.
 fn changes(
@@ -253,7 +255,7 @@ fn changes(
     let mut records = Vec::new();
     for r in &after.records {
         let changed = match before.record(&r.kind, &r.id) {
-            Some(old) => old.fields != r.fields || old.state != r.state,
+            Some(old) => old.fields != r.fields || old.state != r.state || old.region != r.region,
             None => true,
         };
         if changed {

@@ -76,6 +76,31 @@ fn after_reports_capabilities_that_appeared_and_new_records() {
 }
 
 #[test]
+fn after_lists_a_record_whose_region_changed() {
+    let fx = Fixture::orders();
+    // Archiving moves SO-1001 into the inactive archive: fields and state
+    // stay, but its row actions are now unavailable.
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records[0].region = Some("archive".into());
+        Ok(None)
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(
+        r["result"]["after"]["records"],
+        json!([{ "id": "SO-1001", "kind": "order", "fields": { "customer": "王芳", "note": "" },
+                 "state": "open", "region": "archive" }])
+    );
+    // Out of every region is a change too.
+    let fx = Fixture::orders();
+    *fx.effect.borrow_mut() = Box::new(|_, _, obs, _| {
+        obs.records[1].region = None;
+        Ok(None)
+    });
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert_eq!(r["result"]["after"]["records"][0]["id"], "SO-1002", "{r}");
+}
+
+#[test]
 fn after_is_bounded_by_record_limit() {
     let mut config = SurfaceConfig::new("orders", ["orders.search"]);
     config.record_limit = 2;
