@@ -623,6 +623,33 @@ test("describe on 10,000 records with recordLimit 8: 8 records, total 10000, sma
     assert.deepEqual(r.byId.result.recordWindow, { offset: 0, limit: 2, total: 10000 }, "an id read has a recordWindow too");
   }));
 
+test("describe by record id is bounded like a window (100 records) when records of many kinds share the id, and says it was cut", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const list = document.querySelector('[data-e2e-id="list"]');
+      const html = [];
+      for (let i = 0; i < 500; i++) {
+        html.push(`<div data-e2e-kind="record" data-e2e-record="k${i}" data-e2e-id="7"><span data-e2e-field="x">${"y".repeat(900)}</span></div>`);
+      }
+      list.insertAdjacentHTML("beforeend", html.join(""));
+      const s = makeSurface();
+      const shared = (await s.handle(req("describe", { input: { record: ["SO-1001", "7", "nope"] } }))).result;
+      const one = (await s.handle(req("describe", { input: { record: "SO-1002" } }))).result;
+      return {
+        shared: { n: shared.records.length, first: shared.records[0].id, kinds: [shared.records[1].kind, shared.records[99].kind], window: shared.recordWindow, missing: shared.missing, cut: shared.recordsTruncated, bytes: JSON.stringify(shared).length },
+        one: { n: one.records.length, window: one.recordWindow, cut: one.recordsTruncated },
+      };
+    });
+    assert.equal(r.shared.n, 100, "a window's maximum");
+    assert.equal(r.shared.first, "SO-1001", "in the order asked");
+    assert.deepEqual(r.shared.kinds, ["k0", "k98"]);
+    assert.deepEqual(r.shared.window, { offset: 0, limit: 3, total: 504 });
+    assert.deepEqual(r.shared.missing, ["nope"]);
+    assert.equal(r.shared.cut, true, "the cut is visible");
+    assert.ok(r.shared.bytes < 120_000, `${r.shared.bytes} bytes`);
+    assert.deepEqual(r.one, { n: 1, window: { offset: 0, limit: 1, total: 504 }, cut: undefined });
+  }));
+
 test("expect: status text appearing after the action succeeds as soon as it shows (MutationObserver)", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

@@ -437,6 +437,8 @@ export interface ISurfaceDescribeResult {
   recordWindow: { offset: number; limit: number; total: number };
   /** Id reads only: asked-for ids not on the page. */
   missing?: string[];
+  /** Id reads only: more than 100 records hold the ids asked for (several kinds may share an id); `records` has the first 100. */
+  recordsTruncated?: true;
   status: string[];
   feedback: ISurfaceFeedback[];
   unavailable: ISurfaceUnavailable[];

@@ -32,6 +32,12 @@ pub struct Described {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<Vec<String>>,
     pub records: Vec<Record>,
+    /// Id reads only, `true` when the records holding the ids asked for
+    /// were more than [`MAX_RECORD_LIMIT`] (several records, of different
+    /// kinds, may share an id): `records` holds the first of them, in the
+    /// order asked. Omitted otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub records_truncated: bool,
     pub status: Vec<String>,
     pub feedback: Vec<Feedback>,
     pub unavailable: Vec<Unavailable>,
@@ -73,7 +79,8 @@ pub struct Context {
 }
 
 /// `recordWindow: { offset, limit, total }`. An id read's is `{ 0, number
-/// of ids given, total }`: `total` counts every record on the page either way.
+/// of ids given, total }`: `total` counts every record on the page either
+/// way (an id read's cut shows as `recordsTruncated`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RecordWindow {
     /// As asked, up to 2^53 (past `total` it shows no records).
@@ -121,7 +128,12 @@ pub(crate) fn describe(
     if !unchanged {
         *last_capabilities = Some(print);
     }
-    let (records, record_window, missing) = select_records(config, observation, &input.records);
+    let Selected {
+        records,
+        window: record_window,
+        missing,
+        truncated,
+    } = select_records(config, observation, &input.records);
     Described {
         app: config.app.clone(),
         protocol: PROTOCOL,
@@ -142,18 +154,29 @@ pub(crate) fn describe(
         missing,
         unavailable: unavailable(&visible, observation, &records, clicks),
         records: records.into_iter().cloned().collect(),
+        records_truncated: truncated,
         status: observation.status.clone(),
         feedback: observation.feedback.clone(),
     }
 }
 
-/// The records asked for, with their `recordWindow`, and `missing` (id
-/// reads only).
+/// The records a describe reads.
+struct Selected<'o> {
+    records: Vec<&'o Record>,
+    window: RecordWindow,
+    /// Id reads only: the ids no record has.
+    missing: Option<Vec<String>>,
+    /// Id reads only: more records hold the ids than `records` has room for.
+    truncated: bool,
+}
+
+/// The records asked for, with their `recordWindow`, and for an id read
+/// `missing` and whether it was cut.
 fn select_records<'o>(
     config: &SurfaceConfig,
     observation: &'o Observation,
     selection: &RecordSelection,
-) -> (Vec<&'o Record>, RecordWindow, Option<Vec<String>>) {
+) -> Selected<'o> {
     let all = &observation.records;
     let total = all.len();
     match selection {
@@ -166,21 +189,35 @@ fn select_records<'o>(
                 limit,
                 total,
             };
-            (window, shown, None)
+            Selected {
+                records: window,
+                window: shown,
+                missing: None,
+                truncated: false,
+            }
         }
         RecordSelection::Ids(ids) => {
             let mut found = Vec::new();
             let mut missing = Vec::new();
+            let mut truncated = false;
             // An id asked twice is read once: each record (and its
             // unavailable actions) is listed once.
             for (at, id) in ids.iter().enumerate() {
                 if ids[..at].contains(id) {
                     continue;
                 }
-                let before = found.len();
-                found.extend(all.iter().filter(|r| &r.id == id));
-                if found.len() == before {
+                let mut holding = all.iter().filter(|r| &r.id == id).peekable();
+                if holding.peek().is_none() {
                     missing.push(id.clone());
+                }
+                // Records of different kinds may share an id, so the ids
+                // alone do not bound the read: a window's maximum does.
+                for r in holding {
+                    if found.len() == MAX_RECORD_LIMIT {
+                        truncated = true;
+                        break;
+                    }
+                    found.push(r);
                 }
             }
             // The window the ids asked for, so `total` shows on every
@@ -190,7 +227,12 @@ fn select_records<'o>(
                 limit: ids.len(),
                 total,
             };
-            (found, shown, Some(missing))
+            Selected {
+                records: found,
+                window: shown,
+                missing: Some(missing),
+                truncated,
+            }
         }
     }
 }

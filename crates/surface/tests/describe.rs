@@ -223,6 +223,58 @@ fn record_reads_return_exactly_those_and_list_missing() {
 }
 
 #[test]
+fn an_id_read_is_bounded_like_a_window_and_says_when_it_was_cut() {
+    let fx = Fixture::orders();
+    {
+        // 150 records of different kinds share the id "7" (order 7, line 7…).
+        let mut obs = fx.page.obs.borrow_mut();
+        let template = obs.records[0].clone();
+        for i in 0..150 {
+            obs.records.push(Record {
+                id: "7".into(),
+                kind: format!("k{i}"),
+                ..template.clone()
+            });
+        }
+    }
+    let r = fx.describe(json!({ "record": "7" }));
+    let records = r["result"]["records"].as_array().expect("records");
+    assert_eq!(records.len(), 100, "a window's maximum");
+    assert_eq!(records[0]["kind"], "k0");
+    assert_eq!(records[99]["kind"], "k99");
+    assert_eq!(r["result"]["recordsTruncated"], true);
+    // recordWindow keeps its id-read meaning: the ids given, every record.
+    assert_eq!(
+        r["result"]["recordWindow"],
+        json!({ "offset": 0, "limit": 1, "total": 154 })
+    );
+    // The cap counts across ids, in the order asked; an id past it that
+    // has records is not missing.
+    let r = fx.describe(json!({ "record": ["SO-1003", "7", "SO-1001", "SO-4040"] }));
+    let records = r["result"]["records"].as_array().expect("records");
+    assert_eq!(records.len(), 100);
+    assert_eq!(records[0]["id"], "SO-1003");
+    assert!(records[1..].iter().all(|r| r["id"] == "7"));
+    assert_eq!(r["result"]["missing"], json!(["SO-4040"]));
+    assert_eq!(r["result"]["recordsTruncated"], true);
+    // Exactly at the cap, or under it, nothing is cut and nothing is said.
+    fx.page.obs.borrow_mut().records.truncate(4 + 100);
+    let r = fx.describe(json!({ "record": "7" }));
+    assert_eq!(r["result"]["records"].as_array().map(Vec::len), Some(100));
+    assert!(
+        r["result"].get("recordsTruncated").is_none(),
+        "{}",
+        r["result"]["recordWindow"]
+    );
+    let r = fx.describe(json!({ "record": ["SO-1001", "SO-1002"] }));
+    assert_eq!(ids(&r["result"]["records"]), ["SO-1001", "SO-1002"]);
+    assert!(r["result"].get("recordsTruncated").is_none());
+    // A window read is bounded by its limit and never says it.
+    let r = fx.describe(json!({ "limit": 100 }));
+    assert!(r["result"].get("recordsTruncated").is_none());
+}
+
+#[test]
 fn unavailable_is_scoped_and_covers_page_level_and_disabled() {
     let fx = Fixture::orders();
     {
