@@ -203,6 +203,28 @@ test("stringify: a String, Number, Boolean or BigInt object, or an object with t
   assert.equal(reads, 1);
 });
 
+test("stringify: a Map, Set, WeakMap or WeakSet (JSON writes {} whatever it holds) is a fact, not an empty object; loose lets it through as JSON writes it", () => {
+  for (const [v, shown] of [
+    [new Map([["order", "SO-1001"]]), "Map"], [new Set(["a"]), "Set"], [new Map(), "Map"],
+    [new WeakMap(), "WeakMap"], [new WeakSet(), "WeakSet"], [new (class Orders extends Map {})([["a", 1]]), "Map"],
+  ]) {
+    const [text, fact, threw] = stringify({ payload: { id: v } });
+    assert.deepEqual(fact, ["collection", "id", shown], shown);
+    assert.equal(text, '{"payload":{"id":null}}', "written as null, like the other facts");
+    assert.equal(threw, null);
+    assert.deepEqual(stringify({ payload: { id: v } }, true), ['{"payload":{"id":{}}}', null, null], "loose: as JSON writes it");
+  }
+  assert.deepEqual(stringify(new Map([["q", "a"]]))[1], ["collection", "", "Map"], "the value itself: key \"\"");
+  assert.deepEqual(stringify([1, new Set()])[1], ["collection", "1", "Set"]);
+  // Another realm's (an iframe's) Map is recognised all the same.
+  assert.deepEqual(stringify({ m: Object.setPrototypeOf(new Map(), null) })[1], ["collection", "m", "Map"]);
+  // Not a collection: a plain object holding a map-like field, an object faking the tag or the size.
+  const fake = { entries: [["a", 1]], size: 1, [Symbol.toStringTag]: "Map" };
+  assert.deepEqual(stringify({ f: fake, g: Object.create(Map.prototype) }), ['{"f":{"entries":[["a",1]],"size":1},"g":{}}', null, null]);
+  // Through project, a downlink's payload is read the same way.
+  assert.deepEqual(project({ pageId: null, requestId: "r", cmd: "hello", payload: new Map() }).slice(1), [["collection", "payload", "Map"], null, "r"]);
+});
+
 test("project, read, stringify and attach never throw and keep their answers when a page replaced Array or Object prototype methods or put setters on the prototypes", () => {
   const saved = new Map(); // (an array's push is among the methods replaced)
   const replace = (obj, key, value) => {

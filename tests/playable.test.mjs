@@ -570,6 +570,37 @@ test("what JSON cannot hold as itself is BAD_REQUEST naming its key: a String, N
     assert.deepEqual(r.clicks, [], "nothing clicked");
   }));
 
+test("a Map, Set, WeakMap or WeakSet in a downlink (JSON writes {} whatever it holds) is BAD_REQUEST naming its key, as Surface refuses it in input; nothing runs", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable({ captureScreenshot: () => "shot" });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const pageId = p.pageId;
+      const downs = [
+        { pageId, requestId: "m1", cmd: "hello", payload: new Map([["x", 1]]) },
+        { pageId, requestId: "m2", cmd: "snapshot", payload: new Map() },
+        { pageId, requestId: "m3", cmd: "run", payload: { id: "btn-save", value: new Set(["a"]) } },
+        { pageId, requestId: "m4", cmd: "hello", payload: { x: new WeakMap() } },
+        { pageId, requestId: "m5", cmd: "hello", payload: { x: [new WeakSet()] } },
+      ];
+      const out = [];
+      for (const d of downs) {
+        const up = await p.handle(d);
+        out.push([up.requestId, up.ok ? "ok" : up.error.code, up.ok ? "" : up.error.message]);
+      }
+      return { out, clicks: window.__clicks };
+    });
+    const why = (key, what) => `the envelope must be plain JSON: the value at key "${key}" is ${what}, which JSON cannot hold`;
+    assert.deepEqual(r.out, [
+      ["m1", "BAD_REQUEST", why("payload", "a Map object")],
+      ["m2", "BAD_REQUEST", why("payload", "a Map object")],
+      ["m3", "BAD_REQUEST", why("value", "a Set object")],
+      ["m4", "BAD_REQUEST", why("x", "a WeakMap object")],
+      ["m5", "BAD_REQUEST", why("0", "a WeakSet object")],
+    ]);
+    assert.deepEqual(r.clicks, [], "nothing clicked");
+  }));
+
 test("requests are handled one at a time in arrival order", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

@@ -368,6 +368,30 @@ test("input holding a String, Number or Boolean object, or an object with toJSON
     assert.deepEqual(r.dated.value, { at: "1970-01-01T00:00:00.000Z" });
   }));
 
+test("input that is, or holds, a Map, Set, WeakMap or WeakSet (JSON writes {} whatever it holds) is INVALID_REQUEST naming its key; execute never runs", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      __executed.length = 0;
+      const s = makeSurface({ expose: [...EXPOSE, "orders.delete"] });
+      const out = [];
+      for (const input of [new Map([["order", "SO-1001"]]), new Map(), new Set(["SO-1001"]), { q: new Map([["a", 1]]) }, { q: "a", w: [new WeakSet()] }, new WeakMap()]) {
+        const res = await s.handle(invoke("orders.delete", input));
+        out.push([res.id !== "", res.ok, res.error && res.error.code, res.error && res.error.message]);
+      }
+      return { out, executed: __executed };
+    });
+    const why = (what) => "the request must be plain JSON: input " + what + ", not JSON";
+    assert.deepEqual(r.out, [
+      [true, false, "INVALID_REQUEST", why("is a Map object")],
+      [true, false, "INVALID_REQUEST", why("is a Map object")],
+      [true, false, "INVALID_REQUEST", why("is a Set object")],
+      [true, false, "INVALID_REQUEST", why('holds a Map object under the key "q"')],
+      [true, false, "INVALID_REQUEST", why('holds a WeakSet object under the key "0"')],
+      [true, false, "INVALID_REQUEST", why("is a WeakMap object")],
+    ]);
+    assert.deepEqual(r.executed, [], "execute never called, not even with {}");
+  }));
+
 test("a page that replaced Array.prototype.push or put setters on Object.prototype: createSurface reads its options as given, and handle answers, never throws", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

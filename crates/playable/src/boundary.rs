@@ -8,17 +8,20 @@ use crate::bounds::MAX_TEXT_UNITS;
 use crate::envelope::{request_id_in, usable_request_id, ErrorCode};
 
 /// The first value `JSON.stringify` met that JSON cannot hold (as itself:
-/// a boxed primitive or a `toJSON` would be written as something else).
+/// a boxed primitive, a collection or a `toJSON` would be written as
+/// something else).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NonJson {
     /// Its `typeof` (`"bigint"`, `"function"`, `"symbol"` or `"number"`);
-    /// `"boxed"` for a String, Number, Boolean or BigInt object; `"toJSON"`
-    /// for an object with a `toJSON` method (a Date, say).
+    /// `"boxed"` for a String, Number, Boolean or BigInt object;
+    /// `"collection"` for a Map, Set, WeakMap or WeakSet (written `{}`
+    /// whatever it holds); `"toJSON"` for an object with a `toJSON` method
+    /// (a Date, say).
     pub kind: String,
     /// The key (or array index) it sat under; `""` for the envelope itself.
     pub key: String,
     /// For a number: how JS writes it (`NaN`, `Infinity`, `-Infinity`);
-    /// for a boxed primitive: its type (`String`…).
+    /// for a boxed primitive or a collection: its type (`String`, `Map`…).
     pub shown: String,
 }
 
@@ -30,7 +33,7 @@ impl NonJson {
             "function" => "a function".to_string(),
             "symbol" => "a symbol".to_string(),
             "number" => format!("the number {}", self.shown),
-            "boxed" => format!("a {} object", self.shown),
+            "boxed" | "collection" => format!("a {} object", self.shown),
             "toJSON" => "an object with a toJSON method".to_string(),
             other => format!("a {other}"),
         }
@@ -294,13 +297,14 @@ mod tests {
     }
 
     #[test]
-    fn boxed_primitives_and_to_json_are_named_as_what_json_cannot_hold() {
+    fn boxed_primitives_collections_and_to_json_are_named_as_what_json_cannot_hold() {
         let fact = |kind: &str, shown: &str| NonJson {
             kind: kind.into(),
             key: "id".into(),
             shown: shown.into(),
         };
         assert_eq!(fact("boxed", "Boolean").what(), "a Boolean object");
+        assert_eq!(fact("collection", "Map").what(), "a Map object");
         assert_eq!(fact("toJSON", "").what(), "an object with a toJSON method");
     }
 }

@@ -23,6 +23,10 @@ const { isArray, prototype: arrays } = Array;
 const { isFinite } = Number;
 const BOXES = ["String", "Number", "Boolean", "BigInt"];
 const UNBOX = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.prototype.valueOf, BigInt.prototype.valueOf];
+// Collections JSON writes as {} whatever they hold, each with a method that
+// throws unless called on one (from any realm, a subclass's included).
+const COLLECTIONS = ["Map", "Set", "WeakMap", "WeakSet"];
+const BRANDS = [describe(Map.prototype, "size").get, describe(Set.prototype, "size").get, WeakMap.prototype.has, WeakSet.prototype.has];
 
 /** `JSON.parse(text)` as the module loaded it: how every answer crosses back to JS. */
 export function parse(text) {
@@ -55,20 +59,33 @@ function put(v, k, x) {
   return defineProperty(v, k, { __proto__: null, value: x, writable: true, enumerable: true, configurable: true });
 }
 
-/** The primitive a String, Number, Boolean or BigInt object wraps: its name, else null. */
-function boxed(x) {
-  const proto = getPrototypeOf(x);
-  // A plain object or array (this realm's) is none; anything else is asked.
-  if (proto === objects || proto === arrays) return null;
-  for (let i = 0; i < UNBOX.length; i++) {
+/** The first of `names` whose `brands[i]` `x` passes, else null. */
+function branded(x, brands, names) {
+  for (let i = 0; i < brands.length; i++) {
     try {
-      apply(UNBOX[i], x, []);
-      return BOXES[i];
+      apply(brands[i], x, []);
+      return names[i];
     } catch {
       // not this one
     }
   }
   return null;
+}
+
+/**
+ * [kind, shown] for an object JSON would write as something else: "boxed"
+ * and the primitive's type for a String, Number, Boolean or BigInt object
+ * (JSON writes the primitive), "collection" and its type for a Map, Set,
+ * WeakMap or WeakSet (JSON writes {}, its entries lost); else null.
+ */
+function unlike(x) {
+  const proto = getPrototypeOf(x);
+  // A plain object or array (this realm's) is none; anything else is asked.
+  if (proto === objects || proto === arrays) return null;
+  const box = branded(x, UNBOX, BOXES);
+  if (box !== null) return ["boxed", box];
+  const set = branded(x, BRANDS, COLLECTIONS);
+  return set === null ? null : ["collection", set];
 }
 
 /**
@@ -78,10 +95,11 @@ function boxed(x) {
  * null): a BigInt, function, symbol or non-finite number (`kind` its
  * typeof, `shown` how JS writes the number), a String, Number, Boolean or
  * BigInt object (`kind` "boxed", `shown` its type: JSON.stringify would
- * write the primitive it wraps), or an object with a toJSON method, a Date
- * say (`kind` "toJSON": JSON.stringify would write what it returns, not
- * the object) — these two only unless `loose`; `key` is the key or index
- * it sat under, "" for `v` itself.
+ * write the primitive it wraps), a Map, Set, WeakMap or WeakSet (`kind`
+ * "collection", `shown` its type: JSON.stringify would write {}), or an
+ * object with a toJSON method, a Date say (`kind` "toJSON": JSON.stringify
+ * would write what it returns, not the object) — these three only unless
+ * `loose`; `key` is the key or index it sat under, "" for `v` itself.
  * `thrown` is what stringify threw (a cycle, a getter, a proxy, a toJSON),
  * or null.
  */
@@ -106,8 +124,8 @@ export function stringify(v, loose) {
     const raw = d && hasOwn(d, "value") ? d.value : x;
     if (raw !== x) return note("toJSON", key, "");
     if (t === "object" && x !== null) {
-      const box = boxed(x);
-      if (box !== null) return note("boxed", key, box);
+      const u = unlike(x);
+      if (u !== null) return note(u[0], key, u[1]);
     }
     return x;
   };
