@@ -45,6 +45,20 @@ test("call: what JSON cannot hold is a fact; loose, as JSON writes a Date", asyn
   assert.equal(c[3], false, "a value that cannot be written is no throw of the callback");
 });
 
+test("call: strict (a confirm's answer), what JSON would write as something else is a fact: only the primitive true reads true", async () => {
+  assert.deepEqual(await call(() => true, "c", {}, true), ["true", null, null, false]);
+  assert.deepEqual(await call(async () => true, "c", {}, true), ["true", null, null, false]);
+  for (const [v, fact] of [
+    [new Boolean(true), ["boxed", "", "Boolean"]],
+    [{ toJSON: () => true }, ["toJSON", "", ""]],
+    [new Map([["ok", true]]), ["collection", "", "Map"]],
+  ]) {
+    const [text, f, thrown, threw] = await call(() => v, "c", {}, true);
+    assert.deepEqual([text, f, thrown, threw], ["null", fact, null, false], String(fact));
+    assert.deepEqual((await call(() => v, "c", {}))[1], null, "loose: as JSON writes it");
+  }
+});
+
 test("call: the result array is built without the page's array iterator", async () => {
   const iterator = Array.prototype[Symbol.iterator];
   Array.prototype[Symbol.iterator] = () => {

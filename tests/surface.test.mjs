@@ -180,6 +180,34 @@ test("every row of the seed's failure table, produced for real", () =>
     assert.deepEqual(r.executed, ["orders.refund@order"], "only the approved call reached the page's execute");
   }));
 
+test("confirm: only the primitive true approves; a Boolean object, a toJSON giving true, \"true\" or 1 is PERMISSION_DENIED and execute never runs", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const out = {};
+      const answers = {
+        primitive: () => true,
+        promised: async () => true,
+        boxedTrue: () => new Boolean(true),
+        promisedBoxed: async () => new Boolean(true),
+        toJSONtrue: () => ({ toJSON() { return true; } }),
+        boxedFalse: () => new Boolean(false),
+        stringTrue: () => "true",
+        one: () => 1,
+      };
+      for (const [k, confirm] of Object.entries(answers)) {
+        __executed.length = 0;
+        const resp = await makeSurface({ confirm }).handle(invoke("orders.refund@order", { record: "SO-1001" }));
+        out[k] = [resp.ok, resp.result.error ? resp.result.error.code : resp.result.value, __executed.length];
+      }
+      return out;
+    });
+    assert.deepEqual(r.primitive, [true, "refunded", 1]);
+    assert.deepEqual(r.promised, [true, "refunded", 1]);
+    for (const k of ["boxedTrue", "promisedBoxed", "toJSONtrue", "boxedFalse", "stringTrue", "one"]) {
+      assert.deepEqual(r[k], [true, "PERMISSION_DENIED", 0], k);
+    }
+  }));
+
 test("an invoke's input reaches confirm and execute with its keys in their order", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {

@@ -514,7 +514,7 @@ export interface ICreateSurfaceOptions {
   recordLimit?: number;
   /** Default 30 invokes per 10,000 ms per session. */
   rateLimit?: { invokes: number; perMs: number };
-  /** Human approval for risk "high"; only `true` approves. */
+  /** Human approval for risk "high"; only the primitive `true` approves (not `new Boolean(true)`). */
   confirm?(capabilityId: string, input: Record<string, unknown>): boolean | Promise<boolean>;
   /** Scan root (default: document). */
   root?: Document | ShadowRoot | Element;

@@ -130,7 +130,9 @@ pub fn exec_outcome_from_callback(given: Result<String, CallbackError>) -> ExecO
 }
 
 /// A `confirm` callback's answer: only JSON `true` approves; anything
-/// else, a throw or a rejection included, is a refusal.
+/// else, a throw or a rejection included, is a refusal. The shell crosses
+/// the answer strictly, so a `Boolean` object or a `toJSON` that JSON
+/// would write as `true` arrives as [`CallbackError::NotJson`].
 pub fn approves(given: Result<String, CallbackError>) -> bool {
     given.is_ok_and(|text| text.trim() == "true")
 }

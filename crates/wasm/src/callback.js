@@ -5,11 +5,13 @@
 import { stringify, thrown } from "./boundary.js";
 
 // [text, fact, thrown, threw]: `f()`, or `f(id, input)`, awaited, then
-// `stringify`; never rejects.
-export async function call(f, id, input) {
+// `stringify`, loose (a Date crosses as its ISO text) unless `strict` (a
+// confirm's answer: a Boolean object or a toJSON is a fact, never `true`);
+// never rejects.
+export async function call(f, id, input, strict) {
   let v;
   try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
-  const s = stringify(v, true); // (no spread: a page may replace the array iterator)
+  const s = stringify(v, !strict); // (no spread: a page may replace the array iterator)
   return [s[0], s[1], s[2], false];
 }
 

@@ -65,7 +65,7 @@ fn bridged(window: &Window, attached: bool) {
 #[wasm_bindgen(module = "/src/callback.js")]
 extern "C" {
     #[wasm_bindgen(js_name = call)]
-    fn call_js(f: &Function, id: JsValue, input: JsValue) -> Promise;
+    fn call_js(f: &Function, id: JsValue, input: JsValue, strict: bool) -> Promise;
     fn warn(message: &str);
 }
 
@@ -166,18 +166,21 @@ fn given(label: &str, out: &Array) -> Result<String, CallbackError> {
 
 /// Awaits a host callback, `f()` or `f(capability, input)` with a fresh
 /// copy of `input` (so one hook changing it cannot change what the next one
-/// sees); `label` names its value in a message.
+/// sees); `label` names its value in a message. Its value crosses loosely
+/// (as JSON writes it), or `strict`ly as a request's `input` does.
 async fn call(
     label: &str,
     f: &Function,
     args: Option<(&str, &Value)>,
+    strict: bool,
 ) -> Result<String, CallbackError> {
     let promise = match args {
-        None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED),
+        None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED, strict),
         Some((id, input)) => call_js(
             f,
             JsValue::from_str(id),
             to_js(serde_json::to_string(input)),
+            strict,
         ),
     };
     match JsFuture::from(promise).await {
@@ -222,7 +225,7 @@ impl surface::Host for Inner {
     }
 
     async fn session(&self) -> Option<Session> {
-        session_from_callback(call("result", &self.session, None).await)
+        session_from_callback(call("result", &self.session, None, false).await)
     }
 
     /// Read afresh each time; a function is called and awaited as
@@ -232,7 +235,7 @@ impl surface::Host for Inner {
     /// closed) with a console warning.
     async fn registry(&self) -> Registry {
         let given = match self.registry.dyn_ref::<Function>() {
-            Some(f) => call("registry", f, None).await,
+            Some(f) => call("registry", f, None, false).await,
             None => callback_text("registry", &stringify(&self.registry, true)),
         };
         let registry = match given {
@@ -261,16 +264,21 @@ impl surface::Host for Inner {
 
     async fn confirm(&self, capability: &str, input: &Value) -> bool {
         match &self.confirm {
-            Some(confirm) => approves(call("result", confirm, Some((capability, input))).await),
+            // Strict: JSON writes `new Boolean(true)` or a `toJSON` giving
+            // true as `true`, but only the primitive approves (a fact makes
+            // the answer no JSON, which `approves` refuses).
+            Some(confirm) => {
+                approves(call("result", confirm, Some((capability, input)), true).await)
+            }
             None => false,
         }
     }
 
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
         match &self.execute {
-            Some(execute) => {
-                exec_outcome_from_callback(call("result", execute, Some((capability, args))).await)
-            }
+            Some(execute) => exec_outcome_from_callback(
+                call("result", execute, Some((capability, args)), false).await,
+            ),
             None => self.builtin.execute(capability, args).await,
         }
     }
