@@ -87,11 +87,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * ids, aria-disabled as Chromium reads it, image buttons, images and SVG
  * links named (+776 B), a read-only __wbg_ptr, and a reload escape that
  * checks the page beyond the scan root and its same-origin frames
- * (+1,785 B): 209,695 B. A ceiling that catches
+ * (+1,785 B): 209,695 B; Surface's execute protocol codes lifted, a strict
+ * confirm, region changes in after, bounded id reads, Map/Set input refused
+ * (+706 B): 210,401 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 209_800;
+const CEILING_GZIP_BYTES = 210_500;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
