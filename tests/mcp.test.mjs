@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -65,6 +66,19 @@ test("--url is required: a clear usage error", () => {
   const bad = spawnSync(process.execPath, [BIN, "--url", "file:///etc/passwd"], { encoding: "utf8" });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /http: or https:/);
+});
+
+test("--timeout takes 100 to 600000 ms, as --help and docs/mcp.md say", () => {
+  for (const bad of ["99", "600001", "1.5", "soon"]) {
+    const r = spawnSync(process.execPath, [BIN, "--url", "http://127.0.0.1:9/", "--timeout", bad], { encoding: "utf8" });
+    assert.equal(r.status, 2, bad);
+    assert.match(r.stderr, /--timeout must be a whole number of ms between 100 and 600000/, bad);
+  }
+  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^ {2}--timeout <ms> +how long to wait for the page's answer, 100 to 600000 \(default 10000\)$/m);
+  const docs = readFileSync(new URL("../docs/mcp.md", import.meta.url), "utf8");
+  assert.match(docs, /^\| `--timeout <ms>` \| [^\n]*from 100 to 600000 [^\n]*default 10000 \|$/m);
 });
 
 test("lists its tools: hello, snapshot, run, escape, and nothing that evaluates or navigates", () =>
