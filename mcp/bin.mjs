@@ -73,7 +73,9 @@ const link = new PageLink({
 try {
   await link.open();
 } catch (e) {
-  process.stderr.write(`in-page-playable-mcp: could not open ${url.href}: ${e.message}\n`);
+  // A redirect away (http → https, apex → www): the server stays on --url's origin, so the user picks the final one.
+  const what = e.redirectedTo ? `${e.message}: pass the final URL (where the redirect leads) as --url` : e.message;
+  process.stderr.write(`in-page-playable-mcp: could not open ${url.href}: ${what}\n`);
   await link.close().catch(() => {});
   process.exit(1);
 }

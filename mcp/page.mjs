@@ -310,8 +310,12 @@ export class PageLink {
     this.ownsBrowser = false;
     /** Set when the page tried to leave the origin (the navigation was stopped). */
     this.blocked = null;
-    /** The URL of the last document the page had on the origin (where #landed takes it back). */
-    this.here = this.url.href;
+    /**
+     * The URL of the last document the page had on the origin (where #landed
+     * takes it back); null until one landed: the configured URL itself may
+     * redirect away, and going back to it would only leave again, forever.
+     */
+    this.here = null;
     /** Settles once #landed has taken the page back to the origin. */
     this.returning = null;
     /** Count of main-frame loads: tells when a reload has replaced the document. */
@@ -326,6 +330,7 @@ export class PageLink {
       this.browser = await chromium.connectOverCDP(cdp);
       const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
       this.page = context.pages().find((p) => p.url() === this.url.href) ?? null;
+      if (this.page) this.here = this.url.href;
     } else {
       this.ownsBrowser = true;
       this.browser = await chromium.launch({
@@ -345,7 +350,44 @@ export class PageLink {
     // A throw in a route handler would take the whole server down: the
     // request then goes on as the browser sent it.
     await routed.route(() => true, (route) => this.#route(route).catch(() => route.fallback().catch(() => {})));
-    if (fresh) await this.page.goto(this.url.href);
+    if (fresh) await this.#goto();
+  }
+
+  /**
+   * Opens the configured URL. One that redirects to another origin is
+   * stopped (#route: a 204, which fails the navigation; #landed: a chain that
+   * left after a same-origin hop) and said as such (`redirectedTo`), not as
+   * the browser's bare net::ERR_ABORTED.
+   */
+  async #goto() {
+    let failure = null;
+    try {
+      await this.page.goto(this.url.href);
+    } catch (e) {
+      failure = e;
+    }
+    let at = null;
+    try {
+      at = new URL(this.page.url());
+    } catch {
+      // no URL yet
+    }
+    const left = at !== null && at.origin !== this.origin && at.protocol !== "about:" && at.protocol !== "chrome-error:";
+    // The 204 that stops a redirect aborts the navigation; any other failure (refused, DNS) is the browser's to tell.
+    const stopped = failure !== null && this.blocked !== null && /ERR_ABORTED/.test(String(failure.message));
+    const to = left ? (this.blocked ?? at.href) : stopped ? this.blocked : null;
+    if (to !== null) {
+      let toOrigin = to;
+      try {
+        toOrigin = new URL(to).origin;
+      } catch {
+        // said whole
+      }
+      const e = new Error(`it redirects to ${to}, on another origin (${this.origin} → ${toOrigin}), and this server never leaves ${this.origin}`);
+      e.redirectedTo = to;
+      throw e;
+    }
+    if (failure !== null) throw failure;
   }
 
   /**
@@ -368,6 +410,7 @@ export class PageLink {
     }
     if (url.protocol === "about:" || url.protocol === "chrome-error:") return;
     this.blocked = url.href;
+    if (this.here === null) return; // nowhere on the origin to go back to (open() says so)
     // #send waits for this before it looks where the page is.
     this.returning = this.page.goto(this.here).then(() => {}, () => {});
     await this.returning;
