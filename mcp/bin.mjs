@@ -12,7 +12,7 @@ const USAGE = `usage: in-page-playable-mcp --url <URL> [options]
                        instead of launching one; reuses a tab already at <URL>
   --inject             install the package into the page when it has none
   --menu-tools         also offer each runnable menu item as a tool (the first 64)
-  --timeout <ms>       how long to wait for the page's answer (default 10000)
+  --timeout <ms>       how long to wait for the page's answer, 100 to 600000 (default 10000)
   --chromium <path>    the browser to launch (default $CHROMIUM_PATH or /usr/bin/chromium)
   --headed             show the launched browser window
   -h, --help           this text
@@ -73,7 +73,9 @@ const link = new PageLink({
 try {
   await link.open();
 } catch (e) {
-  process.stderr.write(`in-page-playable-mcp: could not open ${url.href}: ${e.message}\n`);
+  // A redirect away (http → https, apex → www): the server stays on --url's origin, so the user picks the final one.
+  const what = e.redirectedTo ? `${e.message}: pass the final URL (where the redirect leads) as --url` : e.message;
+  process.stderr.write(`in-page-playable-mcp: could not open ${url.href}: ${what}\n`);
   await link.close().catch(() => {});
   process.exit(1);
 }

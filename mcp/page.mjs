@@ -90,13 +90,19 @@ export const CHROMIUM_ARGS = [
  * A failure to reach the page (no answer, no instance, wrong origin): not an
  * uplink. `pageText`: the message holds text the page chose (a URL, or what
  * its script threw, JSON-quoted so it cannot make lines of its own), so the
- * result carries the untrusted-content note.
+ * result carries the untrusted-content note. `sent`: an action (a run, an
+ * escape, a Surface invoke) went out and no answer came back, so it may have
+ * taken effect, or still may: the message says what happened to the request,
+ * never that the page could not be reached.
  */
 export class LinkError extends Error {
-  constructor(message, { pageText = false } = {}) {
+  constructor(message, { pageText = false, sent = false, late = false } = {}) {
     super(message);
     this.name = "LinkError";
     this.pageText = pageText;
+    this.sent = sent;
+    /** Raised while an evaluate was still pending in the page (its deadline, a navigation): Playwright cannot take it back. */
+    this.late = late;
   }
 }
 
@@ -304,8 +310,12 @@ export class PageLink {
     this.ownsBrowser = false;
     /** Set when the page tried to leave the origin (the navigation was stopped). */
     this.blocked = null;
-    /** The URL of the last document the page had on the origin (where #landed takes it back). */
-    this.here = this.url.href;
+    /**
+     * The URL of the last document the page had on the origin (where #landed
+     * takes it back); null until one landed: the configured URL itself may
+     * redirect away, and going back to it would only leave again, forever.
+     */
+    this.here = null;
     /** Settles once #landed has taken the page back to the origin. */
     this.returning = null;
     /** Count of main-frame loads: tells when a reload has replaced the document. */
@@ -320,6 +330,7 @@ export class PageLink {
       this.browser = await chromium.connectOverCDP(cdp);
       const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
       this.page = context.pages().find((p) => p.url() === this.url.href) ?? null;
+      if (this.page) this.here = this.url.href;
     } else {
       this.ownsBrowser = true;
       this.browser = await chromium.launch({
@@ -339,7 +350,44 @@ export class PageLink {
     // A throw in a route handler would take the whole server down: the
     // request then goes on as the browser sent it.
     await routed.route(() => true, (route) => this.#route(route).catch(() => route.fallback().catch(() => {})));
-    if (fresh) await this.page.goto(this.url.href);
+    if (fresh) await this.#goto();
+  }
+
+  /**
+   * Opens the configured URL. One that redirects to another origin is
+   * stopped (#route: a 204, which fails the navigation; #landed: a chain that
+   * left after a same-origin hop) and said as such (`redirectedTo`), not as
+   * the browser's bare net::ERR_ABORTED.
+   */
+  async #goto() {
+    let failure = null;
+    try {
+      await this.page.goto(this.url.href);
+    } catch (e) {
+      failure = e;
+    }
+    let at = null;
+    try {
+      at = new URL(this.page.url());
+    } catch {
+      // no URL yet
+    }
+    const left = at !== null && at.origin !== this.origin && at.protocol !== "about:" && at.protocol !== "chrome-error:";
+    // The 204 that stops a redirect aborts the navigation; any other failure (refused, DNS) is the browser's to tell.
+    const stopped = failure !== null && this.blocked !== null && /ERR_ABORTED/.test(String(failure.message));
+    const to = left ? (this.blocked ?? at.href) : stopped ? this.blocked : null;
+    if (to !== null) {
+      let toOrigin = to;
+      try {
+        toOrigin = new URL(to).origin;
+      } catch {
+        // said whole
+      }
+      const e = new Error(`it redirects to ${to}, on another origin (${this.origin} → ${toOrigin}), and this server never leaves ${this.origin}`);
+      e.redirectedTo = to;
+      throw e;
+    }
+    if (failure !== null) throw failure;
   }
 
   /**
@@ -362,6 +410,7 @@ export class PageLink {
     }
     if (url.protocol === "about:" || url.protocol === "chrome-error:") return;
     this.blocked = url.href;
+    if (this.here === null) return; // nowhere on the origin to go back to (open() says so)
     // #send waits for this before it looks where the page is.
     this.returning = this.page.goto(this.here).then(() => {}, () => {});
     await this.returning;
@@ -431,12 +480,13 @@ export class PageLink {
   /**
    * Sends one downlink through the bridge and returns the page's uplink as
    * it came (the caller bounds it). Throws LinkError when the page cannot
-   * be reached.
+   * be reached, or (`sent`) when a run or escape went out unanswered.
    * @param {IPlayableDownlink} envelope
    * @returns {Promise<IPlayableUplink>}
    */
   async send(envelope) {
-    return this.#send(envelope, PLAYABLE);
+    const action = envelope?.cmd === "run" || envelope?.cmd === "escape" ? envelope.cmd : null;
+    return this.#send(envelope, PLAYABLE, { action });
   }
 
   /**
@@ -445,29 +495,44 @@ export class PageLink {
    * @returns {Promise<import("in-page-playable-page").ISurfaceResponse>}
    */
   async sendSurface(request) {
+    const invoke = request.method !== "describe";
+    // Evidence that this document's Surface listens: it answered here before,
+    // or it answers the probe below.
+    let listening = this.surfaceHeardAt === this.loads;
     try {
       // A describe is a read: safe to post again until the Surface hears it.
       // An invoke is posted exactly once, so first make sure this document's
       // Surface is listening, with a describe probe when it has not answered yet.
-      if (request.method !== "describe" && this.surfaceHeardAt !== this.loads) {
-        await this.#send({ protocol: request.protocol, id: `${request.id}-probe`, method: "describe", input: {} }, SURFACE, true);
+      if (invoke && !listening) {
+        const loads = this.loads;
+        await this.#send({ protocol: request.protocol, id: `${request.id}-probe`, method: "describe", input: {} }, SURFACE, { repeat: true });
+        this.surfaceHeardAt = loads;
+        listening = true;
       }
       const loads = this.loads;
-      const response = await this.#send(request, SURFACE, request.method === "describe");
+      const response = await this.#send(request, SURFACE, { repeat: !invoke, action: invoke ? "invoke" : null });
       this.surfaceHeardAt = loads;
       return response;
     } catch (e) {
+      // A sent invoke (`sent`) is not a missing Surface: it may be waiting on a confirm or a slow execute.
+      if (!(e instanceof LinkError) || e.sent || !/did not answer/.test(e.message)) throw e;
+      if (listening) {
+        throw new LinkError(`the page's Surface did not answer within ${this.timeoutMs} ms, though it answered on this page before (it may be busy)`);
+      }
       // A marked window whose Surface stays silent: the timeout passed.
-      if (!(e instanceof LinkError) || !/did not answer/.test(e.message)) throw e;
-      throw new LinkError(`no Surface answered on "${SURFACE_CHANNEL}" within ${this.timeoutMs} ms: ${surfaceHint(this.origin)}`);
+      const notSent = invoke ? " (the invoke was not sent)" : "";
+      throw new LinkError(`no Surface answered on "${SURFACE_CHANNEL}" within ${this.timeoutMs} ms${notSent}: ${surfaceHint(this.origin)}`);
     }
   }
 
   /**
    * @param {typeof PLAYABLE} path the channel, its marker and grace, and
    *   what to say when no one is there
+   * @param {{ repeat?: boolean, action?: string | null }} [how] `repeat`:
+   *   post again until answered (reads only); `action`: what the request
+   *   does ("run", "escape", "invoke"), so an unanswered one says it was sent
    */
-  async #send(envelope, path, repeat = false) {
+  async #send(envelope, path, { repeat = false, action = null } = {}) {
     const page = this.page;
     if (!page || page.isClosed()) throw new LinkError("the page is closed; restart the server");
     let here = new URL(page.url());
@@ -494,11 +559,11 @@ export class PageLink {
       graceMs: path.graceMs,
       probeMs: path.inject && this.options.inject ? PROBE_BEFORE_INJECT_MS : PROBE_MS,
     };
-    let answer = await this.#evaluate(exchange, args);
+    let answer = await this.#exchange(args, action);
     if (answer.missing && path.inject && this.options.inject) {
       const failed = await this.#evaluate(injectPackage, { base: this.origin + INJECT_PATH, entry: ENTRY_IN_WWW, marker: MARKER });
       if (failed) throw new LinkError(`could not inject in-page-playable into ${here.href}: ${quoted(failed)}`, { pageText: true });
-      answer = await this.#evaluate(exchange, { ...args, seq: ++this.seq, graceMs: -1, probeMs: PROBE_MS });
+      answer = await this.#exchange({ ...args, seq: ++this.seq, graceMs: -1, probeMs: PROBE_MS }, action);
     }
     if (answer.missing) {
       const when =
@@ -509,11 +574,27 @@ export class PageLink {
       throw new LinkError(path.missing(`in ${here.href} ${when}`, this.origin), { pageText: true });
     }
     if (answer.timeout) {
+      // The exchange posted the request: an action may be under way (a long task, a confirm).
+      if (action) throw new LinkError(`the page did not answer within ${this.timeoutMs} ms`, { sent: true });
       throw new LinkError(
         `the page did not answer within ${this.timeoutMs} ms: is attachWindowBridge() called with allowedOrigins [${JSON.stringify(this.origin)}]?`,
       );
     }
     return JSON.parse(answer.json);
+  }
+
+  /**
+   * Runs the exchange. An action whose evaluate was cut short (its deadline,
+   * a navigation) is marked `sent`: the exchange may have posted it, and a
+   * page busy in a long task runs the pending evaluate, and posts it, later.
+   */
+  async #exchange(args, action) {
+    try {
+      return await this.#evaluate(exchange, args);
+    } catch (e) {
+      if (action && e instanceof LinkError && e.late) throw new LinkError(e.message, { pageText: e.pageText, sent: true });
+      throw e;
+    }
   }
 
   async #evaluate(fn, arg) {
@@ -524,7 +605,8 @@ export class PageLink {
     let timer;
     const margin = 2000 + 2 * (arg.probeMs ?? 0);
     const deadline = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new LinkError(`the page did not answer within ${this.timeoutMs} ms (it may be busy)`)), this.timeoutMs + margin);
+      const late = new LinkError(`the page did not answer within ${this.timeoutMs} ms (it may be busy)`, { late: true });
+      timer = setTimeout(() => reject(late), this.timeoutMs + margin);
     });
     try {
       return await Promise.race([this.page.evaluate(fn, arg), deadline]);
@@ -534,7 +616,7 @@ export class PageLink {
       // replace the builtins the exchange uses): quoted, and marked.
       const why = String(e?.message ?? e).split("\n")[0];
       if (/context was destroyed|navigat|Target .*closed/i.test(why)) {
-        throw new LinkError(`the page navigated or closed before answering (${quoted(why)})`, { pageText: true });
+        throw new LinkError(`the page navigated or closed before answering (${quoted(why)})`, { pageText: true, late: true });
       }
       throw new LinkError(`could not reach the page: ${quoted(why)}`, { pageText: true });
     } finally {

@@ -208,13 +208,24 @@ export function createServer(link, options = {}) {
     return reply(text, structured, { isError: !b.ok, note, pageText: pageText || (json && headText) });
   }
 
-  /** A LinkError as a result; the note when its message holds page-chosen text. */
-  function failure(e) {
+  /**
+   * A LinkError as a result; the note when its message holds page-chosen text.
+   * `unsent(why)`: the text for an action that went out unanswered (`sent`),
+   * which may have taken effect: never "could not be reached".
+   * @param {(why: string) => string} [unsent]
+   */
+  function failure(e, unsent) {
     if (!(e instanceof LinkError)) throw e;
-    const content = [{ type: "text", text: `The page could not be reached: ${e.message}` }];
+    const text = e.sent && unsent ? unsent(e.message) : `The page could not be reached: ${e.message}`;
+    const content = [{ type: "text", text }];
     if (e.pageText) content.push({ type: "text", text: UNTRUSTED_NOTE });
     return { content, isError: true };
   }
+
+  /** What to say of a run or escape that was sent but not answered. */
+  const unsentPage = (cmd) => (why) =>
+    `The ${cmd} was sent, but ${why}: it may already have taken effect, or may still. ` +
+    `Take a page_snapshot before sending it again; do not repeat it blindly.`;
 
   /**
    * One run of a menu item, as page_run and menu tools (no format) answer it.
@@ -227,7 +238,7 @@ export function createServer(link, options = {}) {
       const { up, note } = await latched("run", payload);
       return actionResult(up, note, format, "run", payload);
     } catch (e) {
-      return failure(e);
+      return failure(e, unsentPage("run"));
     }
   }
 
@@ -362,7 +373,7 @@ export function createServer(link, options = {}) {
         }
         return actionResult(up, note, format, "escape", { type });
       } catch (e) {
-        return failure(e);
+        return failure(e, unsentPage("escape"));
       }
     },
   );
@@ -439,7 +450,12 @@ export function createServer(link, options = {}) {
           await link.sendSurface({ protocol: PROTOCOL, id: surfacePrefix + ++surfaceRequests, method: "invoke", capability, input: input ?? {} }),
         );
       } catch (e) {
-        return failure(e);
+        // Sent only once the page's Surface answered on this document: it is there.
+        return failure(e, (why) =>
+          `The invoke was sent to the page's Surface, which answered on this page, but ${why}: ` +
+          "it may still be running (a confirmation waiting for a person, a slow action) or may already have taken effect. " +
+          "Check with surface_describe before invoking it again; do not retry blindly.",
+        );
       }
     },
   );

@@ -71,3 +71,11 @@ test("the MCP package: its bin of the same name, depending on the page package",
   assert.match(help.stdout, /usage: in-page-playable-mcp --url <URL>/);
   assert.match(help.stdout, /--menu-tools/);
 });
+
+test("the MCP package ships the project's LICENSE (npm packs a LICENSE only from the package's own folder)", () => {
+  const license = (path) => readFileSync(new URL(path, new URL("..", import.meta.url)), "utf8");
+  assert.match(license("LICENSE"), /^MIT License\n/);
+  assert.equal(license("mcp/LICENSE"), license("LICENSE"), "mcp/LICENSE is a copy of the root LICENSE");
+  assert.equal(manifest("mcp/package.json").license, "MIT");
+  assert.ok(pack("mcp").files.some((f) => f.path === "LICENSE"), "in the tarball");
+});

@@ -3,7 +3,8 @@
 // in Debian's Chromium and reaches them only through the window bridge.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -65,6 +66,51 @@ test("--url is required: a clear usage error", () => {
   const bad = spawnSync(process.execPath, [BIN, "--url", "file:///etc/passwd"], { encoding: "utf8" });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /http: or https:/);
+});
+
+test("--timeout takes 100 to 600000 ms, as --help and docs/mcp.md say", () => {
+  for (const bad of ["99", "600001", "1.5", "soon"]) {
+    const r = spawnSync(process.execPath, [BIN, "--url", "http://127.0.0.1:9/", "--timeout", bad], { encoding: "utf8" });
+    assert.equal(r.status, 2, bad);
+    assert.match(r.stderr, /--timeout must be a whole number of ms between 100 and 600000/, bad);
+  }
+  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^ {2}--timeout <ms> +how long to wait for the page's answer, 100 to 600000 \(default 10000\)$/m);
+  const docs = readFileSync(new URL("../docs/mcp.md", import.meta.url), "utf8");
+  assert.match(docs, /^\| `--timeout <ms>` \| [^\n]*from 100 to 600000 [^\n]*default 10000 \|$/m);
+});
+
+/** Runs the server until it exits (spawnSync would stall this process's static server). */
+function runToExit(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (status) => resolve({ status, stderr }));
+  });
+}
+
+test("an --url that redirects to another origin: the server does not start, and says where the redirect leads", async () => {
+  const re = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const away = server.origin.replace("127.0.0.1", "localhost");
+  const other = away + "/tests/fixtures/mcp.html";
+  const direct = "/__redirect?to=" + encodeURIComponent(other);
+  // A chain: a same-origin hop first, which the browser follows unrouted.
+  const chain = "/__redirect?to=" + encodeURIComponent(direct);
+  for (const path of [direct, chain]) {
+    const redirects = server.hits("/__redirect");
+    const r = await runToExit(["--url", server.origin + path, "--timeout", "5000"]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(
+      `in-page-playable-mcp: could not open ${re(server.origin + path)}: it redirects to ${re(other)}, on another origin ` +
+        `\\(${re(server.origin)} → ${re(away)}\\), and this server never leaves ${re(server.origin)}: ` +
+        `pass the final URL \\(where the redirect leads\\) as --url\n$`,
+    ));
+    assert.doesNotMatch(r.stderr, /ERR_ABORTED/);
+    // Going back to an --url that left would only leave again, and again.
+    assert.ok(server.hits("/__redirect") - redirects <= (path === chain ? 2 : 1), `${server.hits("/__redirect") - redirects} redirects for ${path}`);
+  }
 });
 
 test("lists its tools: hello, snapshot, run, escape, and nothing that evaluates or navigates", () =>
