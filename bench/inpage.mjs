@@ -39,7 +39,13 @@ export const IN_PAGE = () => {
   function floor(root) {
     modal = (root.ownerDocument || root).querySelector("dialog:modal");
     const all = root.getElementsByTagName("*");
-    for (let i = 0, n = all.length; i < n; i++) if (all[i].shadowRoot !== null) sink++;
+    for (let i = 0, n = all.length; i < n; i++) {
+      const shadow = all[i].shadowRoot;
+      if (shadow === null) continue;
+      sink++;
+      // The module looks for a modal dialog in open shadow roots too (a component's own).
+      if (modal === null) modal = shadow.querySelector("dialog:modal");
+    }
     const list = root.querySelectorAll(FLOOR_SELECTOR);
     const islands = [];
     for (let i = 0; i < list.length; i++) {

@@ -244,6 +244,56 @@ test("isVisible, disabledFacts and checks: the one visibility rule, the disabled
     },
   ));
 
+test("a modal dialog opened inside a shadow root (a component's own <dialog>) is found: what it holds in the flat tree, slotted light children included, is in it; the rest is not", () =>
+  withFixture(
+    `<button id="out">out</button>
+     <x-outer id="outer"><button id="slotted">slotted</button><button id="unassigned" slot="nowhere">u</button></x-outer>`,
+    async (page) => {
+      const r = await page.evaluate((ANCESTORS) => {
+        // A component whose shadow root holds another component that owns the dialog:
+        // the dialog sits two shadow roots deep, and slots the outer host's light child through.
+        const outer = document.getElementById("outer").attachShadow({ mode: "open" });
+        outer.innerHTML = `<button id="beside">beside</button><x-inner id="inner"><slot></slot></x-inner>`;
+        const inner = outer.getElementById("inner").attachShadow({ mode: "open" });
+        inner.innerHTML = `<dialog id="dlg"><slot></slot><button id="own">own</button></dialog><button id="after">after</button>`;
+        const els = {
+          out: document.getElementById("out"), slotted: document.getElementById("slotted"),
+          beside: outer.getElementById("beside"), own: inner.getElementById("own"), after: inner.getElementById("after"),
+        };
+        const read = () => Object.fromEntries(Object.entries(els).map(([id, el]) => [id, G.disabledFacts(el, ANCESTORS)]));
+        const closed = read();
+        inner.getElementById("dlg").showModal();
+        // What the browser says: only what the dialog holds can take focus.
+        const focusable = Object.fromEntries(Object.entries(els).map(([id, el]) => {
+          el.focus();
+          return [id, el.getRootNode().activeElement === el];
+        }));
+        const stop = watch();
+        const open = read();
+        const [, bulk] = G.checks(ANCESTORS);
+        const checks = Object.fromEntries(Object.entries(els).map(([id, el]) => [id, bulk(el)]));
+        // details, as the snapshot calls it: with the hosts the gather found (a Document root), and without.
+        const list = Object.values(els);
+        const asks = new Uint32Array(list.flatMap((_, i) => [i, 2]));
+        const [, , , , hosts] = G.gather(document, "button", ANCESTORS);
+        const heads = (h) => [...new Uint32Array(G.details(list, asks, 10, h)[1].buffer)].slice(0, list.length);
+        const viaHosts = heads(hosts), scanned = heads(undefined);
+        const shadowRootHosts = G.gather(outer, "button", ANCESTORS)[4];
+        return { closed, focusable, open, checks, viaHosts, scanned, hostCount: hosts.length, shadowRootHosts, mutations: stop() };
+      }, ANCESTORS);
+      const M = 8, IN = 16; // DETAIL_MODAL, DETAIL_IN_MODAL
+      assert.deepEqual(r.closed, { out: 0, slotted: 0, beside: 0, own: 0, after: 0 }, "a closed dialog disables nothing");
+      assert.deepEqual(r.focusable, { out: false, slotted: true, beside: false, own: true, after: false }, "the browser's inertness");
+      assert.deepEqual(r.open, { out: M, slotted: M | IN, beside: M, own: M | IN, after: M }, "the same split as the browser's");
+      assert.deepEqual(r.checks, r.open, "checks() reads the same facts");
+      assert.deepEqual(r.viaHosts, Object.values(r.open), "details with the gather's hosts");
+      assert.deepEqual(r.scanned, Object.values(r.open), "details looking for the hosts itself");
+      assert.equal(r.hostCount, 1, "the gather hands over the document's top-level hosts");
+      assert.equal(r.shadowRootHosts, undefined, "a ShadowRoot root hands over none (they are not the document's)");
+      assert.equal(r.mutations, 0, "reading changes nothing");
+    },
+  ));
+
 test("disabledFacts: the fieldsets around an element and their first legends, an open modal dialog and whether it holds the element, as facts", () =>
   withFixture(
     `<fieldset disabled id="fs">

@@ -1164,6 +1164,41 @@ test("a control in a shadow root inside the open modal dialog is enabled and run
     assert.deepEqual(r, { light: true, shadow: true, outside: false, run: true, clicks: ["shadow-in-modal"] });
   }));
 
+test("a modal dialog a component opens in its shadow root disables what it does not hold, as the browser does; its slotted light children stay enabled and run", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const host = document.createElement("x-modal");
+      host.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="slotted-in-modal">Slotted</button>';
+      document.body.append(host);
+      const shadow = host.attachShadow({ mode: "open" });
+      shadow.innerHTML = '<dialog><slot></slot><button data-e2e-kind="playable" data-e2e-id="own-in-modal">Own</button></dialog>' +
+        '<button data-e2e-kind="playable" data-e2e-id="beside-modal">Beside</button>';
+      const clicks = [];
+      document.addEventListener("click", (e) => clicks.push(e.composedPath()[0].dataset.e2eId), true);
+      shadow.querySelector("dialog").showModal();
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable();
+      const send = (cmd, payload = {}) => p.handle({ pageId: p.pageId, requestId: "r", cmd, payload });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const s = await send("snapshot");
+      const enabled = Object.fromEntries(s.payload.snapshot.menu.map((m) => [m.id, m.enabled]));
+      const runs = {};
+      for (const id of ["btn-save", "beside-modal", "slotted-in-modal", "own-in-modal"]) {
+        const a = await send("run", { id });
+        runs[id] = a.ok ? "ok" : a.error.code + ": " + a.error.message;
+      }
+      shadow.querySelector("dialog").close();
+      host.remove();
+      window.P.resetPlayableForTests();
+      return { enabled: [enabled["btn-save"], enabled["beside-modal"], enabled["slotted-in-modal"], enabled["own-in-modal"]], runs, clicks };
+    });
+    assert.deepEqual(r.enabled, [false, false, true, true], "outside the dialog (light page, the component's own shadow content) disabled; slotted and own content enabled");
+    assert.equal(r.runs["slotted-in-modal"], "ok");
+    assert.equal(r.runs["own-in-modal"], "ok");
+    for (const id of ["btn-save", "beside-modal"]) assert.match(r.runs[id], new RegExp(`^NOT_ACTIONABLE: "${id}" is disabled`), id);
+    assert.deepEqual(r.clicks, ["slotted-in-modal", "own-in-modal"], "only what the dialog holds was clicked");
+  }));
+
 test("a data-e2e-id shaped like a generic ref (g + digits) is no playable: not offered, refused, an unmarked control among the generics", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {

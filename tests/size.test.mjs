@@ -89,11 +89,12 @@ const BUDGET_GZIP_BYTES = 100_000;
  * checks the page beyond the scan root and its same-origin frames
  * (+1,785 B): 209,695 B; Surface's execute protocol codes lifted, a strict
  * confirm, region changes in after, bounded id reads, Map/Set input refused
- * (+706 B): 210,401 B. A ceiling that catches
+ * (+706 B): 210,401 B. Session 16: a modal dialog found in open shadow
+ * roots and held in the flat tree (+127 B): 210,528 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 210_500;
+const CEILING_GZIP_BYTES = 210_600;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

@@ -16,7 +16,12 @@ extern "C" {
     #[wasm_bindgen(catch)]
     fn gather(root: &JsValue, selector: &str, ancestors: &str) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
-    fn details(els: &JsValue, asks: &[u32], text_max: u32) -> Result<Array, JsValue>;
+    fn details(
+        els: &JsValue,
+        asks: &[u32],
+        text_max: u32,
+        hosts: &JsValue,
+    ) -> Result<Array, JsValue>;
     // Both `catch`: they call what the page's prototypes hold now
     // (`checkVisibility`, `getBoundingClientRect`, `closest`…), which a page
     // script may have replaced with one that throws.
@@ -83,12 +88,17 @@ fn unpack(out: &Array) -> Result<(String, Vec<u32>), GatherError> {
     Ok((text, ints))
 }
 
-/// The details `asks` asks of `els` (none asked: nothing read).
-fn read_details(els: &JsValue, asks: &[u32]) -> Result<(String, Vec<u32>), GatherError> {
+/// The details `asks` asks of `els` (none asked: nothing read); `hosts`:
+/// the shadow hosts the gather found, where it found the document's.
+fn read_details(
+    els: &JsValue,
+    asks: &[u32],
+    hosts: &JsValue,
+) -> Result<(String, Vec<u32>), GatherError> {
     if asks.is_empty() {
         return Ok((String::new(), Vec::new()));
     }
-    let out = details(els, asks, rules::TEXT_READ_MAX).map_err(|e| threw(&e))?;
+    let out = details(els, asks, rules::TEXT_READ_MAX, hosts).map_err(|e| threw(&e))?;
     unpack(&out)
 }
 
@@ -135,14 +145,15 @@ impl DomSense {
         // An Array, or the query's NodeList: both index the same way.
         let els = out.get(2);
         let root_disabled = out.get(3).is_truthy();
+        let hosts = out.get(4);
         let facts = wire::facts(&text, &ints).ok_or_else(malformed)?;
         let plan = read::plan(&facts);
-        let (text, ints) = read_details(&els, plan.asks())?;
+        let (text, ints) = read_details(&els, plan.asks(), &hosts)?;
         let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
         let mut reading =
             read::decide(&facts, plan, &answers, root_disabled).ok_or_else(malformed)?;
         if !reading.fallback_asks().is_empty() {
-            let (text, ints) = read_details(&els, reading.fallback_asks())?;
+            let (text, ints) = read_details(&els, reading.fallback_asks(), &hosts)?;
             let answers = wire::details(&text, &ints).ok_or_else(malformed)?;
             reading.with_fallbacks(&answers).ok_or_else(malformed)?;
         }

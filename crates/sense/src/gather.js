@@ -29,10 +29,48 @@ export function isVisible(el) {
   return r.width > 0 && r.height > 0;
 }
 
-/** The open modal dialog of `el`'s document, if any. */
+/** The open modal dialog of `el`'s document, if any (`modalIn`). */
 function modalOf(el) {
   const doc = el.ownerDocument;
-  return doc ? doc.querySelector("dialog:modal") : null;
+  return doc ? modalIn(doc) : null;
+}
+
+/**
+ * The open modal dialog of `doc`: in its light tree, else in its open shadow
+ * roots, which `dialog:modal` on the document does not search (a web
+ * component's own `<dialog>` opened with `showModal()`). `hosts`: the
+ * document's shadow hosts when the caller already found them (the gather
+ * did, for a Document root); else they are looked for here, which reads
+ * every element, and only when the light tree has no modal dialog.
+ */
+function modalIn(doc, hosts) {
+  const modal = doc.querySelector("dialog:modal");
+  return modal !== null ? modal : shadowModal(hosts === undefined ? shadowHosts(doc) : hosts);
+}
+
+function shadowModal(hosts) {
+  for (let i = 0; i < hosts.length; i++) {
+    const root = hosts[i].shadowRoot;
+    const modal = root.querySelector("dialog:modal") || shadowModal(shadowHosts(root));
+    if (modal !== null) return modal;
+  }
+  return null;
+}
+
+/**
+ * `modal` holds `el` in the flat tree, as the browser's inertness counts it:
+ * the dialog's shadow content, through its hosts, and light children slotted
+ * into a dialog that sits in a shadow root (a component's
+ * `<dialog><slot></slot></dialog>`) are inside it.
+ */
+function holds(modal, el) {
+  if (modal.contains(el)) return true;
+  for (let n = el; n !== null; ) {
+    if (n === modal) return true;
+    const next = n.assignedSlot || n.parentNode;
+    n = next !== null && next.nodeType === 11 ? next.host || null : next;
+  }
+  return false;
 }
 
 /**
@@ -45,8 +83,7 @@ function modalOf(el) {
  */
 function browserFacts(el, modal) {
   let bits = el.matches(":disabled") ? DISABLED : 0;
-  // In the dialog's shadow-including subtree counts: its shadow content is as live as its light one.
-  if (modal !== null) bits |= within(modal, el, true) ? MODAL | IN_MODAL : MODAL;
+  if (modal !== null) bits |= holds(modal, el) ? MODAL | IN_MODAL : MODAL;
   let sets = 0, legends = 0;
   for (let set = el.closest("fieldset[disabled]"); set; set = set.parentElement && set.parentElement.closest("fieldset[disabled]")) {
     sets++;
@@ -117,18 +154,18 @@ function shadowHosts(root) {
  * The elements of `root` matching `selector` in document order; each open
  * shadow root's elements follow right after its host (before the host's
  * light children), recursively. Without shadow roots this is the query's own
- * NodeList (no copy). Also says whether any shadow root was found.
+ * NodeList (no copy). Also returns the shadow hosts found at the top level.
  */
 function collect(root, selector) {
   const list = root.querySelectorAll(selector);
   const self = root.nodeType === 1 && root.matches(selector);
   const hosts = shadowHosts(root);
   if (root.nodeType === 1 && root.shadowRoot !== null) hosts.unshift(root);
-  if (hosts.length === 0 && !self) return [list, false];
+  if (hosts.length === 0 && !self) return [list, hosts];
   const els = [];
   if (self) els.push(root);
   merge(list, hosts, els, selector);
-  return [els, hosts.length > 0];
+  return [els, hosts];
 }
 
 function collectInto(root, els, selector) {
@@ -163,17 +200,19 @@ const ATTRIBUTES = new Map([
 
 /**
  * The facts of every element of `root` (and its open shadow roots) that
- * matches `selector`: [text, ints, elements, above] in the wire format of
+ * matches `selector`: [text, ints, elements, above, hosts] in the wire format of
  * wire.rs (the ints as the bytes of a Uint32Array). Per element: a head
  * (FACT_* bits, one presence bit per field), the index one past its last
  * descendant, then each present field's length in UTF-16 units (the tag,
  * then the attributes of ATTRIBUTES); the values go into text back to back,
  * handed over as UTF-8 bytes (TextEncoder is native and much faster than
  * wasm-bindgen's per-character string copy). `above`: an ancestor of an
- * element root matches `ancestors`.
+ * element root matches `ancestors`. `hosts`: for a Document root, its
+ * shadow hosts, which `details` hands to `modalIn` (else `undefined`).
  */
 export function gather(root, selector, ancestors) {
-  const [els, deep] = collect(root, selector);
+  const [els, hosts] = collect(root, selector);
+  const deep = hosts.length > 0;
   const count = els.length;
 
   let ints = new Uint32Array(count * 4 + 32);
@@ -231,7 +270,7 @@ export function gather(root, selector, ancestors) {
   const parent = root.nodeType === 1 ? root.parentElement || (root.parentNode && root.parentNode.host) || null : root.host || null;
   const above = parent !== null && closestComposed(parent, ancestors);
   // The integers as their bytes: the Rust side reads both as Uint8Array.
-  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above];
+  return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above, root.nodeType === 9 ? hosts : undefined];
 }
 
 /** Runs of the characters Rust's `char::is_whitespace` takes. */
@@ -243,9 +282,9 @@ const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202
  * and the fields (value, first label's text, placeholder, title, alt, text,
  * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units (a longer
  * one has its whitespace runs made one space first). Returns [text, ints],
- * one record per ask (wire.rs).
+ * one record per ask (wire.rs). `hosts`: the gather's, for `modalIn`.
  */
-export function details(els, asks, textMax) {
+export function details(els, asks, textMax, hosts) {
   let ints = new Uint32Array(asks.length * 2 + 32);
   let len = 0;
   let text = "";
@@ -275,7 +314,8 @@ export function details(els, asks, textMax) {
     // so the name Rust makes of the text is unchanged.
     return t.replace(WHITESPACE_RUNS, " ").slice(0, textMax);
   };
-  const modal = els.length ? modalOf(els[0]) : null;
+  const doc = els.length ? els[0].ownerDocument : null;
+  const modal = doc ? modalIn(doc, hosts) : null;
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];
     const ask = asks[k + 1];

@@ -112,8 +112,9 @@ pub fn is_disabling(f: &Facts) -> bool {
 /// - it is inside a `<fieldset disabled>` but not inside that fieldset's
 ///   first `<legend>` child: any element, not only a form control (each
 ///   disabled fieldset around it must exempt it);
-/// - an open modal dialog is in its document and does not hold it (showModal
-///   makes the rest of the document inert, with no attribute).
+/// - an open modal dialog is in its document (or one of its open shadow
+///   roots) and does not hold it in the flat tree (showModal makes the rest
+///   of the document inert, with no attribute).
 ///
 /// The one rule of the snapshot's `enabled`, bot's actionability and
 /// Surface's playables.

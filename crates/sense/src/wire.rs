@@ -48,9 +48,11 @@ pub const DETAIL_VISIBLE: u32 = 1;
 pub const DETAIL_DISABLED: u32 = 1 << 1;
 /// Ask: resolve `aria-labelledby`. Answer: a count and that many texts follow.
 pub const DETAIL_REFS: u32 = 1 << 2;
-/// Answer: an open modal dialog (`dialog:modal`) is in the element's document.
+/// Answer: an open modal dialog (`dialog:modal`) is in the element's
+/// document or one of its open shadow roots.
 pub const DETAIL_MODAL: u32 = 1 << 3;
-/// Answer: that dialog holds the element.
+/// Answer: that dialog holds the element in the flat tree (slotted light
+/// children and its shadow content included).
 pub const DETAIL_IN_MODAL: u32 = 1 << 4;
 /// Answer of the per-element read only (gather.js `disabledFacts`): the
 /// element or an ancestor matches the selector it was handed
