@@ -79,3 +79,15 @@ test("the MCP package ships the project's LICENSE (npm packs a LICENSE only from
   assert.equal(manifest("mcp/package.json").license, "MIT");
   assert.ok(pack("mcp").files.some((f) => f.path === "LICENSE"), "in the tarball");
 });
+
+test("engines.node is no lower than what the code needs: import.meta.resolve without a flag came in Node 20.6", () => {
+  const floor = (range) => range.match(/^>=(\d+)(?:\.(\d+))?/).slice(1).map((n) => Number(n ?? 0));
+  const atLeast = ([a, b], [c, d]) => a > c || (a === c && b >= d);
+  // The MCP server resolves the page package's files with it when it loads; the root's tests do too.
+  for (const [manifestPath, code] of [["mcp/package.json", "mcp/page.mjs"], ["package.json", "tests/mcp-package.test.mjs"]]) {
+    const source = readFileSync(new URL(code, new URL("..", import.meta.url)), "utf8");
+    assert.match(source, /import\.meta\.resolve\(/, `${code} still uses import.meta.resolve`);
+    const range = manifest(manifestPath).engines.node;
+    assert.ok(atLeast(floor(range), [20, 6]), `${manifestPath} engines.node ${range} admits a Node without import.meta.resolve`);
+  }
+});

@@ -205,6 +205,16 @@ export interface IPlayablePorts {
   };
 }
 
+/**
+ * What `installPlayable({ window })` needs of a window that is not one (docs/protocol.md §4):
+ * the bridge listens for `message` events and replies with `postMessage(reply, origin)`.
+ */
+export interface IStandInWindow {
+  postMessage(message: unknown, targetOrigin: string): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+}
+
 export interface IInstallPlayableOptions {
   /**
    * Scan root (default: `window`'s document when `window` is given, else this
@@ -215,9 +225,12 @@ export interface IInstallPlayableOptions {
   /**
    * The browsing context: marked, bridged and reloaded (default: the root's
    * window). One of another origin without `root` is a TypeError: its
-   * document cannot be read.
+   * document cannot be read. A stand-in with `postMessage`,
+   * `addEventListener` and `removeEventListener` but no `document` (a
+   * relay's, a test harness's) is accepted: the root then defaults to this
+   * document, and the bridge listens and replies through the stand-in.
    */
-  window?: Window;
+  window?: Window | IStandInWindow;
   islandSlots?: IIslandSlotTable;
   /**
    * Called with the scan root when a snapshot asks for a screenshot; its result
@@ -292,11 +305,20 @@ export class PlayableLoadError extends Error {
   readonly code: "WASM_BLOCKED_BY_CSP" | "WASM_LOAD_FAILED";
 }
 
+/**
+ * wasm-bindgen's initialiser of the module, as the glue exports it. The
+ * entry has already awaited it when the import resolves, so a call resolves
+ * at once to the module's WebAssembly exports (the bench reads its memory
+ * through it). Nothing else needs it.
+ */
+export default function init(): Promise<WebAssembly.Exports>;
+
 export function installPlayable(options?: IInstallPlayableOptions): IInstalledPlayable;
 export function resetPlayableForTests(): void;
 export function detachWindowBridgeForTests(): void;
-export function deriveEscapes(snapshot: Pick<ISnapshot, "dirty" | "noReload">): IEscape[];
-export function isEscapeAllowed(snapshot: Pick<ISnapshot, "dirty" | "noReload">, type: "reload" | (string & {})): boolean;
+/** A field that is absent counts as `[]` (`dirty`) or `false` (`noReload`). */
+export function deriveEscapes(snapshot: Partial<Pick<ISnapshot, "dirty" | "noReload">>): IEscape[];
+export function isEscapeAllowed(snapshot: Partial<Pick<ISnapshot, "dirty" | "noReload">>, type: "reload" | (string & {})): boolean;
 
 // ---- Surface (pling.surface/0.1): describe / invoke over declared capabilities. See docs/surface.md.
 

@@ -1,6 +1,6 @@
 // Compile-time checks of the public types (run by `tsc --noEmit` in npm test).
 // Lines marked @ts-expect-error must fail to type-check, so loosening a type fails the build.
-import {
+import init, {
   installPlayable,
   deriveEscapes,
   isEscapeAllowed,
@@ -10,6 +10,7 @@ import {
   type IPlayableUplink,
   type TPlayableErrorCode,
   type IInstallPlayableOptions,
+  type IStandInWindow,
   type IIslandSlotTable,
   type IPlayablePorts,
   type ISnapshot,
@@ -76,7 +77,26 @@ publication.stop();
 // @ts-expect-error active is read-only
 publication.active = true;
 
-void flow, badSlots, badDown, phase, publishing, seedShaped;
+// deriveEscapes / isEscapeAllowed: an absent field counts as [] or false (docs/protocol.md §2).
+const noFields: IEscape[] = deriveEscapes({});
+const dirtyOnly: boolean = isEscapeAllowed({ dirty: [] }, "reload");
+// @ts-expect-error dirty is a list of ids
+deriveEscapes({ dirty: "form" });
+
+// A stand-in window (docs/protocol.md §4): postMessage and the two listener methods, no document.
+const standIn: IStandInWindow = {
+  postMessage: (message: unknown, targetOrigin: string) => void [message, targetOrigin],
+  addEventListener: () => {},
+  removeEventListener: () => {},
+};
+const viaStandIn: IInstallPlayableOptions = { window: standIn };
+// @ts-expect-error a stand-in must be able to reply
+const mute: IInstallPlayableOptions = { window: { addEventListener() {}, removeEventListener() {} } };
+
+// The glue's initialiser, exported as the default: resolves to the wasm exports.
+const exportsOf: Promise<WebAssembly.Exports> = init();
+
+void flow, badSlots, badDown, phase, publishing, seedShaped, noFields, dirtyOnly, viaStandIn, mute, exportsOf;
 
 // ---- Surface
 import {
