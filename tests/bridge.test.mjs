@@ -308,6 +308,38 @@ test("installPlayable({ window }) of another origin is a TypeError naming its un
     });
   }));
 
+test("a frame installed into that navigates to another origin: its old object answers RETIRED (nothing throws reading the frame), and installPlayable({ window }) is the TypeError of any window of another origin", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (src) => {
+      const f = document.createElement("iframe");
+      f.src = "/tests/fixtures/seed.html";
+      const loaded = () => new Promise((resolve) => f.addEventListener("load", () => resolve(), { once: true }));
+      const first = loaded();
+      document.body.append(f);
+      await first;
+      const old = window.P.installPlayable({ root: f.contentDocument, allowedOrigins: [location.origin] });
+      old.attachWindowBridge();
+      const h = await old.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const navigated = loaded();
+      f.src = src;
+      await navigated;
+      const snap = await old.handle({ pageId: h.payload.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      const tryIt = (options) => { try { window.P.installPlayable(options); return "installed"; } catch (e) { return e.name + ": " + e.message; } };
+      return {
+        snap: snap.ok ? "ok" : snap.error.code,
+        phase: old.phase,
+        again: tryIt({ window: f.contentWindow }),
+        here: window.__IN_PAGE_PLAYABLE_V1__,
+      };
+    }, other.origin + "/tests/fixtures/seed.html");
+    assert.deepEqual(r, {
+      snap: "RETIRED",
+      phase: "retired",
+      again: "TypeError: installPlayable: reading options.window.document threw (a window of another origin cannot be scanned)",
+      here: undefined,
+    });
+  }));
+
 test("frame isolation: parent and child ignore each other; a second origin drives neither", async () => {
   const page = await ctx.browser.newPage();
   try {

@@ -1,9 +1,9 @@
-// crates/wasm/src/marker.js on its own, in Node: `define`, the one act
-// behind a window marker (marker.rs decides what it reads). Plain objects
+// crates/wasm/src/marker.js on its own, in Node: `define` and `holds`, the
+// acts behind a window marker (marker.rs decides what it reads). Plain objects
 // stand in for a window. Pure: no browser needed.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { define } from "../crates/wasm/src/marker.js";
+import { define, holds } from "../crates/wasm/src/marker.js";
 
 const KEY = "__IN_PAGE_PLAYABLE_V1__";
 
@@ -74,4 +74,29 @@ test("define: Reflect.defineProperty as the module loaded it", (t) => {
   assert.notEqual(state, null);
   state.on = true;
   assert.equal(win[KEY], true);
+});
+
+test("holds: whether the window still reads its marker through the state, which it leaves as it was", () => {
+  const win = {};
+  const state = define(win, KEY);
+  state.on = true;
+  assert.equal(holds(win, KEY, state), true);
+  assert.equal(state.on, true, "put back");
+  state.on = undefined;
+  assert.equal(holds(win, KEY, state), true, "an unmarked window still holds the accessor");
+  assert.equal(state.on, undefined);
+  // A frame's new global (after a reload or a navigation) has none of the old one's marker.
+  assert.equal(holds({}, KEY, state), false);
+  assert.equal(holds({ [KEY]: true }, KEY, state), false, "a marker that is not this state's");
+  const other = {};
+  define(other, KEY).on = true;
+  assert.equal(holds(other, KEY, state), false, "another copy's marker");
+});
+
+test("holds: false, not a throw, when reading the window throws (a window of another origin)", () => {
+  const state = define({}, KEY);
+  state.on = true;
+  const cross = new Proxy({}, { get() { throw new DOMException("Blocked a frame", "SecurityError"); } });
+  assert.equal(holds(cross, KEY, state), false);
+  assert.equal(state.on, true);
 });

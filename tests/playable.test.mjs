@@ -1442,6 +1442,145 @@ test("installPlayable({ window: frame }) without a root scans, clicks and reload
     });
   }));
 
+// A frame the parent installs into keeps its window object (its
+// WindowProxy) across reloads and navigations; an instance serves the
+// document it was built for. In-page helper: an iframe on `src`, loaded.
+const FRAME = async (src) => {
+  const f = document.createElement("iframe");
+  f.src = src;
+  const loaded = () => new Promise((resolve) => f.addEventListener("load", () => resolve(), { once: true }));
+  const first = loaded();
+  document.body.append(f);
+  await first;
+  return { f, loaded };
+};
+const frame = (src) => `(${FRAME})(${JSON.stringify(src)})`;
+const said = (up) => (up.ok ? "ok" : up.error.code + ": " + up.error.message);
+
+test("a frame reloaded by a reload escape: installPlayable({ root: frame.contentDocument }) gives its new document a fresh instance, live after hello with a new pageId; the old object stays retired", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(`${frame("/tests/fixtures/seed.html")}.then(async ({ f, loaded }) => {
+      const said = ${said};
+      const old = window.P.installPlayable({ root: f.contentDocument });
+      const h = await old.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const reloaded = loaded();
+      const escape = await old.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      await reloaded;
+      const fresh = window.P.installPlayable({ root: f.contentDocument });
+      const installed = fresh.phase;
+      const h2 = await fresh.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      const snap = await fresh.handle({ pageId: h2.payload.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      const stale = await old.handle({ pageId: h.payload.pageId, requestId: "o", cmd: "hello", payload: {} });
+      return {
+        escape: escape.payload,
+        fresh: fresh !== old,
+        phases: [installed, fresh.phase, old.phase],
+        newPageId: h2.payload.pageId !== h.payload.pageId,
+        scanned: snap.payload.snapshot.pageTitle,
+        again: window.P.installPlayable({ window: f.contentWindow }) === fresh,
+        marker: f.contentWindow.__IN_PAGE_PLAYABLE_V1__,
+        stale: said(stale),
+      };
+    })`);
+    assert.deepEqual({ ...r, stale: undefined }, {
+      escape: { type: "reload", retired: true },
+      fresh: true,
+      phases: ["installed", "live", "retired"],
+      newPageId: true,
+      scanned: "ready-list",
+      again: true,
+      marker: true,
+      stale: undefined,
+    });
+    assert.match(r.stale, /^RETIRED: this instance's document is gone/);
+  }));
+
+test("a frame that navigates to another same-origin page: the old pageId passes no latch (the old object answers RETIRED at once, the new instance PAGE_MISMATCH), and installPlayable scans the frame's current document", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(`${frame("/tests/fixtures/seed.html")}.then(async ({ f, loaded }) => {
+      const said = ${said};
+      const old = window.P.installPlayable({ root: f.contentDocument });
+      const h = await old.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const navigated = loaded();
+      f.contentWindow.location.href = "/tests/fixtures/blank.html?next";
+      await navigated;
+      f.contentDocument.body.innerHTML = '<button data-e2e-kind="playable" data-e2e-id="new-doc-btn">N</button>';
+      // Before any new install: the old object itself refuses, on the new page.
+      const oldSnap = await old.handle({ pageId: h.payload.pageId, requestId: "o", cmd: "snapshot", payload: {} });
+      const oldRun = await old.handle({ pageId: h.payload.pageId, requestId: "r", cmd: "run", payload: { id: "new-doc-btn" } });
+      const unmarked = f.contentWindow.__IN_PAGE_PLAYABLE_V1__;
+      const fresh = window.P.installPlayable({ root: f.contentDocument });
+      const h2 = await fresh.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      const mismatch = await fresh.handle({ pageId: h.payload.pageId, requestId: "m", cmd: "snapshot", payload: {} });
+      const snap = await fresh.handle({ pageId: h2.payload.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      return {
+        old: [old.phase, said(oldSnap), said(oldRun)],
+        unmarked,
+        fresh: fresh !== old,
+        newPageId: h2.payload.pageId !== h.payload.pageId,
+        mismatch: mismatch.ok ? "ok" : mismatch.error.code,
+        menu: snap.payload.snapshot.menu.map((m) => m.id),
+        marker: f.contentWindow.__IN_PAGE_PLAYABLE_V1__,
+      };
+    })`);
+    const gone = "RETIRED: this instance's document is gone (its window reloaded or navigated); installPlayable again for the new document";
+    assert.deepEqual(r, {
+      old: ["retired", gone, gone],
+      unmarked: undefined,
+      fresh: true,
+      newPageId: true,
+      mismatch: "PAGE_MISMATCH",
+      menu: ["new-doc-btn"],
+      marker: true,
+    });
+  }));
+
+test("installed into a frame before its page loaded (its first about:blank): after the load, installPlayable gives an instance that scans the loaded page, and the old one's bridge answers only RETIRED", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const f = document.createElement("iframe");
+      f.src = "/tests/fixtures/seed.html";
+      const loaded = new Promise((resolve) => f.addEventListener("load", () => resolve(), { once: true }));
+      document.body.append(f);
+      const w = f.contentWindow;
+      const blank = w.document.URL;
+      const old = window.P.installPlayable({ window: w, allowedOrigins: [location.origin] });
+      old.attachWindowBridge();
+      await loaded;
+      // The frame's own code posts a hello to its own window; replies are counted by requestId.
+      const replies = [];
+      w.addEventListener("message", (e) => { if (e.data && e.data.dir === "up") replies.push(e.data.envelope.requestId + " " + (e.data.envelope.ok ? "ok" : e.data.envelope.error.code)); });
+      const hello = async (id) => {
+        new w.Function(`window.postMessage({ channel: "in-page-playable", dir: "down", seq: 1, envelope: { pageId: null, requestId: "${id}", cmd: "hello", payload: {} } }, "*")`)();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      };
+      await hello("b1");
+      const p = window.P.installPlayable({ window: w, allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      await hello("b2");
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const snap = await p.handle({ pageId: h.payload.pageId, requestId: "s", cmd: "snapshot", payload: {} });
+      return {
+        blank,
+        fresh: p !== old,
+        old: old.phase,
+        replies,
+        pageTitle: snap.payload.snapshot.pageTitle,
+        save: snap.payload.snapshot.menu.some((m) => m.id === "btn-save"),
+        marker: w.__IN_PAGE_PLAYABLE_V1__,
+      };
+    });
+    assert.deepEqual(r, {
+      blank: "about:blank",
+      fresh: true,
+      old: "retired",
+      replies: ["b1 RETIRED", "b2 ok"],
+      pageTitle: "ready-list",
+      save: true,
+      marker: true,
+    });
+  }));
+
 test("a root of another window than options.window is a TypeError: nothing installed, no window marked", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

@@ -33,7 +33,7 @@ pub use boundary::{NonJson, NotPlain, Projection};
 pub use envelope::{parse_downlink, Command, Downlink, ErrorCode, Failure, OkPayload, Uplink};
 pub use escape::{derive_escapes, is_escape_allowed, EscapeInputs};
 pub use fifo::Fifo;
-pub use machine::{Machine, Phase, Response};
+pub use machine::{Dropped, Machine, Phase, Response};
 pub use plan::{plan, Plan};
 pub use run::{run_item, run_menu_item};
 

@@ -33,6 +33,31 @@ impl Phase {
     }
 }
 
+/// Why an instance was dropped for good: what its `RETIRED` message says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dropped {
+    /// `resetPlayableForTests` dropped every instance.
+    ForTests,
+    /// Its window no longer holds the document it was built for (a frame
+    /// that reloaded or navigated): the new document gets an instance of
+    /// its own.
+    DocumentGone,
+}
+
+impl Dropped {
+    pub fn message(self) -> &'static str {
+        match self {
+            Dropped::ForTests => {
+                "this instance was dropped (resetPlayableForTests); install a new one"
+            }
+            Dropped::DocumentGone => {
+                "this instance's document is gone (its window reloaded or navigated); \
+                 installPlayable again for the new document"
+            }
+        }
+    }
+}
+
 /// An uplink plus the screenshot a snapshot carried (kept out of the JSON
 /// so the boundary can hand back exactly what the capturer returned).
 pub struct Response<Shot> {
@@ -43,8 +68,8 @@ pub struct Response<Shot> {
 struct State {
     phase: Phase,
     page_id: Option<String>,
-    /// Dropped by its owner (`resetPlayableForTests`): retired for good.
-    dropped: bool,
+    /// Dropped by its owner, and why: retired for good.
+    dropped: Option<Dropped>,
 }
 
 pub struct Machine<S, B, M, R> {
@@ -74,7 +99,7 @@ where
             state: RefCell::new(State {
                 phase: Phase::Installed,
                 page_id: None,
-                dropped: false,
+                dropped: None,
             }),
             fifo: Fifo::default(),
         }
@@ -87,23 +112,28 @@ where
 
     /// Retires the instance for good: its owner dropped it (a JS object
     /// handed out earlier must not keep acting on the page). Every command
-    /// is then `RETIRED`, saying so.
-    pub fn drop_for_good(&self) {
+    /// is then `RETIRED`, saying `why`. The first reason stands.
+    pub fn drop_for_good(&self, why: Dropped) {
         let mut state = self.state.borrow_mut();
         state.phase = Phase::Retired;
-        state.dropped = true;
+        state.dropped.get_or_insert(why);
+    }
+
+    /// Why [`Machine::drop_for_good`] was called, if it was.
+    pub fn dropped_why(&self) -> Option<Dropped> {
+        self.state.borrow().dropped
     }
 
     /// Whether [`Machine::drop_for_good`] was called.
     pub fn dropped(&self) -> bool {
-        self.state.borrow().dropped
+        self.dropped_why().is_some()
     }
 
     /// A retired instance whose reload the page cancelled is live again:
     /// the document it serves is still here (no fake retirement).
     fn revive_if_reload_undone(&self) {
         let state = self.state.borrow();
-        let retired = state.phase == Phase::Retired && !state.dropped;
+        let retired = state.phase == Phase::Retired && state.dropped.is_none();
         drop(state);
         if retired && self.bom.reload_undone() {
             self.state.borrow_mut().phase = Phase::Live;
@@ -210,13 +240,11 @@ where
     fn gate(&self, down: &Downlink) -> Result<(), Failure> {
         self.revive_if_reload_undone();
         let state = self.state.borrow();
+        // Dropped is retired for good, whatever the phase would say.
+        if let Some(why) = state.dropped {
+            return Err(fail(ErrorCode::Retired, why.message().into()));
+        }
         match state.phase {
-            Phase::Retired if state.dropped => {
-                return Err(fail(
-                    ErrorCode::Retired,
-                    "this instance was dropped (resetPlayableForTests); install a new one".into(),
-                ))
-            }
             Phase::Retired => {
                 return Err(fail(
                     ErrorCode::Retired,

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::ports::{
     Action, Bom, Bot, DispatchError, InputValue, Outcome, PortError, Random, Refusal, Report, Sense,
 };
-use crate::{Machine, Phase};
+use crate::{Dropped, Machine, Phase};
 
 /// Drives a future whose fakes never wait.
 pub fn block_on<F: Future>(f: F) -> F::Output {

@@ -5,11 +5,12 @@ use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
 use playable::bridge::{self, AttachError, WindowBridge};
-use playable::{ErrorCode, Machine, Uplink};
+use playable::{Dropped, ErrorCode, Machine, Phase, Uplink};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
 use crate::options::web::{self as options, Options};
+use crate::options::Read;
 use crate::serve::Answer;
 use crate::webmcp::plan::Kind;
 use crate::webmcp::{Owner, Publication};
@@ -43,6 +44,9 @@ pub(crate) struct Instance {
     pub(crate) window: Window,
     /// The scan root (WebMCP watches it for changes).
     pub(crate) root: JsValue,
+    /// `window.document` as read at install: the document this instance
+    /// serves (a stand-in window has none).
+    document: Read<JsValue>,
     allowed_origins: Vec<String>,
     bridge: RefCell<Option<WindowBridge>>,
     webmcp: RefCell<Option<Publication>>,
@@ -70,10 +74,36 @@ pub(crate) fn to_js(up: &Uplink) -> JsValue {
 }
 
 impl Instance {
+    /// Drops the instance for good once its window no longer holds the
+    /// document it was built for: a frame's window object outlives its
+    /// documents (a reload, a navigation, its first about:blank left for
+    /// a page), while the instance serves the one it scans. As
+    /// `resetPlayableForTests` drops one: retired, bridge detached, WebMCP
+    /// tools withdrawn, the window unmarked (its global, if the new
+    /// document kept it, must not read as installed).
+    fn drop_if_document_gone(&self) {
+        if self.machine.dropped()
+            || crate::options::holds_document(&self.document, &options::document_of(&self.window))
+        {
+            return;
+        }
+        self.machine.drop_for_good(Dropped::DocumentGone);
+        take(&self.bridge);
+        take(&self.webmcp);
+        crate::marker::mark(&self.window, MARKER, false);
+    }
+
+    /// The phase, once the document is checked: an instance whose document
+    /// is gone reads `retired`, never `live` against a page that is gone.
+    fn phase(&self) -> Phase {
+        self.drop_if_document_gone();
+        self.machine.phase()
+    }
+
     async fn handle(self: Rc<Self>, projection: playable::Projection) -> JsValue {
         let response = self.machine.handle_projected(&projection).await;
         let up = self.with_screenshot(response.uplink, response.screenshot);
-        if self.machine.phase() == playable::Phase::Retired {
+        if self.machine.phase() == Phase::Retired {
             // Retired tools must not linger in the agent's tool list (a
             // dropped publication withdraws them).
             take(&self.webmcp);
@@ -98,6 +128,9 @@ impl Instance {
     /// The downlink is read here, at the call: a caller that changes (or
     /// reuses) its envelope object once `handle` returned changes nothing.
     pub(crate) fn answer(self: Rc<Self>, down: JsValue) -> Answer {
+        // Checked at the call, as the downlink is read: a pageId of a
+        // document that is gone must not pass the latch.
+        self.drop_if_document_gone();
         let projection = project(&down).map_or_else(
             |e| playable::Projection::threw(crate::js::thrown(&e)),
             |projected| playable::Projection::from_js(&projected),
@@ -106,10 +139,12 @@ impl Instance {
     }
 
     fn attach_bridge(self: &Rc<Self>) -> Result<(), JsError> {
-        if self.machine.dropped() {
-            return Err(JsError::new(
-                "attachWindowBridge: this instance was dropped (resetPlayableForTests); install a new one",
-            ));
+        self.drop_if_document_gone();
+        if let Some(why) = self.machine.dropped_why() {
+            return Err(JsError::new(&format!(
+                "attachWindowBridge: {}",
+                why.message()
+            )));
         }
         self.attach_listener().map_err(|e| match e {
             // Its options are the first install's: a later installPlayable
@@ -153,7 +188,7 @@ impl Owner for Instance {
     }
 
     fn live(&self) -> bool {
-        self.machine.phase() != playable::Phase::Retired
+        self.phase() != Phase::Retired
     }
 
     fn answer(self: Rc<Self>, request: JsValue) -> Answer {
@@ -181,7 +216,7 @@ impl Playable {
     /// `"installed" | "live" | "retired"`.
     #[wasm_bindgen(getter, unchecked_return_type = "string")]
     pub fn phase(&self) -> JsValue {
-        self.inner.machine.phase().as_str().into()
+        self.inner.phase().as_str().into()
     }
 
     /// Handles one downlink. Never throws, never rejects.
@@ -199,6 +234,8 @@ impl Playable {
     /// A second call while publishing returns the same publication.
     #[wasm_bindgen(js_name = publishWebMcp, unchecked_return_type = "WebMcpPublication")]
     pub fn publish_web_mcp(&self) -> JsValue {
+        // Before the slot is borrowed: a drop withdraws what it publishes.
+        self.inner.drop_if_document_gone();
         Publication::publish(
             &self.inner.webmcp,
             &self.inner.window,
@@ -222,14 +259,29 @@ fn put(list: Vec<(Window, JsValue, Rc<Instance>)>) {
     INSTANCES.with(|cell| cell.set(list));
 }
 
+/// The window's instance, while the window still holds its document;
+/// one whose document is gone is dropped for good and forgotten, so that
+/// the new document gets an instance of its own (a new pageId).
 fn find(window: &JsValue) -> Option<JsValue> {
     let list = taken();
     let found = list
         .iter()
         .find(|(w, _, _)| Object::is(w, window))
-        .map(|(_, js, _)| js.clone());
+        .map(|(_, js, inner)| (js.clone(), Rc::clone(inner)));
     put(list);
-    found
+    let (js, inner) = found?;
+    // Dropped outside the list: dropping a bridge or a publication calls
+    // out to JS.
+    inner.drop_if_document_gone();
+    if !inner.machine.dropped() {
+        return Some(js);
+    }
+    let mut list = taken();
+    if let Some(at) = list.iter().position(|(_, _, i)| Rc::ptr_eq(i, &inner)) {
+        list.swap_remove(at);
+    }
+    put(list);
+    None
 }
 
 fn build(options: Options) -> Rc<Instance> {
@@ -244,6 +296,7 @@ fn build(options: Options) -> Rc<Instance> {
         bom,
     } = options;
     let crypto = playable::web::crypto(&window);
+    let document = options::document_of(&window);
     Rc::new_cyclic(|me: &std::rc::Weak<Instance>| {
         // The last check before a reload escape's reload starts: this
         // instance's escape rule, on a fresh read.
@@ -279,6 +332,7 @@ fn build(options: Options) -> Rc<Instance> {
             machine,
             window,
             root,
+            document,
             allowed_origins,
             bridge: RefCell::new(None),
             webmcp: RefCell::new(None),
@@ -346,7 +400,7 @@ pub fn for_tests(reset: bool) {
         take(&instance.bridge);
         if reset {
             // The JS object handed out may still be held: it must not act.
-            instance.machine.drop_for_good();
+            instance.machine.drop_for_good(Dropped::ForTests);
             take(&instance.webmcp);
             crate::marker::mark(window, MARKER, false);
         }

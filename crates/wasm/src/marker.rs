@@ -17,6 +17,8 @@ extern "C" {
     /// (a throw: a window that is not ours to define on).
     #[wasm_bindgen(catch)]
     fn define(win: &Window, key: &str) -> Result<JsValue, JsValue>;
+    /// Whether `win` still reads `key` through `state`. Never throws.
+    fn holds(win: &Window, key: &str, state: &JsValue) -> bool;
 }
 
 thread_local! {
@@ -30,19 +32,26 @@ thread_local! {
 /// non-configurable.
 pub(crate) fn mark(window: &Window, key: &'static str, on: bool) -> bool {
     let mut list = MARKED.with(Cell::take);
-    let known = list
+    let at = list
         .iter()
-        .find(|(w, k, _)| *k == key && Object::is(w, window))
-        .map(|(_, _, state)| state.clone());
+        .position(|(w, k, _)| *k == key && Object::is(w, window));
+    // A frame's window object stays when its document is replaced, its
+    // global mostly does not (a reload, a navigation): a marker defined on
+    // the old global is no marker of the new one, which is marked afresh.
+    // (Leaving its first about:blank for a same-origin page keeps the
+    // global, and the marker with it.)
+    let known = at
+        .map(|i| list.swap_remove(i).2)
+        .filter(|state| holds(window, key, state));
     // Unmarking a window never marked defines nothing.
     let state = known.or_else(|| {
-        let state = on
-            .then(|| define(window, key).ok())
+        on.then(|| define(window, key).ok())
             .flatten()
-            .filter(JsValue::is_object)?;
-        list.push((window.clone(), key, state.clone()));
-        Some(state)
+            .filter(JsValue::is_object)
     });
+    if let Some(state) = &state {
+        list.push((window.clone(), key, state.clone()));
+    }
     MARKED.with(|cell| cell.set(list));
     let value = if on {
         JsValue::TRUE

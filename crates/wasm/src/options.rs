@@ -272,6 +272,24 @@ pub fn named_window<H: Clone>(facts: &OptionFacts<H>) -> Option<H> {
         })
 }
 
+/// Whether a window still holds the document an instance was built for:
+/// `built_for` is `window.document` as read at install, `now` as read now.
+/// A frame's window object (its WindowProxy) stays the same when the frame
+/// reloads or navigates, and even its global when it leaves its first
+/// about:blank for a same-origin page; its document never does. So the
+/// document, not the window, tells whether the instance still serves the
+/// page: another document, or one that now throws (the frame went to
+/// another origin), is another page. A stand-in window has no document
+/// (`Absent` both times) and keeps its instance; so does a window whose
+/// document threw at install as it throws now (nothing tells them apart).
+pub fn holds_document<H: PartialEq>(built_for: &Read<H>, now: &Read<H>) -> bool {
+    match (built_for, now) {
+        (Read::Value(then), Read::Value(now)) => then == now,
+        (Read::Absent, Read::Absent) | (Read::Threw, Read::Threw) => true,
+        _ => false,
+    }
+}
+
 /// The checks, in order: the options object, `root` (default: `window`'s
 /// document when `window` is given and has one, else the global
 /// document), `window` (default: the root's, else the global window; a

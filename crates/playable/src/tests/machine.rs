@@ -327,7 +327,7 @@ fn the_last_check_before_a_reload_reads_the_escape_rule_afresh() {
     m.sense.fail.set(true);
     assert!(!block_on(m.reload_still_allowed()), "an unreadable menu");
     m.sense.fail.set(false);
-    m.drop_for_good();
+    m.drop_for_good(Dropped::ForTests);
     assert!(!block_on(m.reload_still_allowed()), "a dropped instance");
 }
 
@@ -335,7 +335,7 @@ fn the_last_check_before_a_reload_reads_the_escape_rule_afresh() {
 fn a_dropped_instance_is_retired_for_good_and_says_why() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);
-    m.drop_for_good();
+    m.drop_for_good(Dropped::ForTests);
     m.bom.undone.set(true);
     assert_eq!(
         m.phase(),
@@ -348,6 +348,36 @@ fn a_dropped_instance_is_retired_for_good_and_says_why() {
         .as_str()
         .unwrap_or_default()
         .contains("resetPlayableForTests"));
+    assert!(m.bot.clicks.borrow().is_empty());
+}
+
+#[test]
+fn an_instance_whose_document_is_gone_is_retired_for_good_and_says_so() {
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    // Retired by a reload escape first: the drop still says the document is gone.
+    let up = send(&m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    assert_eq!(up["ok"], json!(true));
+    m.drop_for_good(Dropped::DocumentGone);
+    m.drop_for_good(Dropped::ForTests);
+    assert_eq!(
+        m.dropped_why(),
+        Some(Dropped::DocumentGone),
+        "the first reason stands"
+    );
+    m.bom.undone.set(true);
+    assert_eq!(m.phase(), Phase::Retired, "no undone reload brings it back");
+    assert!(!block_on(m.reload_still_allowed()));
+    for (cmd, payload, page_id) in [
+        ("hello", json!({}), Value::Null),
+        ("snapshot", json!({}), json!(pid)),
+        ("run", json!({ "id": "a" }), json!(pid)),
+    ] {
+        let up = send(&m, down(page_id, cmd, payload));
+        assert_eq!(code(&up), "RETIRED", "{cmd}");
+        let message = up["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("document is gone"), "{message}");
+    }
     assert!(m.bot.clicks.borrow().is_empty());
 }
 

@@ -641,3 +641,23 @@ fn the_named_window_is_checks_window_and_a_guess_when_the_options_are_invalid() 
     // A `window` that is no window names none.
     assert_eq!(named(|o| o.window = Read::Value(thing("nope"))), None);
 }
+
+#[test]
+fn an_instance_serves_its_window_only_while_the_window_holds_its_document() {
+    let doc = |d: H| Read::Value(d);
+    // The same document: the instance stays.
+    assert!(holds_document(&doc("first"), &doc("first")));
+    // A frame that reloaded, navigated, or left its first about:blank: a
+    // new document behind the same window.
+    assert!(!holds_document(&doc("about:blank"), &doc("page")));
+    // A frame that went to another origin: its document now throws.
+    assert!(!holds_document(&doc("first"), &Read::Threw));
+    // A stand-in window has no document, then as now.
+    assert!(holds_document(&Read::<H>::Absent, &Read::Absent));
+    // Nothing tells two documents of another origin apart: kept as it was.
+    assert!(holds_document(&Read::<H>::Threw, &Read::Threw));
+    // A window that had none, or threw, and now holds one: another page.
+    assert!(!holds_document(&Read::Absent, &doc("page")));
+    assert!(!holds_document(&Read::Threw, &doc("page")));
+    assert!(!holds_document(&doc("first"), &Read::Absent));
+}

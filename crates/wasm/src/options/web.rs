@@ -42,6 +42,12 @@ fn field(obj: &JsValue, key: &str) -> Read<JsValue> {
     }
 }
 
+/// `window.document` as read now: `Threw` for a window of another origin
+/// (caught, never thrown on), `Absent` for a stand-in window.
+pub fn document_of(window: &JsValue) -> Read<JsValue> {
+    field(window, "document")
+}
+
 /// A read value through a reader that may throw itself.
 fn then<T>(read: Read<JsValue>, f: impl FnOnce(JsValue) -> Read<T>) -> Read<T> {
     match read {
