@@ -313,6 +313,13 @@ export class PlayableLoadError extends Error {
  */
 export default function init(): Promise<WebAssembly.Exports>;
 
+/**
+ * Installs the module once per window and document: a second call for the
+ * same window returns the same instance, whatever its options, while that
+ * window still holds the document the instance was built for. Once it does
+ * not (a frame that reloaded or navigated), the old instance answers
+ * `RETIRED` and this call installs the new document's (docs/protocol.md §4).
+ */
 export function installPlayable(options?: IInstallPlayableOptions): IInstalledPlayable;
 export function resetPlayableForTests(): void;
 export function detachWindowBridgeForTests(): void;
