@@ -78,16 +78,19 @@ test("the seed's two JSON examples round-trip", () =>
       { capability: "orders.print", reason: "disabled" },
     ]);
     // With the built-in executor, which clicks the one marked control: also a hidden
-    // control, and one claimed twice.
+    // control, one claimed twice, and none at all.
     assert.deepEqual(r.builtin, [
+      { capability: "orders.open", reason: "`orders.open` has no control on the page" },
       { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
       { capability: "orders.update_note@order", record: "SO-1004", reason: "`orders.update_note@order`'s control is hidden for record `SO-1004`" },
       { capability: "orders.update_note@order", record: "SO-0900", reason: archived },
       { capability: "orders.refund@order", record: "SO-1002", reason: "disabled" },
+      { capability: "orders.refund@order", record: "SO-1004", reason: "`orders.refund@order` has no control for record `SO-1004`" },
       { capability: "orders.refund@order", record: "SO-0900", reason: archived },
       { capability: "orders.export", reason: "`orders.export`'s control is hidden on the page" },
       { capability: "orders.dup", reason: "`orders.dup` has more than one control on the page" },
       { capability: "orders.print", reason: "disabled" },
+      { capability: "orders.ghost", reason: "`orders.ghost` has no control on the page" },
     ]);
     // The seed's invoke example, byte for byte.
     assert.deepEqual(r.invoke, {
@@ -839,14 +842,48 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
       assert.deepEqual(r[name].clicks, [], name + " clicked nothing");
     }
     assert.equal(r.locked.message, "记录已锁定");
-    // Hidden, ambiguous and twin controls are refused by the availability check, before
-    // the executor (the rule describe's `unavailable` shares); the rest by run itself.
+    // Hidden, ambiguous, missing and twin controls are refused by the availability
+    // check, before the executor (the rule describe's `unavailable` shares); the rest
+    // by run itself.
     assert.match(r.hidden.message, /control is hidden for record `SO-1004`/);
     assert.match(r.hiddenPage.message, /control is hidden on the page/);
     assert.match(r.ambiguous.message, /more than one control/);
-    assert.match(r.ghost.message, /NOT_IN_MENU/);
+    assert.equal(r.ghost.message, "`orders.ghost` has no control on the page");
     assert.match(r.covered.message, /NOT_ACTIONABLE/);
     assert.match(r.twin.message, /more than one `order` record claims id `SO-1001`/);
+  }));
+
+test("built-in executor: a high-risk action with no control to click is listed unavailable and refused before a person is asked; with the page's own execute it is put to the person", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const asked = [];
+      const confirm = (id, input) => { asked.push([id, input]); return true; };
+      // SO-1004 is open, in the active list, and has no Refund control.
+      const builtin = makeSurface({ execute: undefined, confirm });
+      const described = await builtin.handle(req("describe"));
+      __clicks.length = 0;
+      const refund = await builtin.handle(invoke("orders.refund@order", { record: "SO-1004" }));
+      const ghost = await builtin.handle(invoke("orders.ghost", {}));
+      const builtinAsked = asked.splice(0);
+      const clicks = [...__clicks];
+      const own = makeSurface({ confirm });
+      const ownDescribed = await own.handle(req("describe"));
+      const ran = await own.handle(invoke("orders.refund@order", { record: "SO-1004" }));
+      const listed = (d) => d.result.unavailable.filter((u) => u.record === "SO-1004" && u.capability === "orders.refund@order");
+      return { listed: listed(described), refund: refund.result, ghost: ghost.result, builtinAsked, clicks,
+               ownListed: listed(ownDescribed), ran: ran.result, ownAsked: asked, executed: __executed.map(([id]) => id) };
+    });
+    const reason = "`orders.refund@order` has no control for record `SO-1004`";
+    assert.deepEqual(r.listed, [{ capability: "orders.refund@order", record: "SO-1004", reason }]);
+    assert.deepEqual(r.refund, { error: { code: "ACTION_UNAVAILABLE", message: reason } });
+    assert.deepEqual(r.ghost, { error: { code: "ACTION_UNAVAILABLE", message: "`orders.ghost` has no control on the page" } });
+    assert.deepEqual(r.builtinAsked, [], "nobody is asked to approve what cannot run");
+    assert.deepEqual(r.clicks, []);
+    // The page's own execute need not click a control: no control stops nothing.
+    assert.deepEqual(r.ownListed, []);
+    assert.deepEqual(r.ran, { value: "refunded", after: r.ran.after });
+    assert.deepEqual(r.ownAsked, [["orders.refund@order", { record: "SO-1004" }]]);
+    assert.deepEqual(r.executed, ["orders.refund@order"]);
   }));
 
 test("a row control hidden on the page: with the built-in executor describe lists it unavailable and invoke refuses it with the same text; the page's own execute runs it (a control shown on hover)", () =>
