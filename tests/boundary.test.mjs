@@ -93,6 +93,17 @@ test("stringify: JSON text in key order, the first value JSON cannot hold as a f
   assert.deepEqual(stringify({ toJSON() { throw new Error("toJSON"); } }), [null, null, "toJSON"]);
 });
 
+test("stringify: its level lets more cross as JSON writes it: 2 functions and symbols (left out, null in an array), 3 also non-finite numbers (null); a BigInt is a fact at every level", () => {
+  const v = { id: "a", handler: () => 1, s: Symbol("s"), list: [() => 1], within: Infinity };
+  assert.deepEqual(stringify(v)[1], ["function", "handler", ""], "strict");
+  assert.deepEqual(stringify(v, true)[1], ["function", "handler", ""], "true is level 1, a page's value");
+  assert.deepEqual(stringify(v, 2), ['{"id":"a","list":[null],"within":null}', ["number", "within", "Infinity"], null]);
+  assert.deepEqual(stringify(v, 3), ['{"id":"a","list":[null],"within":null}', null, null]);
+  assert.deepEqual(stringify(() => 1, 3), [null, null, null], "a function alone is undefined to JSON");
+  for (const level of [0, 1, 2, 3]) assert.deepEqual(stringify({ n: 1n }, level)[1], ["bigint", "n", ""], String(level));
+  assert.deepEqual(stringify(new Date(0), 2), ['"1970-01-01T00:00:00.000Z"', null, null], "and what level 1 lets through");
+});
+
 test("stringify decides no bound: depth, values and characters are Rust's to count", () => {
   const deep = {};
   let at = deep;

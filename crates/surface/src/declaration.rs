@@ -316,6 +316,10 @@ pub struct SkippedDeclaration {
 pub enum SkipReason {
     /// The registry itself is not an array.
     NotAList,
+    /// The declaration did not cross as JSON (why: a BigInt in it, a
+    /// cycle, a getter that threw), so the others are read without it
+    /// ([`crate::crossing::registry_from_crossing`]).
+    NotJson(String),
     Declaration(DeclarationError),
 }
 
@@ -323,6 +327,7 @@ impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotAList => f.write_str("the registry must be an array of declarations"),
+            Self::NotJson(why) => f.write_str(why),
             Self::Declaration(e) => e.fmt(f),
         }
     }
@@ -341,6 +346,13 @@ impl Registry {
     /// registry with one skipped entry explaining why; a later duplicate id
     /// is skipped (the first declaration wins).
     pub fn from_json(value: &Value) -> Self {
+        Self::from_json_without(value, &[])
+    }
+
+    /// [`Registry::from_json`], where the entries at the indexes in
+    /// `unreadable` (in order; each with why) did not cross as JSON and
+    /// are skipped for that reason.
+    pub(crate) fn from_json_without(value: &Value, unreadable: &[(usize, String)]) -> Self {
         let mut registry = Self::default();
         let Some(list) = value.as_array() else {
             registry.skipped.push(SkippedDeclaration {
@@ -349,7 +361,15 @@ impl Registry {
             });
             return registry;
         };
+        let mut unreadable = unreadable.iter().peekable();
         for (index, item) in list.iter().enumerate() {
+            if let Some((_, why)) = unreadable.next_if(|(at, _)| *at == index) {
+                registry.skipped.push(SkippedDeclaration {
+                    index,
+                    reason: SkipReason::NotJson(why.clone()),
+                });
+                continue;
+            }
             let reason = match CapabilityDeclaration::from_json(item) {
                 Ok(decl) if registry.get(&decl.id).is_some() => {
                     DeclarationError::Duplicate(decl.id)

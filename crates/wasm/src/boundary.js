@@ -98,12 +98,18 @@ function unlike(x) {
  * write the primitive it wraps), a Map, Set, WeakMap or WeakSet (`kind`
  * "collection", `shown` its type: JSON.stringify would write {}), or an
  * object with a toJSON method, a Date say (`kind` "toJSON": JSON.stringify
- * would write what it returns, not the object) — these three only unless
- * `loose`; `key` is the key or index it sat under, "" for `v` itself.
- * `thrown` is what stringify threw (a cycle, a getter, a proxy, a toJSON),
- * or null.
+ * would write what it returns, not the object); `key` is the key or index
+ * it sat under, "" for `v` itself. `thrown` is what stringify threw (a
+ * cycle, a getter, a proxy, a toJSON), or null.
+ * `level` (Rust's surface::crossing::Writing says which) lets more cross
+ * as JSON writes it, without a fact: 0 nothing (an agent's request); 1
+ * the boxed values, collections and toJSON (a page's own value); 2 also
+ * functions and symbols, which JSON leaves out (a declaration's handler);
+ * 3 also non-finite numbers, which JSON writes as null (execute's result).
+ * A BigInt, which JSON cannot write, is a fact at every level.
  */
-export function stringify(v, loose) {
+export function stringify(v, level) {
+  level = level | 0; // (true is 1; undefined 0)
   let fact = null;
   const note = (kind, key, shown) => {
     if (fact === null) fact = [kind, key, shown];
@@ -111,13 +117,13 @@ export function stringify(v, loose) {
   };
   const replacer = function (key, x) {
     const t = typeof x;
-    if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !isFinite(x))) {
+    if (t === "bigint" || ((t === "function" || t === "symbol") && level < 2) || (t === "number" && !isFinite(x) && level < 3)) {
       return note(t, key, t === "number" ? "" + x : "");
     }
-    // A page's own values (loose: its callbacks' results, its options)
-    // may cross as JSON writes them (a Date as its ISO text); an agent's
-    // request may not.
-    if (loose) return x;
+    // A page's own values (its callbacks' results, its registry and
+    // options) may cross as JSON writes them (a Date as its ISO text); an
+    // agent's request may not.
+    if (level) return x;
     // The value as it sits in its holder, before any toJSON ran (a getter
     // is not called again: its value is the one stringify read).
     const d = describe(this, key);
