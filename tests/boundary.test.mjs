@@ -7,7 +7,7 @@
 // Pure functions: no browser needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attach, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
+import { attach, entries, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
 
 test("project: the four envelope fields as one JSON text, nothing else read, no fact", () => {
   const down = { pageId: null, requestId: "r1", cmd: "run", payload: { id: "a", value: { b: 1, a: 2 } }, extra: "x" };
@@ -102,6 +102,19 @@ test("stringify: its level lets more cross as JSON writes it: 2 functions and sy
   assert.deepEqual(stringify(() => 1, 3), [null, null, null], "a function alone is undefined to JSON");
   for (const level of [0, 1, 2, 3]) assert.deepEqual(stringify({ n: 1n }, level)[1], ["bigint", "n", ""], String(level));
   assert.deepEqual(stringify(new Date(0), 2), ['"1970-01-01T00:00:00.000Z"', null, null], "and what level 1 lets through");
+});
+
+test("entries: an array's entries, each read once and written at the level given (a getter's throw as that entry's), up to Rust's count; null for anything else", () => {
+  let reads = 0;
+  const list = [{ id: "a", handler: () => 1 }, { id: "b", n: 1n }];
+  Object.defineProperty(list, 2, { get() { reads++; throw new Error("entry"); }, enumerable: true });
+  assert.deepEqual(entries(list, 2, 3), [['{"id":"a"}', null, null], ['{"id":"b","n":null}', ["bigint", "n", ""], null], [null, null, "entry"]]);
+  assert.equal(reads, 1);
+  assert.equal(entries(list, 2, 2), null, "more than max");
+  assert.deepEqual(entries([undefined], 2, 1), [[null, null, null]]);
+  for (const none of [null, {}, "ab", { length: 1, 0: {} }, new Proxy([], { get() { throw new Error("trap"); } })]) {
+    assert.equal(entries(none, 2, 10), null);
+  }
 });
 
 test("stringify decides no bound: depth, values and characters are Rust's to count", () => {

@@ -2,8 +2,9 @@
 // what JSON cannot hold and what threw, and decides nothing. `stringify`
 // is the one JSON.stringify with facts: `project` (the playable downlink)
 // and Surface (crates/wasm/src/surface.rs: its requests' `input`, its
-// callbacks' results, createSurface's data options) cross through it, and
-// `read` reads named fields in order. The bounds (depth, values,
+// callbacks' results, createSurface's data options) cross through it,
+// `read` reads named fields in order, and `entries` writes an array entry
+// by entry (a registry that did not cross whole). The bounds (depth, values,
 // characters) and every check and message are Rust's: playable::boundary
 // and playable::bounds for a downlink, surface::crossing and
 // surface::bounds (over playable::bounds) for Surface. Nothing here throws
@@ -141,6 +142,33 @@ export function stringify(v, level) {
   } catch (e) {
     return [null, fact, thrown(e)];
   }
+}
+
+/**
+ * The entries of the array `v`, each read once and written by `stringify`
+ * at `level`: [[text, fact, thrown], …] (an entry whose getter threw is
+ * [null, null, what it threw]); null when `v` is no array, has more than
+ * `max` entries (Rust's count), or reading it threw.
+ */
+export function entries(v, level, max) {
+  const out = [];
+  try {
+    const n = isArray(v) ? v.length : -1;
+    if (!(n >= 0 && n <= max)) return null;
+    for (let i = 0; i < n; i++) {
+      let x;
+      try {
+        x = v[i];
+      } catch (e) {
+        put(out, i, [null, null, thrown(e)]);
+        continue;
+      }
+      put(out, i, stringify(x, level));
+    }
+  } catch {
+    return null; // isArray or length on a revoked or throwing proxy
+  }
+  return out;
 }
 
 /**

@@ -81,6 +81,9 @@ extern "C" {
     /// each on its own (`thrown`: the first that threw).
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
+    /// `[[text, fact, thrown], …]`: the entries of an array of at most
+    /// `max`, each written at `level`; `null` for anything else.
+    fn entries(value: &JsValue, level: u8, max: usize) -> JsValue;
 }
 
 /// `value` as it crossed through boundary.js's `stringify`, written as
@@ -198,21 +201,14 @@ async fn call(f: &Function, args: Option<(&str, &Value)>, writing: Writing) -> A
 /// whose getter threw as that throw); `None` when `value` is no array, or
 /// has more than `max` entries.
 fn each(value: &JsValue, max: usize) -> Option<Vec<Projection>> {
-    if !crate::js::is_array(value).ok()? {
-        return None;
-    }
-    let length = Reflect::get(value, &JsValue::from_str("length"))
-        .ok()?
-        .as_f64()?;
-    // (A proxy may answer any length: a NaN or negative one is no count.)
-    if !(0.0..=max as f64).contains(&length) {
-        return None;
-    }
-    let entry = |i| match Reflect::get_u32(value, i) {
-        Ok(item) => stringify(&item, Writing::Declarations),
-        Err(e) => Projection::threw(crate::js::thrown(&e)),
-    };
-    Some((0..length as u32).map(entry).collect())
+    let entries = entries(value, Writing::Declarations as u8, max);
+    let entries = entries.dyn_ref::<Array>()?;
+    Some(
+        entries
+            .iter()
+            .map(|entry| Projection::from_js(entry.unchecked_ref()))
+            .collect(),
+    )
 }
 
 /// Whether `result`'s own `ok` member, read on its own, is `true` (asked
