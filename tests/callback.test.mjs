@@ -1,7 +1,7 @@
 // crates/wasm/src/callback.js on its own, in Node: `call`, which awaits a
 // Surface host callback and writes its value through boundary.js's
 // `stringify` at the level Rust names (surface::crossing::Writing: 0
-// strict, 1 a page's value, 2 the registry, 3 execute's result; facts
+// strict, 1 a page's value, 2 a registry's entry, 3 execute's result; facts
 // only: surface::crossing decides), and `warn`. Neither rejects nor throws.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -90,11 +90,11 @@ test("call: the value as awaited is handed over too (not after a throw), for Rus
   assert.equal((await called(() => { throw new Error("boom"); }, undefined, undefined, 2)).length, 4, "a throw has no value");
 });
 
-test("call: the registry's level leaves a declaration's handler out as JSON does; execute's result's also writes NaN as null", async () => {
+test("call: a page's value (a registry whole, a session) refuses a function, which the registry's entries then leave out one by one (boundary.test.mjs, entries); execute's result's level also writes NaN as null", async () => {
   const declarations = () => [{ id: "a", title: "A", handler: () => 1 }, { id: "b", title: "B", expect: { text: "t", within: Infinity } }];
-  assert.deepEqual(await call(declarations, undefined, undefined, 2),
-    ['[{"id":"a","title":"A"},{"id":"b","title":"B","expect":{"text":"t","within":null}}]', ["number", "within", "Infinity"], null, false]);
-  assert.deepEqual((await call(declarations))[1], ["function", "handler", ""], "a page's value (a session) still refuses a function");
+  const whole = await called(declarations, undefined, undefined, PAGE);
+  assert.deepEqual(whole[1], ["function", "handler", ""], "a page's value refuses a function");
+  assert.deepEqual([whole[4].length, whole[4][0].id, typeof whole[4][0].handler], [2, "a", "function"], "the value awaited, for the entries' pass");
   const result = () => ({ ok: true, value: { rate: NaN, f: () => 1, list: [Infinity, () => 1] } });
   assert.deepEqual(await call(result, "c", {}, 3), ['{"ok":true,"value":{"rate":null,"list":[null,null]}}', null, null, false]);
   assert.deepEqual((await call(() => ({ ok: true, value: { n: 1n, rate: NaN } }), "c", {}, 3))[1], ["bigint", "n", ""], "a BigInt, which JSON cannot write, stays a fact");

@@ -618,7 +618,7 @@ test("registry as an async function: awaited per request like session(); a rejec
     assert.deepEqual(r.notArray.warnings, r.syncNotArray.warnings, "a non-array warns as a sync one does");
   }));
 
-test("a declaration carrying a handler function works (JSON leaves the function out); one holding a BigInt, NaN or a cycle, or whose getter throws, is skipped alone with a warning naming it; the others stay", () =>
+test("a declaration carrying a handler function works (JSON leaves the function out); one holding a BigInt, NaN or a cycle, a function under a member it defines or nested in one, or whose getter throws, is skipped alone with a warning naming it; the others stay", () =>
   withPage(async (page) => {
     const r = await inPage(page, async () => {
       const warnings = [];
@@ -641,6 +641,10 @@ test("a declaration carrying a handler function works (JSON leaves the function 
           cyclic,
           { id: "orders.ghost", get title() { throw new Error("no title"); } },
           { ...REGISTRY[5], handler() {} },
+          // A function under a member the declaration defines would read as that member absent
+          // (a high-risk action as low risk, a schema as looser): the declaration is skipped.
+          { id: "orders.delete@order", title: "Delete", risk: () => "high" },
+          { id: "orders.rename@order", title: "Rename", input: { type: "object", properties: { name: { type: "string", pattern: () => "^a" } } } },
         ];
         const mixed = makeSurface({ registry: broken });
         const kept = await mixed.handle(req("describe"));
@@ -667,7 +671,9 @@ test("a declaration carrying a handler function works (JSON leaves the function 
       '[1] the declaration holds a BigInt under the key "big", not JSON; ' +
       '[3] the declaration holds the number NaN under the key "within", not JSON; ' +
       "[4] the declaration cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): Converting circular structure"), warning);
-    assert.ok(warning.endsWith("; [5] the declaration cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): no title"), warning);
+    assert.ok(warning.includes("; [5] the declaration cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): no title; "), warning);
+    assert.ok(warning.endsWith('; [7] the declaration holds a function under the key "risk", not JSON; ' +
+      '[8] the declaration holds a function under the key "pattern", not JSON'), warning);
   }));
 
 test("execute answered ok: true with a value JSON writes otherwise (NaN, Infinity, a function): a success with the value as JSON writes it, and after; one JSON cannot write (a BigInt, a cycle): a success without the value, after, and a warning; never EXECUTION_FAILED, ran once", () =>

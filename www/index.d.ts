@@ -506,7 +506,8 @@ export interface ICreateSurfaceOptions {
   /**
    * The declarations, or a function returning them or a Promise of them (called and awaited per request, like `session`).
    * Read as JSON writes them: other members are ignored (a handler function the page's helper calls is left out);
-   * a declaration that is no JSON (a BigInt, NaN, a cycle) is skipped alone, with a console warning.
+   * a declaration that is no JSON (a BigInt, NaN, a cycle, a function under a member it defines, such as
+   * `risk`, or nested in one) is skipped alone, with a console warning.
    */
   registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[] | Promise<CapabilityDeclaration[]>);
   /** The page's own execution path; omitted → click the capability's declared playable. A method: a handler typed for narrower args is accepted. */

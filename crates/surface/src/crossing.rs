@@ -32,16 +32,22 @@ pub use playable::{NonJson, Projection};
 pub enum Writing {
     /// An agent's request (`input`) and `confirm`'s answer: nothing.
     Strict = 0,
-    /// A page's own value (`session()`'s, the data options): a String,
-    /// Number, Boolean or BigInt object, a collection, a `toJSON` (a
-    /// `Date` crosses as its ISO text).
+    /// A page's own value (`session()`'s, the data options, the registry
+    /// whole): a String, Number, Boolean or BigInt object, a collection, a
+    /// `toJSON` (a `Date` crosses as its ISO text).
     Page = 1,
-    /// The registry: also functions and symbols, which JSON leaves out (a
-    /// declaration often carries the handler the page's helper calls; no
-    /// declaration member is a function).
+    /// One declaration of a registry that did not cross whole: also a
+    /// function or symbol that is its own member under a key the
+    /// declaration does not define ([`crate::DECLARATION_FIELDS`]), which
+    /// JSON leaves out (the handler the page's helper calls). One under a
+    /// defined key (`risk: () => "high"`) or nested deeper (in `input`'s
+    /// schema) is a fact, and the declaration is skipped alone: left out,
+    /// it would read as absent (a high-risk action as low risk, a schema
+    /// as looser).
     Declarations = 2,
-    /// `execute`'s result: also NaN and ±Infinity, which JSON writes as
-    /// `null` (the action ran: its value crosses as JSON writes it).
+    /// `execute`'s result: also every function and symbol, and NaN and
+    /// ±Infinity, which JSON writes as `null` (the action ran: its value
+    /// crosses as JSON writes it).
     Result = 3,
 }
 
@@ -346,7 +352,7 @@ pub fn callback_text(label: &str, p: &Projection) -> Result<String, CallbackErro
 }
 
 /// The registry as it crossed, and the one console warning it calls for.
-/// `whole` is the registry written at [`Writing::Declarations`], or what
+/// `whole` is the registry written at [`Writing::Page`], or what
 /// `registry()` threw. When it is no plain JSON (a BigInt or a non-finite
 /// number in it, a cycle, a getter that threw), `each(max)` writes it
 /// again declaration by declaration (`None` when it is no array, or has

@@ -56,6 +56,12 @@ impl<'a> RowActionId<'a> {
     }
 }
 
+/// The members a declaration defines, as its wire names (space-separated,
+/// as boundary.js's `stringify` takes them): a function under one of them
+/// makes the declaration no JSON, while one under any other key (a
+/// handler) is left out as JSON leaves it ([`crate::crossing::Writing`]).
+pub const DECLARATION_FIELDS: &str = "id title description input risk readOnly expect";
+
 /// One declared capability, as it serializes back:
 /// `{ id, title, description?, input?, risk, expect? }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -418,6 +424,27 @@ impl Registry {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn declaration_fields_are_the_members_a_declaration_defines() {
+        // Every member set: what it serializes back is every member it reads.
+        let full = CapabilityDeclaration::from_json(&json!({
+            "id": "a", "title": "A", "description": "d", "input": { "type": "object" },
+            "risk": "high", "readOnly": true, "expect": { "text": "done" }
+        }))
+        .unwrap();
+        let mut written: Vec<String> = serde_json::to_value(&full)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let mut fields: Vec<String> = DECLARATION_FIELDS.split(' ').map(String::from).collect();
+        written.sort();
+        fields.sort();
+        assert_eq!(fields, written);
+    }
 
     #[test]
     fn row_action_ids() {

@@ -53,7 +53,7 @@ pub use crossing::{
 };
 pub use declaration::{
     CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId, SkipReason,
-    SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,
+    SkippedDeclaration, DECLARATION_FIELDS, DEFAULT_EXPECT_WITHIN_MS,
 };
 pub use describe::{CapabilityView, Context, Described, RecordWindow, Unavailable};
 pub use host::{

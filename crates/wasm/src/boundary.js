@@ -105,20 +105,27 @@ function unlike(x) {
  * `level` (Rust's surface::crossing::Writing says which) lets more cross
  * as JSON writes it, without a fact: 0 nothing (an agent's request); 1
  * the boxed values, collections and toJSON (a page's own value); 2 also
- * functions and symbols, which JSON leaves out (a declaration's handler);
- * 3 also non-finite numbers, which JSON writes as null (execute's result).
- * A BigInt, which JSON cannot write, is a fact at every level.
+ * a function or symbol that is a member of `v` itself under a key not in
+ * `keep` (Rust's space-separated list), which JSON leaves out (a
+ * declaration's handler; one nested deeper, or under a key Rust reads, is
+ * a fact); 3 also every function and symbol, and non-finite numbers, which
+ * JSON writes as null (execute's result). A BigInt, which JSON cannot
+ * write, is a fact at every level.
  */
-export function stringify(v, level) {
+export function stringify(v, level, keep) {
   level = level | 0; // (true is 1; undefined 0)
+  const kept = level === 2 ? String(keep).split(" ") : null;
+  let top; // v as the replacer first sees it (after a toJSON)
   let fact = null;
   const note = (kind, key, shown) => {
     if (fact === null) fact = [kind, key, shown];
     return null;
   };
   const replacer = function (key, x) {
+    if (top === undefined) top = x;
     const t = typeof x;
-    if (t === "bigint" || ((t === "function" || t === "symbol") && level < 2) || (t === "number" && !isFinite(x) && level < 3)) {
+    const leftOut = level === 3 || (level === 2 && this === top && !kept.includes(key));
+    if (t === "bigint" || ((t === "function" || t === "symbol") && !leftOut) || (t === "number" && !isFinite(x) && level < 3)) {
       return note(t, key, t === "number" ? "" + x : "");
     }
     // A page's own values (its callbacks' results, its registry and
@@ -146,11 +153,11 @@ export function stringify(v, level) {
 
 /**
  * The entries of the array `v`, each read once and written by `stringify`
- * at `level`: [[text, fact, thrown], …] (an entry whose getter threw is
+ * at `level` (and `keep`): [[text, fact, thrown], …] (an entry whose getter threw is
  * [null, null, what it threw]); null when `v` is no array, has more than
  * `max` entries (Rust's count), or reading it threw.
  */
-export function entries(v, level, max) {
+export function entries(v, level, max, keep) {
   const out = [];
   try {
     const n = isArray(v) ? v.length : -1;
@@ -163,7 +170,7 @@ export function entries(v, level, max) {
         put(out, i, [null, null, thrown(e)]);
         continue;
       }
-      put(out, i, stringify(x, level));
+      put(out, i, stringify(x, level, keep));
     }
   } catch {
     return null; // isArray or length on a revoked or throwing proxy

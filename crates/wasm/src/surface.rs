@@ -83,7 +83,7 @@ extern "C" {
     fn read_fields(value: &JsValue, names: &Array) -> Array;
     /// `[[text, fact, thrown], …]`: the entries of an array of at most
     /// `max`, each written at `level`; `null` for anything else.
-    fn entries(value: &JsValue, level: u8, max: usize) -> JsValue;
+    fn entries(value: &JsValue, level: u8, max: usize, keep: &str) -> JsValue;
 }
 
 /// `value` as it crossed through boundary.js's `stringify`, written as
@@ -201,7 +201,12 @@ async fn call(f: &Function, args: Option<(&str, &Value)>, writing: Writing) -> A
 /// whose getter threw as that throw); `None` when `value` is no array, or
 /// has more than `max` entries.
 fn each(value: &JsValue, max: usize) -> Option<Vec<Projection>> {
-    let entries = entries(value, Writing::Declarations as u8, max);
+    let entries = entries(
+        value,
+        Writing::Declarations as u8,
+        max,
+        surface::DECLARATION_FIELDS,
+    );
     let entries = entries.dyn_ref::<Array>()?;
     Some(
         entries
@@ -269,11 +274,11 @@ impl surface::Host for Inner {
     async fn registry(&self) -> Registry {
         let (whole, value) = match self.registry.dyn_ref::<Function>() {
             Some(f) => {
-                let out = call(f, None, Writing::Declarations).await;
+                let out = call(f, None, Writing::Page).await;
                 (crossed(&out), out.get(4))
             }
             None => (
-                Ok(stringify(&self.registry, Writing::Declarations)),
+                Ok(stringify(&self.registry, Writing::Page)),
                 self.registry.clone(),
             ),
         };
