@@ -7,7 +7,7 @@
 // Pure functions: no browser needed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { attach, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
+import { attach, entries, isArray, project, read, stringify, thrown } from "../crates/wasm/src/boundary.js";
 
 test("project: the four envelope fields as one JSON text, nothing else read, no fact", () => {
   const down = { pageId: null, requestId: "r1", cmd: "run", payload: { id: "a", value: { b: 1, a: 2 } }, extra: "x" };
@@ -91,6 +91,36 @@ test("stringify: JSON text in key order, the first value JSON cannot hold as a f
   assert.match(threw, /circular/i);
   assert.deepEqual(stringify({ get x() { throw new Error("getter"); } }), [null, null, "getter"]);
   assert.deepEqual(stringify({ toJSON() { throw new Error("toJSON"); } }), [null, null, "toJSON"]);
+});
+
+test("stringify: its level lets more cross as JSON writes it: 2 a function or symbol that is v's own member under a key not kept (left out), 3 every function and symbol (null in an array) and non-finite numbers (null); a BigInt is a fact at every level", () => {
+  const v = { id: "a", handler: () => 1, s: Symbol("s"), list: [() => 1], within: Infinity };
+  assert.deepEqual(stringify(v)[1], ["function", "handler", ""], "strict");
+  assert.deepEqual(stringify(v, true)[1], ["function", "handler", ""], "true is level 1, a page's value");
+  assert.deepEqual(stringify(v, 2, "id within"), ['{"id":"a","list":[null],"within":null}', ["function", "0", ""], null], "one nested deeper is a fact");
+  const flat = { id: "a", handler: () => 1, s: Symbol("s"), within: 5 };
+  assert.deepEqual(stringify(flat, 2, "id within risk"), ['{"id":"a","within":5}', null, null], "v's own members, keys not kept: left out");
+  assert.deepEqual(stringify({ id: "a", risk: () => "high" }, 2, "id risk")[1], ["function", "risk", ""], "under a kept key: a fact (left out, it would read as absent)");
+  assert.deepEqual(stringify({ input: { type: "object", f: () => 1 } }, 2, "input")[1], ["function", "f", ""], "inside a member: a fact");
+  assert.deepEqual(stringify({ id: "a", within: NaN }, 2, "id within")[1], ["number", "within", "NaN"], "level 2 keeps non-finite numbers facts");
+  assert.deepEqual(stringify(v, 3), ['{"id":"a","list":[null],"within":null}', null, null]);
+  assert.deepEqual(stringify(() => 1, 3), [null, null, null], "a function alone is undefined to JSON");
+  for (const level of [0, 1, 2, 3]) assert.deepEqual(stringify({ n: 1n }, level)[1], ["bigint", "n", ""], String(level));
+  assert.deepEqual(stringify(new Date(0), 2), ['"1970-01-01T00:00:00.000Z"', null, null], "and what level 1 lets through");
+});
+
+test("entries: an array's entries, each read once and written at the level given (a getter's throw as that entry's), up to Rust's count; null for anything else", () => {
+  let reads = 0;
+  const list = [{ id: "a", handler: () => 1 }, { id: "b", n: 1n }];
+  Object.defineProperty(list, 2, { get() { reads++; throw new Error("entry"); }, enumerable: true });
+  assert.deepEqual(entries(list, 2, 3, "id"), [['{"id":"a"}', null, null], ['{"id":"b","n":null}', ["bigint", "n", ""], null], [null, null, "entry"]]);
+  assert.equal(reads, 1);
+  assert.deepEqual(entries([{ id: () => "a" }], 2, 1, "id"), [['{"id":null}', ["function", "id", ""], null]], "keep reaches each entry's stringify");
+  assert.equal(entries(list, 2, 2, "id"), null, "more than max");
+  assert.deepEqual(entries([undefined], 2, 1, "id"), [[null, null, null]]);
+  for (const none of [null, {}, "ab", { length: 1, 0: {} }, new Proxy([], { get() { throw new Error("trap"); } })]) {
+    assert.equal(entries(none, 2, 10, "id"), null);
+  }
 });
 
 test("stringify decides no bound: depth, values and characters are Rust's to count", () => {

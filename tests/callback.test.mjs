@@ -1,10 +1,15 @@
 // crates/wasm/src/callback.js on its own, in Node: `call`, which awaits a
 // Surface host callback and writes its value through boundary.js's
-// `stringify` (facts only: surface::crossing decides), and `warn`. Neither
-// rejects nor throws.
+// `stringify` at the level Rust names (surface::crossing::Writing: 0
+// strict, 1 a page's value, 2 a registry's entry, 3 execute's result; facts
+// only: surface::crossing decides), and `warn`. Neither rejects nor throws.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { call, warn } from "../crates/wasm/src/callback.js";
+import { call as called, warn } from "../crates/wasm/src/callback.js";
+
+const PAGE = 1;
+/** `call` at `level` (a page's value unless said), without the value as awaited (its fifth entry, tested below). */
+const call = async (f, id, input, level = PAGE) => (await called(f, id, input, level)).slice(0, 4);
 
 test("call: f() without an id, f(id, input) with one; [text, fact, thrown, threw]", async () => {
   const seen = [];
@@ -46,14 +51,15 @@ test("call: what JSON cannot hold is a fact; loose, as JSON writes a Date", asyn
 });
 
 test("call: strict (a confirm's answer), what JSON would write as something else is a fact: only the primitive true reads true", async () => {
-  assert.deepEqual(await call(() => true, "c", {}, true), ["true", null, null, false]);
-  assert.deepEqual(await call(async () => true, "c", {}, true), ["true", null, null, false]);
+  const STRICT = 0;
+  assert.deepEqual(await call(() => true, "c", {}, STRICT), ["true", null, null, false]);
+  assert.deepEqual(await call(async () => true, "c", {}, STRICT), ["true", null, null, false]);
   for (const [v, fact] of [
     [new Boolean(true), ["boxed", "", "Boolean"]],
     [{ toJSON: () => true }, ["toJSON", "", ""]],
     [new Map([["ok", true]]), ["collection", "", "Map"]],
   ]) {
-    const [text, f, thrown, threw] = await call(() => v, "c", {}, true);
+    const [text, f, thrown, threw] = await call(() => v, "c", {}, STRICT);
     assert.deepEqual([text, f, thrown, threw], ["null", fact, null, false], String(fact));
     assert.deepEqual((await call(() => v, "c", {}))[1], null, "loose: as JSON writes it");
   }
@@ -71,6 +77,27 @@ test("call: the result array is built without the page's array iterator", async 
     Array.prototype[Symbol.iterator] = iterator;
   }
   assert.deepEqual(out, ["1", null, null, false]);
+});
+
+test("call: the value as awaited is handed over too (not after a throw), for Rust to read further when it could not cross whole", async () => {
+  const cyclic = { ok: true };
+  cyclic.value = cyclic;
+  const out = await called(async () => cyclic, "orders.search", {}, 3);
+  assert.equal(out.length, 5);
+  assert.equal(out[0], null);
+  assert.match(out[2], /circular/i);
+  assert.equal(out[4], cyclic, "the very value");
+  assert.equal((await called(() => { throw new Error("boom"); }, undefined, undefined, 2)).length, 4, "a throw has no value");
+});
+
+test("call: a page's value (a registry whole, a session) refuses a function, which the registry's entries then leave out one by one (boundary.test.mjs, entries); execute's result's level also writes NaN as null", async () => {
+  const declarations = () => [{ id: "a", title: "A", handler: () => 1 }, { id: "b", title: "B", expect: { text: "t", within: Infinity } }];
+  const whole = await called(declarations, undefined, undefined, PAGE);
+  assert.deepEqual(whole[1], ["function", "handler", ""], "a page's value refuses a function");
+  assert.deepEqual([whole[4].length, whole[4][0].id, typeof whole[4][0].handler], [2, "a", "function"], "the value awaited, for the entries' pass");
+  const result = () => ({ ok: true, value: { rate: NaN, f: () => 1, list: [Infinity, () => 1] } });
+  assert.deepEqual(await call(result, "c", {}, 3), ['{"ok":true,"value":{"rate":null,"list":[null,null]}}', null, null, false]);
+  assert.deepEqual((await call(() => ({ ok: true, value: { n: 1n, rate: NaN } }), "c", {}, 3))[1], ["bigint", "n", ""], "a BigInt, which JSON cannot write, stays a fact");
 });
 
 test("warn: one prefixed console warning; a throwing console is ignored", (t) => {

@@ -78,16 +78,19 @@ test("the seed's two JSON examples round-trip", () =>
       { capability: "orders.print", reason: "disabled" },
     ]);
     // With the built-in executor, which clicks the one marked control: also a hidden
-    // control, and one claimed twice.
+    // control, one claimed twice, and none at all.
     assert.deepEqual(r.builtin, [
+      { capability: "orders.open", reason: "`orders.open` has no control on the page" },
       { capability: "orders.update_note@order", record: "SO-1002", reason: "记录已锁定" },
       { capability: "orders.update_note@order", record: "SO-1004", reason: "`orders.update_note@order`'s control is hidden for record `SO-1004`" },
       { capability: "orders.update_note@order", record: "SO-0900", reason: archived },
       { capability: "orders.refund@order", record: "SO-1002", reason: "disabled" },
+      { capability: "orders.refund@order", record: "SO-1004", reason: "`orders.refund@order` has no control for record `SO-1004`" },
       { capability: "orders.refund@order", record: "SO-0900", reason: archived },
       { capability: "orders.export", reason: "`orders.export`'s control is hidden on the page" },
       { capability: "orders.dup", reason: "`orders.dup` has more than one control on the page" },
       { capability: "orders.print", reason: "disabled" },
+      { capability: "orders.ghost", reason: "`orders.ghost` has no control on the page" },
     ]);
     // The seed's invoke example, byte for byte.
     assert.deepEqual(r.invoke, {
@@ -545,7 +548,8 @@ test("createSurface: clear TypeErrors for bad options; handle never throws even 
     assert.match(r.threw.result.error.message, /boom/);
     assert.equal(r.rejected.result.error.code, "EXECUTION_FAILED");
     assert.equal(r.malformed.result.error.code, "EXECUTION_FAILED");
-    assert.equal(r.bigint.result.error.code, "EXECUTION_FAILED");
+    // It ran and said ok: a success without the value JSON cannot write (below).
+    assert.deepEqual(Object.keys(r.bigint.result), ["after"]);
     assert.deepEqual(r.registryFn.result.capabilities.map((c) => c.id), ["orders.search"], "a function registry is read per request");
   }));
 
@@ -612,6 +616,106 @@ test("registry as an async function: awaited per request like session(); a rejec
     assert.deepEqual(r.rejected.warnings, r.threw.warnings, "a rejection warns as a throw does");
     assert.match(r.rejected.warnings[0], /registry\(\) threw: registry down/);
     assert.deepEqual(r.notArray.warnings, r.syncNotArray.warnings, "a non-array warns as a sync one does");
+  }));
+
+test("a declaration carrying a handler function works (JSON leaves the function out); one holding a BigInt, NaN or a cycle, a function under a member it defines or nested in one, or whose getter throws, is skipped alone with a warning naming it; the others stay", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const warnings = [];
+      const warn = console.warn;
+      console.warn = (m) => { warnings.push(String(m)); };
+      try {
+        // As the page's helper declares them: each with the handler it calls.
+        const handlers = REGISTRY.map((d) => ({ ...d, handler: () => pageExecute(d.id, {}) }));
+        const withHandlers = makeSurface({ registry: handlers });
+        const described = await withHandlers.handle(req("describe"));
+        const searched = await withHandlers.handle(invoke("orders.search", { q: "a" }));
+        const handlerWarnings = warnings.splice(0);
+        const cyclic = { id: "orders.print", title: "Print" };
+        cyclic.self = cyclic;
+        const broken = [
+          REGISTRY[0],
+          { id: "orders.open", title: "Open", big: 10n },
+          REGISTRY[2],
+          { id: "orders.refund@order", title: "Refund", risk: "high", expect: { text: "refunded", within: NaN } },
+          cyclic,
+          { id: "orders.ghost", get title() { throw new Error("no title"); } },
+          { ...REGISTRY[5], handler() {} },
+          // A function under a member the declaration defines would read as that member absent
+          // (a high-risk action as low risk, a schema as looser): the declaration is skipped.
+          { id: "orders.delete@order", title: "Delete", risk: () => "high" },
+          { id: "orders.rename@order", title: "Rename", input: { type: "object", properties: { name: { type: "string", pattern: () => "^a" } } } },
+        ];
+        const mixed = makeSurface({ registry: broken });
+        const kept = await mixed.handle(req("describe"));
+        const opened = await mixed.handle(invoke("orders.open", { order: "SO-1001" }));
+        const again = await mixed.handle(invoke("orders.search", { q: "a" }));
+        const mixedWarnings = warnings.splice(0);
+        const fromFunction = await makeSurface({ registry: async () => broken }).handle(req("describe"));
+        return { described, searched, handlerWarnings, kept, opened, again, mixedWarnings, fromFunction };
+      } finally {
+        console.warn = warn;
+      }
+    });
+    assert.equal(r.described.result.capabilities.length, 8, "every exposed declaration, handlers and all");
+    assert.deepEqual(r.searched.result.value, { hits: 3, q: "a" });
+    assert.deepEqual(r.handlerWarnings, [], "a handler is no fault");
+    const ids = ["orders.search", "orders.update_note@order", "orders.export"];
+    assert.deepEqual(r.kept.result.capabilities.map((c) => c.id), ids);
+    assert.deepEqual(r.fromFunction.result.capabilities.map((c) => c.id), ids, "a registry() function's declarations alike");
+    assert.equal(r.opened.result.error.code, "ACTION_NOT_FOUND");
+    assert.deepEqual(r.again.result.value, { hits: 3, q: "a" });
+    assert.equal(r.mixedWarnings.length, 1, r.mixedWarnings.join("\n"));
+    const [warning] = r.mixedWarnings;
+    assert.ok(warning.startsWith("in-page-playable surface: declarations skipped: " +
+      '[1] the declaration holds a BigInt under the key "big", not JSON; ' +
+      '[3] the declaration holds the number NaN under the key "within", not JSON; ' +
+      "[4] the declaration cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): Converting circular structure"), warning);
+    assert.ok(warning.includes("; [5] the declaration cannot be written as JSON (it is cyclic, or a getter, proxy or toJSON threw): no title; "), warning);
+    assert.ok(warning.endsWith('; [7] the declaration holds a function under the key "risk", not JSON; ' +
+      '[8] the declaration holds a function under the key "pattern", not JSON'), warning);
+  }));
+
+test("execute answered ok: true with a value JSON writes otherwise (NaN, Infinity, a function): a success with the value as JSON writes it, and after; one JSON cannot write (a BigInt, a cycle): a success without the value, after, and a warning; never EXECUTION_FAILED, ran once", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const warnings = [];
+      const warn = console.warn;
+      console.warn = (m) => { warnings.push(String(m)); };
+      try {
+        const out = {};
+        const run = async (name, value) => {
+          let ran = 0;
+          const s = makeSurface({ execute: () => { ran++; return { ok: true, value }; } });
+          const resp = await s.handle(invoke("orders.search", { q: "a" }));
+          out[name] = { ran, result: resp.result, warnings: warnings.splice(0) };
+        };
+        await run("nan", { refunded: 1, rate: NaN, cap: Infinity, list: [-Infinity], callback: () => 1 });
+        await run("fn", () => 1);
+        await run("bigint", { refunded: 1n });
+        const cyclic = { refunded: 1 };
+        cyclic.self = cyclic;
+        await run("cyclic", cyclic);
+        return out;
+      } finally {
+        console.warn = warn;
+      }
+    });
+    for (const name of ["nan", "fn", "bigint", "cyclic"]) {
+      const { ran, result } = r[name];
+      assert.equal(ran, 1, name);
+      assert.equal(result.error, undefined, name + ": " + JSON.stringify(result));
+      assert.deepEqual(result.after.status, ["3 orders"], name + ": after, as for any success");
+    }
+    assert.deepEqual(r.nan.result.value, { refunded: 1, rate: null, cap: null, list: [null] });
+    assert.deepEqual(r.nan.warnings, []);
+    assert.deepEqual(Object.keys(r.fn.result), ["after"], "a function value is left out, as JSON leaves it out");
+    assert.deepEqual(Object.keys(r.bigint.result), ["after"]);
+    assert.deepEqual(r.bigint.warnings, ["in-page-playable surface: the page's execute answered { ok: true } with a result that cannot cross as JSON " +
+      '(result holds a BigInt under the key "refunded", not JSON): the action ran, and is reported as a success without its value']);
+    assert.deepEqual(Object.keys(r.cyclic.result), ["after"]);
+    assert.equal(r.cyclic.warnings.length, 1);
+    assert.match(r.cyclic.warnings[0], /cannot be written as JSON \(it is cyclic/);
   }));
 
 test("a page that replaces JSON.parse and JSON.stringify after import: handle still answers describe and invoke in full, and callbacks get their values", () =>
@@ -839,14 +943,48 @@ test("built-in executor: clicks the record's control exactly once; refusals clic
       assert.deepEqual(r[name].clicks, [], name + " clicked nothing");
     }
     assert.equal(r.locked.message, "记录已锁定");
-    // Hidden, ambiguous and twin controls are refused by the availability check, before
-    // the executor (the rule describe's `unavailable` shares); the rest by run itself.
+    // Hidden, ambiguous, missing and twin controls are refused by the availability
+    // check, before the executor (the rule describe's `unavailable` shares); the rest
+    // by run itself.
     assert.match(r.hidden.message, /control is hidden for record `SO-1004`/);
     assert.match(r.hiddenPage.message, /control is hidden on the page/);
     assert.match(r.ambiguous.message, /more than one control/);
-    assert.match(r.ghost.message, /NOT_IN_MENU/);
+    assert.equal(r.ghost.message, "`orders.ghost` has no control on the page");
     assert.match(r.covered.message, /NOT_ACTIONABLE/);
     assert.match(r.twin.message, /more than one `order` record claims id `SO-1001`/);
+  }));
+
+test("built-in executor: a high-risk action with no control to click is listed unavailable and refused before a person is asked; with the page's own execute it is put to the person", () =>
+  withPage(async (page) => {
+    const r = await inPage(page, async () => {
+      const asked = [];
+      const confirm = (id, input) => { asked.push([id, input]); return true; };
+      // SO-1004 is open, in the active list, and has no Refund control.
+      const builtin = makeSurface({ execute: undefined, confirm });
+      const described = await builtin.handle(req("describe"));
+      __clicks.length = 0;
+      const refund = await builtin.handle(invoke("orders.refund@order", { record: "SO-1004" }));
+      const ghost = await builtin.handle(invoke("orders.ghost", {}));
+      const builtinAsked = asked.splice(0);
+      const clicks = [...__clicks];
+      const own = makeSurface({ confirm });
+      const ownDescribed = await own.handle(req("describe"));
+      const ran = await own.handle(invoke("orders.refund@order", { record: "SO-1004" }));
+      const listed = (d) => d.result.unavailable.filter((u) => u.record === "SO-1004" && u.capability === "orders.refund@order");
+      return { listed: listed(described), refund: refund.result, ghost: ghost.result, builtinAsked, clicks,
+               ownListed: listed(ownDescribed), ran: ran.result, ownAsked: asked, executed: __executed.map(([id]) => id) };
+    });
+    const reason = "`orders.refund@order` has no control for record `SO-1004`";
+    assert.deepEqual(r.listed, [{ capability: "orders.refund@order", record: "SO-1004", reason }]);
+    assert.deepEqual(r.refund, { error: { code: "ACTION_UNAVAILABLE", message: reason } });
+    assert.deepEqual(r.ghost, { error: { code: "ACTION_UNAVAILABLE", message: "`orders.ghost` has no control on the page" } });
+    assert.deepEqual(r.builtinAsked, [], "nobody is asked to approve what cannot run");
+    assert.deepEqual(r.clicks, []);
+    // The page's own execute need not click a control: no control stops nothing.
+    assert.deepEqual(r.ownListed, []);
+    assert.deepEqual(r.ran, { value: "refunded", after: r.ran.after });
+    assert.deepEqual(r.ownAsked, [["orders.refund@order", { record: "SO-1004" }]]);
+    assert.deepEqual(r.executed, ["orders.refund@order"]);
   }));
 
 test("a row control hidden on the page: with the built-in executor describe lists it unavailable and invoke refuses it with the same text; the page's own execute runs it (a control shown on hover)", () =>

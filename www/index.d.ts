@@ -523,14 +523,21 @@ export interface ISurfaceSession {
 /**
  * What `execute` returns (or resolves to). An error with a protocol code
  * (`SESSION_REVOKED`, `RATE_LIMITED`…) refuses the exchange: the client gets
- * `ok: false` with that code and this message.
+ * `ok: false` with that code and this message. `value` crosses as JSON writes
+ * it (NaN → null, a function left out); one JSON cannot write (a BigInt, a
+ * cycle) is left out of the success, with a console warning.
  */
 export type TSurfaceExecuteResult =
   | { ok: true; value?: unknown }
   | { ok: false; error: { code: TSurfaceBusinessErrorCode | (string & {}); message: string } };
 
 export interface ICreateSurfaceOptions {
-  /** The declarations, or a function returning them or a Promise of them (called and awaited per request, like `session`). */
+  /**
+   * The declarations, or a function returning them or a Promise of them (called and awaited per request, like `session`).
+   * Read as JSON writes them: other members are ignored (a handler function the page's helper calls is left out);
+   * a declaration that is no JSON (a BigInt, NaN, a cycle, a function under a member it defines, such as
+   * `risk`, or nested in one) is skipped alone, with a console warning.
+   */
   registry: CapabilityDeclaration[] | (() => CapabilityDeclaration[] | Promise<CapabilityDeclaration[]>);
   /** The page's own execution path; omitted → click the capability's declared playable. A method: a handler typed for narrower args is accepted. */
   execute?(id: string, args: Record<string, unknown>): TSurfaceExecuteResult | Promise<TSurfaceExecuteResult>;

@@ -12,6 +12,8 @@
 //! values, characters) are then the one scanner's ([`crate::bounds`]), on
 //! the text.
 
+use crate::bounds::{self, DecodeError, MAX_VALUES};
+use crate::declaration::Registry;
 use crate::host::CallbackError;
 use playable::bounds::{ENVELOPE, MAX_TEXT_UNITS};
 use serde_json::{Map, Number, Value};
@@ -21,6 +23,33 @@ use std::fmt;
 use serde_json::json;
 
 pub use playable::{NonJson, Projection};
+
+/// How boundary.js's `stringify` writes a value that crosses (its
+/// `level`): what crosses as JSON writes it, rather than as a fact that
+/// makes the value no plain JSON. A BigInt, which JSON cannot write, is a
+/// fact at every level; a cycle or a getter that threw leaves no text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writing {
+    /// An agent's request (`input`) and `confirm`'s answer: nothing.
+    Strict = 0,
+    /// A page's own value (`session()`'s, the data options, the registry
+    /// whole): a String, Number, Boolean or BigInt object, a collection, a
+    /// `toJSON` (a `Date` crosses as its ISO text).
+    Page = 1,
+    /// One declaration of a registry that did not cross whole: also a
+    /// function or symbol that is its own member under a key the
+    /// declaration does not define ([`crate::DECLARATION_FIELDS`]), which
+    /// JSON leaves out (the handler the page's helper calls). One under a
+    /// defined key (`risk: () => "high"`) or nested deeper (in `input`'s
+    /// schema) is a fact, and the declaration is skipped alone: left out,
+    /// it would read as absent (a high-risk action as low risk, a schema
+    /// as looser).
+    Declarations = 2,
+    /// `execute`'s result: also every function and symbol, and NaN and
+    /// ±Infinity, which JSON writes as `null` (the action ran: its value
+    /// crosses as JSON writes it).
+    Result = 3,
+}
 
 /// The request's fields, in the order they are read: the four scalars,
 /// then the one nested value, `input`.
@@ -320,6 +349,70 @@ pub fn callback_text(label: &str, p: &Projection) -> Result<String, CallbackErro
     plain_text(label, p)
         .map(|text| text.unwrap_or("null").to_string())
         .map_err(|e| CallbackError::NotJson(e.to_string()))
+}
+
+/// The registry as it crossed, and the one console warning it calls for.
+/// `whole` is the registry written at [`Writing::Page`], or what
+/// `registry()` threw. When it is no plain JSON (a BigInt or a non-finite
+/// number in it, a cycle, a getter that threw), `each(max)` writes it
+/// again declaration by declaration (`None` when it is no array, or has
+/// more than `max` entries, which the bounds would refuse anyway): one
+/// that does not cross is skipped alone, with why, and the others are read
+/// as ever. The bounds ([`crate::bounds`]) apply to the registry whole.
+pub fn registry_from_crossing(
+    whole: Result<Projection, String>,
+    each: impl FnOnce(usize) -> Option<Vec<Projection>>,
+) -> (Registry, Option<String>) {
+    let refused = |why: String| {
+        let warning = format!("the registry is not plain JSON: {why}");
+        (Registry::default(), Some(warning))
+    };
+    let whole = match whole {
+        Ok(whole) => whole,
+        Err(threw) => {
+            return (
+                Registry::default(),
+                Some(format!("registry() threw: {threw}")),
+            )
+        }
+    };
+    let read = match plain_text("registry", &whole) {
+        Ok(text) => Registry::from_json_text(text.unwrap_or("null")),
+        Err(why) => match each(MAX_VALUES) {
+            Some(items) => declarations(&items),
+            None => return refused(why.to_string()),
+        },
+    };
+    match read {
+        Ok(registry) => {
+            let warning = registry.warning();
+            (registry, warning)
+        }
+        Err(e) => refused(e.to_string()),
+    }
+}
+
+/// A registry's declarations, each as it crossed, read as one list within
+/// the bounds. One that did not cross stands as `null` in the list (so
+/// every index stays, and the others are bounded together) and is skipped
+/// with why.
+fn declarations(items: &[Projection]) -> Result<Registry, DecodeError> {
+    let mut text = String::from("[");
+    let mut unreadable = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        match plain_text("the declaration", item) {
+            Ok(written) => text.push_str(written.unwrap_or("null")),
+            Err(why) => {
+                unreadable.push((index, why.to_string()));
+                text.push_str("null");
+            }
+        }
+    }
+    text.push(']');
+    bounds::decode(&text).map(|list| Registry::from_json_without(&list, &unreadable))
 }
 
 #[cfg(test)]

@@ -56,6 +56,12 @@ impl<'a> RowActionId<'a> {
     }
 }
 
+/// The members a declaration defines, as its wire names (space-separated,
+/// as boundary.js's `stringify` takes them): a function under one of them
+/// makes the declaration no JSON, while one under any other key (a
+/// handler) is left out as JSON leaves it ([`crate::crossing::Writing`]).
+pub const DECLARATION_FIELDS: &str = "id title description input risk readOnly expect";
+
 /// One declared capability, as it serializes back:
 /// `{ id, title, description?, input?, risk, expect? }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -316,6 +322,10 @@ pub struct SkippedDeclaration {
 pub enum SkipReason {
     /// The registry itself is not an array.
     NotAList,
+    /// The declaration did not cross as JSON (why: a BigInt in it, a
+    /// cycle, a getter that threw), so the others are read without it
+    /// ([`crate::crossing::registry_from_crossing`]).
+    NotJson(String),
     Declaration(DeclarationError),
 }
 
@@ -323,6 +333,7 @@ impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotAList => f.write_str("the registry must be an array of declarations"),
+            Self::NotJson(why) => f.write_str(why),
             Self::Declaration(e) => e.fmt(f),
         }
     }
@@ -341,6 +352,13 @@ impl Registry {
     /// registry with one skipped entry explaining why; a later duplicate id
     /// is skipped (the first declaration wins).
     pub fn from_json(value: &Value) -> Self {
+        Self::from_json_without(value, &[])
+    }
+
+    /// [`Registry::from_json`], where the entries at the indexes in
+    /// `unreadable` (in order; each with why) did not cross as JSON and
+    /// are skipped for that reason.
+    pub(crate) fn from_json_without(value: &Value, unreadable: &[(usize, String)]) -> Self {
         let mut registry = Self::default();
         let Some(list) = value.as_array() else {
             registry.skipped.push(SkippedDeclaration {
@@ -349,7 +367,15 @@ impl Registry {
             });
             return registry;
         };
+        let mut unreadable = unreadable.iter().peekable();
         for (index, item) in list.iter().enumerate() {
+            if let Some((_, why)) = unreadable.next_if(|(at, _)| *at == index) {
+                registry.skipped.push(SkippedDeclaration {
+                    index,
+                    reason: SkipReason::NotJson(why.clone()),
+                });
+                continue;
+            }
             let reason = match CapabilityDeclaration::from_json(item) {
                 Ok(decl) if registry.get(&decl.id).is_some() => {
                     DeclarationError::Duplicate(decl.id)
@@ -398,6 +424,27 @@ impl Registry {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn declaration_fields_are_the_members_a_declaration_defines() {
+        // Every member set: what it serializes back is every member it reads.
+        let full = CapabilityDeclaration::from_json(&json!({
+            "id": "a", "title": "A", "description": "d", "input": { "type": "object" },
+            "risk": "high", "readOnly": true, "expect": { "text": "done" }
+        }))
+        .unwrap();
+        let mut written: Vec<String> = serde_json::to_value(&full)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let mut fields: Vec<String> = DECLARATION_FIELDS.split(' ').map(String::from).collect();
+        written.sort();
+        fields.sort();
+        assert_eq!(fields, written);
+    }
 
     #[test]
     fn row_action_ids() {

@@ -110,23 +110,40 @@ pub fn exec_outcome_from_json(value: &Value) -> ExecOutcome {
 /// [`exec_outcome_from_json`] within [`crate::bounds`], or an
 /// `EXECUTION_FAILED` error saying why there was none.
 pub fn exec_outcome_from_callback(given: Result<String, CallbackError>) -> ExecOutcome {
-    let text = match given {
-        Ok(text) => text,
+    exec_outcome(given, || false).0
+}
+
+/// [`exec_outcome_from_callback`], and the console warning it calls for.
+/// A result that could not be read whole (a BigInt or a cycle in its
+/// `value`, or beyond the bounds) whose own `ok` member, read on its own,
+/// is `true` (`answered_ok`, asked only then) is a success without a
+/// `value`, with a warning saying why: the action ran, so reporting it as
+/// failed would invite a client to run it again.
+pub fn exec_outcome(
+    given: Result<String, CallbackError>,
+    answered_ok: impl FnOnce() -> bool,
+) -> (ExecOutcome, Option<String>) {
+    let why = match given {
+        Ok(text) => match bounds::decode::<Value>(&text) {
+            Ok(value) => return (exec_outcome_from_json(&value), None),
+            Err(e) => e.to_string(),
+        },
+        Err(CallbackError::NotJson(why)) => why,
         Err(CallbackError::Threw(m)) => {
-            return Err(execution_failed(format!("the page's execute threw: {m}")))
-        }
-        Err(CallbackError::NotJson(m)) => {
-            return Err(execution_failed(format!(
-                "the page's execute returned no plain JSON: {m}"
-            )))
+            return (
+                Err(execution_failed(format!("the page's execute threw: {m}"))),
+                None,
+            )
         }
     };
-    match bounds::decode::<Value>(&text) {
-        Ok(value) => exec_outcome_from_json(&value),
-        Err(e) => Err(execution_failed(format!(
-            "the page's execute returned no plain JSON: {e}"
-        ))),
+    if answered_ok() {
+        let warning = format!(
+            "the page's execute answered {{ ok: true }} with a result that cannot cross as JSON ({why}): the action ran, and is reported as a success without its value"
+        );
+        return (Ok(None), Some(warning));
     }
+    let failed = format!("the page's execute returned no plain JSON: {why}");
+    (Err(execution_failed(failed)), None)
 }
 
 /// A `confirm` callback's answer: only JSON `true` approves; anything

@@ -48,14 +48,16 @@ pub mod dom;
 pub use bounds::{DecodeError, MAX_CHARS, MAX_DEPTH, MAX_VALUES};
 pub use codes::{BusinessCode, BusinessError, ProtocolCode, ProtocolError};
 pub use config::{CallbackOption, ConfigError, OptionKind, SurfaceConfig, DEFAULT_RECORD_LIMIT};
-pub use crossing::{callback_text, CrossedRequest, Scalar, Unreadable};
+pub use crossing::{
+    callback_text, registry_from_crossing, CrossedRequest, Scalar, Unreadable, Writing,
+};
 pub use declaration::{
     CapabilityDeclaration, DeclarationError, Expectation, Registry, Risk, RowActionId, SkipReason,
-    SkippedDeclaration, DEFAULT_EXPECT_WITHIN_MS,
+    SkippedDeclaration, DECLARATION_FIELDS, DEFAULT_EXPECT_WITHIN_MS,
 };
 pub use describe::{CapabilityView, Context, Described, RecordWindow, Unavailable};
 pub use host::{
-    approves, exec_outcome_from_callback, exec_outcome_from_json, execution_failed,
+    approves, exec_outcome, exec_outcome_from_callback, exec_outcome_from_json, execution_failed,
     session_from_callback, CallbackError, ExecOutcome, Host,
 };
 pub use invoke::{After, Invoked, RecordRef};

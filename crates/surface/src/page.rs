@@ -178,11 +178,13 @@ impl Observation {
     /// capability. A row action needs exactly one record of that kind with
     /// that id, in an active region; either way a control the page shows
     /// for it must be the only one, not marked unavailable, enabled and
-    /// visible. No control at all stops nothing: the executor decides.
-    /// `clicks` is [`crate::Host::clicks_controls`]: with the page's own
-    /// executor, only what the page marks (`data-e2e-unavailable`,
-    /// disabled) on any of its controls stops the action, since that
-    /// executor does not click the control.
+    /// visible. `clicks` is [`crate::Host::clicks_controls`]: the built-in
+    /// executor clicks that one control, so without one the action cannot
+    /// run (refused here, before a person is asked to approve it); with
+    /// the page's own executor, no control stops nothing (it may act on a
+    /// row without buttons), and only what the page marks
+    /// (`data-e2e-unavailable`, disabled) on any of its controls stops the
+    /// action, since that executor does not click the control.
     pub fn availability(
         &self,
         capability: &str,
@@ -222,12 +224,17 @@ impl Observation {
                 .iter()
                 .filter(|a| a.capability == capability && a.record.as_deref() == record)
         };
-        let Some(first) = controls().next() else {
-            return Ok(());
-        };
         let place = match record {
             Some(id) => format!("for record `{id}`"),
             None => "on the page".to_string(),
+        };
+        let Some(first) = controls().next() else {
+            return match clicks {
+                true => Err(Unavailability::new(format!(
+                    "`{capability}` has no control {place}"
+                ))),
+                false => Ok(()),
+            };
         };
         if clicks && controls().nth(1).is_some() {
             return Err(Unavailability::new(format!(

@@ -692,6 +692,7 @@ fn listed_and_refused(fx: &Fixture, capability: &str, input: Value) -> String {
 #[test]
 fn a_hidden_control_is_listed_by_describe_and_refused_by_invoke_alike() {
     let fx = Fixture::orders();
+    fx.clicks_controls.set(true); // the built-in executor, which clicks it
     fx.page.obs.borrow_mut().actions[2].visible = false; // SO-1003's note control
     let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1003", json!("x")));
     assert_eq!(
@@ -720,6 +721,7 @@ fn a_hidden_control_is_listed_by_describe_and_refused_by_invoke_alike() {
 #[test]
 fn a_control_claimed_twice_is_listed_by_describe_and_refused_by_invoke_alike() {
     let fx = Fixture::orders();
+    fx.clicks_controls.set(true); // the built-in executor, which clicks it
     let twin = fx.page.obs.borrow().actions[2].clone(); // SO-1003's note control
     fx.page.obs.borrow_mut().actions.push(twin);
     let reason = listed_and_refused(&fx, "orders.update_note@order", note("SO-1003", json!("x")));
@@ -754,6 +756,55 @@ fn a_control_claimed_twice_is_listed_by_describe_and_refused_by_invoke_alike() {
         .filter(|u| u["capability"] == "orders.update_note@order" && u["record"] == "SO-1001")
         .count();
     assert_eq!(twins, 1);
+}
+
+#[test]
+fn with_the_built_in_executor_no_control_is_listed_and_refused_before_a_person_is_asked() {
+    let mut fx = Fixture::orders();
+    fx.clicks_controls.set(true);
+    fx.confirm.configured = true;
+    fx.confirm.answer = true;
+    // orders.cancel@order (high risk) has a control on SO-1001 only; the
+    // built-in executor has nothing to click on SO-1003, so a person must
+    // not be asked to approve it.
+    let reason = listed_and_refused(&fx, "orders.cancel@order", json!({ "record": "SO-1003" }));
+    assert_eq!(
+        reason,
+        "`orders.cancel@order` has no control for record `SO-1003`"
+    );
+    assert!(fx.confirm.asked.borrow().is_empty(), "nobody was asked");
+    // Page level too: orders.search has no control on the page.
+    let reason = listed_and_refused(&fx, "orders.search", json!({ "query": "q" }));
+    assert_eq!(reason, "`orders.search` has no control on the page");
+    // The record with a control is neither listed nor refused.
+    assert_eq!(listed(&fx, "orders.cancel@order", Some("SO-1001")), None);
+    let r = cancel(&fx, "SO-1001");
+    assert!(r["result"].get("error").is_none(), "{r}");
+    assert_eq!(fx.confirm.asked.borrow().len(), 1);
+    // A control gone while the person was asked: the check after approval
+    // refuses it (the page read again), and nothing runs.
+    let fx = approving(|fx| {
+        fx.page
+            .obs
+            .borrow_mut()
+            .actions
+            .retain(|a| a.capability != "orders.cancel@order")
+    });
+    fx.clicks_controls.set(true);
+    let r = cancel(&fx, "SO-1001");
+    assert_eq!(business_code(&r), "ACTION_UNAVAILABLE");
+    assert_eq!(
+        message(&r),
+        "`orders.cancel@order` has no control for record `SO-1001`"
+    );
+    assert_eq!(fx.confirm.asked.borrow().len(), 1, "asked while it had one");
+    assert!(fx.calls.borrow().is_empty(), "nothing ran");
+    // With the page's own execute, no control stops nothing (it may act
+    // on a row without buttons).
+    let fx = Fixture::orders();
+    assert_eq!(listed(&fx, "orders.search", None), None);
+    let r = fx.invoke("orders.search", json!({ "query": "q" }));
+    assert!(r["result"].get("error").is_none(), "{r}");
 }
 
 #[test]

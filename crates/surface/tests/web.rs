@@ -179,9 +179,15 @@ async fn the_pipeline_runs_over_the_live_page() {
         .await;
     let described = serde_json::to_value(&described).unwrap();
     assert_eq!(described["result"]["recordWindow"]["total"], 2);
+    // `other` has no control to click: the availability check refuses it,
+    // as invoke does below.
+    let nothing = "`other` has no control on the page";
     assert_eq!(
         described["result"]["unavailable"],
-        json!([{ "capability": "note@order", "record": "SO-1002", "reason": "记录已锁定" }])
+        json!([
+            { "capability": "note@order", "record": "SO-1002", "reason": "记录已锁定" },
+            { "capability": "other", "reason": nothing }
+        ])
     );
     let ran = core
         .handle(
@@ -209,5 +215,6 @@ async fn the_pipeline_runs_over_the_live_page() {
         refused["result"]["error"]["code"], "ACTION_UNAVAILABLE",
         "{refused}"
     );
+    assert_eq!(refused["result"]["error"]["message"], nothing);
     host.remove();
 }

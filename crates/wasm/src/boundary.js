@@ -2,8 +2,9 @@
 // what JSON cannot hold and what threw, and decides nothing. `stringify`
 // is the one JSON.stringify with facts: `project` (the playable downlink)
 // and Surface (crates/wasm/src/surface.rs: its requests' `input`, its
-// callbacks' results, createSurface's data options) cross through it, and
-// `read` reads named fields in order. The bounds (depth, values,
+// callbacks' results, createSurface's data options) cross through it,
+// `read` reads named fields in order, and `entries` writes an array entry
+// by entry (a registry that did not cross whole). The bounds (depth, values,
 // characters) and every check and message are Rust's: playable::boundary
 // and playable::bounds for a downlink, surface::crossing and
 // surface::bounds (over playable::bounds) for Surface. Nothing here throws
@@ -98,26 +99,39 @@ function unlike(x) {
  * write the primitive it wraps), a Map, Set, WeakMap or WeakSet (`kind`
  * "collection", `shown` its type: JSON.stringify would write {}), or an
  * object with a toJSON method, a Date say (`kind` "toJSON": JSON.stringify
- * would write what it returns, not the object) — these three only unless
- * `loose`; `key` is the key or index it sat under, "" for `v` itself.
- * `thrown` is what stringify threw (a cycle, a getter, a proxy, a toJSON),
- * or null.
+ * would write what it returns, not the object); `key` is the key or index
+ * it sat under, "" for `v` itself. `thrown` is what stringify threw (a
+ * cycle, a getter, a proxy, a toJSON), or null.
+ * `level` (Rust's surface::crossing::Writing says which) lets more cross
+ * as JSON writes it, without a fact: 0 nothing (an agent's request); 1
+ * the boxed values, collections and toJSON (a page's own value); 2 also
+ * a function or symbol that is a member of `v` itself under a key not in
+ * `keep` (Rust's space-separated list), which JSON leaves out (a
+ * declaration's handler; one nested deeper, or under a key Rust reads, is
+ * a fact); 3 also every function and symbol, and non-finite numbers, which
+ * JSON writes as null (execute's result). A BigInt, which JSON cannot
+ * write, is a fact at every level.
  */
-export function stringify(v, loose) {
+export function stringify(v, level, keep) {
+  level = level | 0; // (true is 1; undefined 0)
+  const kept = level === 2 ? String(keep).split(" ") : null;
+  let top; // v as the replacer first sees it (after a toJSON)
   let fact = null;
   const note = (kind, key, shown) => {
     if (fact === null) fact = [kind, key, shown];
     return null;
   };
   const replacer = function (key, x) {
+    if (top === undefined) top = x;
     const t = typeof x;
-    if (t === "bigint" || t === "function" || t === "symbol" || (t === "number" && !isFinite(x))) {
+    const leftOut = level === 3 || (level === 2 && this === top && !kept.includes(key));
+    if (t === "bigint" || ((t === "function" || t === "symbol") && !leftOut) || (t === "number" && !isFinite(x) && level < 3)) {
       return note(t, key, t === "number" ? "" + x : "");
     }
-    // A page's own values (loose: its callbacks' results, its options)
-    // may cross as JSON writes them (a Date as its ISO text); an agent's
-    // request may not.
-    if (loose) return x;
+    // A page's own values (its callbacks' results, its registry and
+    // options) may cross as JSON writes them (a Date as its ISO text); an
+    // agent's request may not.
+    if (level) return x;
     // The value as it sits in its holder, before any toJSON ran (a getter
     // is not called again: its value is the one stringify read).
     const d = describe(this, key);
@@ -135,6 +149,33 @@ export function stringify(v, loose) {
   } catch (e) {
     return [null, fact, thrown(e)];
   }
+}
+
+/**
+ * The entries of the array `v`, each read once and written by `stringify`
+ * at `level` (and `keep`): [[text, fact, thrown], …] (an entry whose getter threw is
+ * [null, null, what it threw]); null when `v` is no array, has more than
+ * `max` entries (Rust's count), or reading it threw.
+ */
+export function entries(v, level, max, keep) {
+  const out = [];
+  try {
+    const n = isArray(v) ? v.length : -1;
+    if (!(n >= 0 && n <= max)) return null;
+    for (let i = 0; i < n; i++) {
+      let x;
+      try {
+        x = v[i];
+      } catch (e) {
+        put(out, i, [null, null, thrown(e)]);
+        continue;
+      }
+      put(out, i, stringify(x, level, keep));
+    }
+  } catch {
+    return null; // isArray or length on a revoked or throwing proxy
+  }
+  return out;
 }
 
 /**

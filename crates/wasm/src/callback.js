@@ -4,15 +4,16 @@
 // (surface::crossing) and bounds the text (surface::bounds).
 import { stringify, thrown } from "./boundary.js";
 
-// [text, fact, thrown, threw]: `f()`, or `f(id, input)`, awaited, then
-// `stringify`, loose (a Date crosses as its ISO text) unless `strict` (a
-// confirm's answer: a Boolean object or a toJSON is a fact, never `true`);
-// never rejects.
-export async function call(f, id, input, strict) {
+// [text, fact, thrown, threw, value]: `f()`, or `f(id, input)`, awaited,
+// then `stringify` at `level` (0 for a confirm's answer: a Boolean object
+// or a toJSON is a fact, never `true`); `value` as awaited, for Rust to
+// read further when it could not cross whole (a registry declaration by
+// declaration, an execute result's `ok`). Never rejects.
+export async function call(f, id, input, level) {
   let v;
   try { v = await (id === undefined ? f() : f(id, input)); } catch (e) { return [null, null, thrown(e), true]; }
-  const s = stringify(v, !strict); // (no spread: a page may replace the array iterator)
-  return [s[0], s[1], s[2], false];
+  const s = stringify(v, level); // (no spread: a page may replace the array iterator)
+  return [s[0], s[1], s[2], false, v];
 }
 
 // One warning on the console, prefixed; a page's throwing console is ignored.

@@ -15,9 +15,9 @@ use serde_json::Value;
 use surface::crossing::{Projection, REQUEST_FIELDS, REQUEST_SCALARS};
 use surface::dom::{DomExecutor, DomPage};
 use surface::{
-    approves, callback_text, exec_outcome_from_callback, session_from_callback, CallbackError,
-    CallbackOption, ConfigError, CrossedRequest, ExecOutcome, OptionKind, Reader, Registry, Scalar,
-    Session, SurfaceConfig,
+    approves, callback_text, exec_outcome, registry_from_crossing, session_from_callback,
+    CallbackError, CallbackOption, ConfigError, CrossedRequest, ExecOutcome, OptionKind, Reader,
+    Registry, Scalar, Session, SurfaceConfig, Writing,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -65,7 +65,7 @@ fn bridged(window: &Window, attached: bool) {
 #[wasm_bindgen(module = "/src/callback.js")]
 extern "C" {
     #[wasm_bindgen(js_name = call)]
-    fn call_js(f: &Function, id: JsValue, input: JsValue, strict: bool) -> Promise;
+    fn call_js(f: &Function, id: JsValue, input: JsValue, level: u8) -> Promise;
     fn warn(message: &str);
 }
 
@@ -73,21 +73,24 @@ extern "C" {
 // page could replace (no `catch` here, to keep the module small).
 #[wasm_bindgen(module = "/src/boundary.js")]
 extern "C" {
-    /// `[text, fact, thrown]`: `value` as JSON text, with facts; `loose`:
-    /// a boxed value or a `toJSON` (a `Date`) crosses as JSON writes it.
+    /// `[text, fact, thrown]`: `value` as JSON text, with facts; `level`
+    /// ([`Writing`]) says what crosses as JSON writes it instead.
     #[wasm_bindgen(js_name = stringify)]
-    fn stringify_js(value: &JsValue, loose: bool) -> Array;
+    fn stringify_js(value: &JsValue, level: u8) -> Array;
     /// `[values, thrown]`: the fields `names` of `value`, read in order,
     /// each on its own (`thrown`: the first that threw).
     #[wasm_bindgen(js_name = read)]
     fn read_fields(value: &JsValue, names: &Array) -> Array;
+    /// `[[text, fact, thrown], …]`: the entries of an array of at most
+    /// `max`, each written at `level`; `null` for anything else.
+    fn entries(value: &JsValue, level: u8, max: usize, keep: &str) -> JsValue;
 }
 
-/// `value` as it crossed through boundary.js's `stringify`: strictly for
-/// an agent's request, `loose` for the page's own values (its registry and
-/// data options, as its callbacks' results).
-fn stringify(value: &JsValue, loose: bool) -> Projection {
-    Projection::from_js(&stringify_js(value, loose))
+/// `value` as it crossed through boundary.js's `stringify`, written as
+/// `writing` says: strictly for an agent's request, as JSON writes it for
+/// the page's own values (more so for its registry and `execute`'s result).
+fn stringify(value: &JsValue, writing: Writing) -> Projection {
+    Projection::from_js(&stringify_js(value, writing as u8))
 }
 
 /// A fresh object without a prototype: filling it runs no setter a page
@@ -117,7 +120,7 @@ fn cross_request(request: &JsValue) -> CrossedRequest {
     // Not written when a field threw: the request is refused for that first.
     let input = Some(values.get(REQUEST_SCALARS as u32))
         .filter(|input| read > REQUEST_SCALARS && !input.is_undefined() && thrown.is_none())
-        .map(|input| stringify(&input, false));
+        .map(|input| stringify(&input, Writing::Strict));
     CrossedRequest {
         scalars: Some(scalars),
         input,
@@ -153,42 +156,74 @@ fn scalar(value: &JsValue) -> Scalar {
     }
 }
 
-/// `[text, fact, thrown, threw]` (a callback's value, `label`) as its JSON
-/// text, or why there is none.
-fn given(label: &str, out: &Array) -> Result<String, CallbackError> {
-    if out.get(3).is_truthy() {
-        return Err(CallbackError::Threw(
-            out.get(2).as_string().unwrap_or_default(),
-        ));
+/// `[text, fact, thrown, threw, value]` (a callback's value) as it
+/// crossed, or what the callback threw.
+fn crossed(out: &Array) -> Result<Projection, String> {
+    match out.get(3).is_truthy() {
+        true => Err(out.get(2).as_string().unwrap_or_default()),
+        false => Ok(Projection::from_js(out)),
     }
-    callback_text(label, &Projection::from_js(out))
+}
+
+/// `[text, fact, thrown, threw, value]` (a callback's value, `label`) as its
+/// JSON text, or why there is none.
+fn given(label: &str, out: &Array) -> Result<String, CallbackError> {
+    crossed(out)
+        .map_err(CallbackError::Threw)
+        .and_then(|p| callback_text(label, &p))
 }
 
 /// Awaits a host callback, `f()` or `f(capability, input)` with a fresh
 /// copy of `input` (so one hook changing it cannot change what the next one
-/// sees); `label` names its value in a message. Its value crosses loosely
-/// (as JSON writes it), or `strict`ly as a request's `input` does.
-async fn call(
-    label: &str,
-    f: &Function,
-    args: Option<(&str, &Value)>,
-    strict: bool,
-) -> Result<String, CallbackError> {
+/// sees): `[text, fact, thrown, threw, value]`, its value written as
+/// `writing` says (callback.js), and kept as awaited.
+async fn call(f: &Function, args: Option<(&str, &Value)>, writing: Writing) -> Array {
+    let level = writing as u8;
     let promise = match args {
-        None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED, strict),
+        None => call_js(f, JsValue::UNDEFINED, JsValue::UNDEFINED, level),
         Some((id, input)) => call_js(
             f,
             JsValue::from_str(id),
             to_js(serde_json::to_string(input)),
-            strict,
+            level,
         ),
     };
     match JsFuture::from(promise).await {
-        Ok(out) => given(label, out.unchecked_ref()),
-        Err(_) => Err(CallbackError::Threw(
-            "the callback could not be called".into(),
-        )),
+        Ok(out) => out.unchecked_into(),
+        Err(_) => {
+            let why = JsValue::from_str("the callback could not be called");
+            Array::of4(&JsValue::NULL, &JsValue::NULL, &why, &JsValue::TRUE)
+        }
     }
+}
+
+/// A registry's entries, each written as [`Writing::Declarations`] (one
+/// whose getter threw as that throw); `None` when `value` is no array, or
+/// has more than `max` entries.
+fn each(value: &JsValue, max: usize) -> Option<Vec<Projection>> {
+    let entries = entries(
+        value,
+        Writing::Declarations as u8,
+        max,
+        surface::DECLARATION_FIELDS,
+    );
+    let entries = entries.dyn_ref::<Array>()?;
+    Some(
+        entries
+            .iter()
+            .map(|entry| Projection::from_js(entry.unchecked_ref()))
+            .collect(),
+    )
+}
+
+/// Whether `result`'s own `ok` member, read on its own, is `true` (asked
+/// of an `execute` result that could not cross whole).
+fn answered_ok(result: &JsValue) -> bool {
+    let names = Array::of1(&JsValue::from_str("ok"));
+    read_fields(result, &names)
+        .get(0)
+        .dyn_into::<Array>()
+        .is_ok_and(|values| values.get(0).as_bool() == Some(true))
 }
 
 /// A value crossing back to JS: one JSON text and a native `JSON.parse`
@@ -225,37 +260,33 @@ impl surface::Host for Inner {
     }
 
     async fn session(&self) -> Option<Session> {
-        session_from_callback(call("result", &self.session, None, false).await)
+        let out = call(&self.session, None, Writing::Page).await;
+        session_from_callback(given("result", &out))
     }
 
     /// Read afresh each time; a function is called and awaited as
     /// `session()` is (issue 4: "a function returning them"), so a promise
-    /// counts as the declarations it resolves to. Anything unreadable (a
-    /// throw, a rejection, not plain JSON) is an empty registry (fail
-    /// closed) with a console warning.
+    /// counts as the declarations it resolves to. How it is read is the
+    /// crate's (`registry_from_crossing`): a declaration that cannot cross
+    /// is skipped alone; a throw, a rejection or a registry that is no
+    /// array of JSON is an empty registry (fail closed); either with a
+    /// console warning.
     async fn registry(&self) -> Registry {
-        let given = match self.registry.dyn_ref::<Function>() {
-            Some(f) => call("registry", f, None, false).await,
-            None => callback_text("registry", &stringify(&self.registry, true)),
-        };
-        let registry = match given {
-            Ok(text) => Registry::from_json_text(&text)
-                .map_err(|e| format!("the registry is not plain JSON: {e}")),
-            Err(CallbackError::Threw(m)) => Err(format!("registry() threw: {m}")),
-            Err(CallbackError::NotJson(m)) => Err(format!("the registry is not plain JSON: {m}")),
-        };
-        match registry {
-            Ok(registry) => {
-                if let Some(warning) = registry.warning() {
-                    self.warn(warning);
-                }
-                registry
+        let (whole, value) = match self.registry.dyn_ref::<Function>() {
+            Some(f) => {
+                let out = call(f, None, Writing::Page).await;
+                (crossed(&out), out.get(4))
             }
-            Err(why) => {
-                self.warn(why);
-                Registry::default()
-            }
+            None => (
+                Ok(stringify(&self.registry, Writing::Page)),
+                self.registry.clone(),
+            ),
+        };
+        let (registry, warning) = registry_from_crossing(whole, |max| each(&value, max));
+        if let Some(warning) = warning {
+            self.warn(warning);
         }
+        registry
     }
 
     fn can_confirm(&self) -> bool {
@@ -268,7 +299,8 @@ impl surface::Host for Inner {
             // true as `true`, but only the primitive approves (a fact makes
             // the answer no JSON, which `approves` refuses).
             Some(confirm) => {
-                approves(call("result", confirm, Some((capability, input)), true).await)
+                let out = call(confirm, Some((capability, input)), Writing::Strict).await;
+                approves(given("result", &out))
             }
             None => false,
         }
@@ -276,9 +308,15 @@ impl surface::Host for Inner {
 
     async fn execute(&self, capability: &str, args: &Value) -> ExecOutcome {
         match &self.execute {
-            Some(execute) => exec_outcome_from_callback(
-                call("result", execute, Some((capability, args)), false).await,
-            ),
+            Some(execute) => {
+                let out = call(execute, Some((capability, args)), Writing::Result).await;
+                let (outcome, warning) =
+                    exec_outcome(given("result", &out), || answered_ok(&out.get(4)));
+                if let Some(warning) = warning {
+                    self.warn(warning);
+                }
+                outcome
+            }
             None => self.builtin.execute(capability, args).await,
         }
     }
@@ -475,7 +513,7 @@ fn read_options(options: &JsValue) -> Result<Read, ConfigError> {
         // (Setting a bare object's own property cannot fail.)
         let _ = Reflect::set(&data, &JsValue::from_str(name), &read(options, name)?);
     }
-    let data = callback_text("options", &stringify(&data, true)).map_err(|e| match e {
+    let data = callback_text("options", &stringify(&data, Writing::Page)).map_err(|e| match e {
         CallbackError::Threw(why) | CallbackError::NotJson(why) => {
             ConfigError::NotJson(format!("the options are not plain JSON: {why}"))
         }

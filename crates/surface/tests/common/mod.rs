@@ -109,8 +109,10 @@ pub struct Fixture {
     pub session_reads: Cell<u32>,
     /// How often `registry()` was read.
     pub registry_reads: Cell<u32>,
-    /// [`Host::clicks_controls`]: the built-in executor (true, the default)
-    /// or a page's own `execute`.
+    /// [`Host::clicks_controls`]: a page's own `execute` (false, the
+    /// default: the fixture's effect runs the page's path and clicks
+    /// nothing, and the seed page has no control for most capabilities) or
+    /// the built-in executor (true), which needs the one control to click.
     pub clicks_controls: Cell<bool>,
     next_id: Cell<u32>,
 }
@@ -331,7 +333,7 @@ impl Fixture {
             effect: RefCell::new(default_effect()),
             session_reads: Cell::new(0),
             registry_reads: Cell::new(0),
-            clicks_controls: Cell::new(true),
+            clicks_controls: Cell::new(false),
             next_id: Cell::new(0),
         }
     }
