@@ -90,11 +90,16 @@ const BUDGET_GZIP_BYTES = 100_000;
  * (+1,785 B): 209,695 B; Surface's execute protocol codes lifted, a strict
  * confirm, region changes in after, bounded id reads, Map/Set input refused
  * (+706 B): 210,401 B. Session 16: a modal dialog found in open shadow
- * roots and held in the flat tree (+127 B): 210,528 B. A ceiling that catches
+ * roots and held in the flat tree (+127 B): 210,528 B; an instance tied to
+ * its window's document, dropped when a frame reloads or navigates
+ * (+541 B on its branch); Surface: no control refused before confirm, a
+ * registry read one declaration at a time when it does not cross whole,
+ * an execute that answered ok: true never reported failed (+1,441 B on
+ * its branch): 212,666 B merged. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 210_600;
+const CEILING_GZIP_BYTES = 212_700;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
