@@ -832,6 +832,32 @@ test("injected ports: sense, bot, DISPATCH_FAILED, INTERNAL", () =>
     assert.deepEqual(r.domClicks, []);
   }));
 
+test("a page that replaces String.prototype.toLowerCase with a throwing function: a snapshot query still folds case, and the instance keeps answering", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const lower = String.prototype.toLowerCase;
+      const p = window.P.installPlayable();
+      const hello = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const pageId = hello.payload.pageId;
+      const ask = (query) => Promise.race([
+        p.handle({ pageId, requestId: "s", cmd: "snapshot", payload: { query } }),
+        new Promise((resolve) => setTimeout(() => resolve("no answer"), 3000)),
+      ]);
+      String.prototype.toLowerCase = () => { throw new Error("hostile"); };
+      let during, after;
+      try {
+        during = await ask("SAVE");
+      } finally {
+        String.prototype.toLowerCase = lower;
+      }
+      after = await ask("save");
+      const ids = (up) => (up && up.ok ? up.payload.snapshot.menu.map((m) => m.id) : up);
+      return { during: ids(during), after: ids(after) };
+    });
+    assert.ok(Array.isArray(r.during) && r.during.includes("btn-save"), JSON.stringify(r.during));
+    assert.deepEqual(r.after, r.during, "the same instance answers the same afterwards");
+  }));
+
 test("a page that replaces JSON.parse and JSON.stringify after import: hello, snapshot, run and deriveEscapes answer in full, and an injected sense port's snapshot still crosses", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
@@ -1707,6 +1733,10 @@ test("deriveEscapes and isEscapeAllowed fail closed: an unreadable or non-JSON f
         fn: both({ dirty: [], noReload: () => true }),
         bigint: both({ dirty: [1n], noReload: false }),
         surrogate: both({ dirty: ["x\ud800"], noReload: false }),
+        // What JSON would write otherwise: a truthy Boolean object, a toJSON hiding a dirty id.
+        boxed: both({ dirty: [], noReload: new Boolean(false) }),
+        toJSON: both({ dirty: [], noReload: { toJSON: () => false } }),
+        hidden: both({ dirty: Object.assign(["note"], { toJSON: () => [] }), noReload: false }),
       };
     });
     for (const [name, [derive, allowed]] of Object.entries(r)) {
@@ -1719,6 +1749,9 @@ test("deriveEscapes and isEscapeAllowed fail closed: an unreadable or non-JSON f
     assert.match(r.fn[0], /noReload is not JSON/);
     assert.match(r.bigint[0], /dirty is not JSON/);
     assert.match(r.surrogate[0], /lone surrogate \(\\ud800\)/);
+    assert.match(r.boxed[0], /noReload is not JSON \(it holds a Boolean object\)$/);
+    assert.match(r.toJSON[0], /noReload is not JSON \(it holds an object with a toJSON method\)$/);
+    assert.match(r.hidden[0], /dirty is not JSON \(it holds an object with a toJSON method\)$/);
   }));
 
 // A revoked proxy throws even on Array.isArray; each entry point words that

@@ -95,11 +95,13 @@ const BUDGET_GZIP_BYTES = 100_000;
  * (+541 B on its branch); Surface: no control refused before confirm, a
  * registry read one declaration at a time when it does not cross whole,
  * an execute that answered ok: true never reported failed (+1,441 B on
- * its branch): 212,666 B merged. A ceiling that catches
+ * its branch): 212,666 B merged; deriveEscapes strict about boxed values
+ * and toJSON (+97 B), a snapshot query's case folding by the toLowerCase
+ * taken at load (+36 B): 212,799 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 212_700;
+const CEILING_GZIP_BYTES = 212_900;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 

@@ -25,12 +25,13 @@ pub struct GenericsWindow {
 }
 
 /// Unicode lowercase (the default case mapping, final sigma included). In
-/// the module it is the platform's `String.prototype.toLowerCase`, which
-/// keeps std's Unicode case tables (about 11 KB gzip) out of the wasm;
-/// natively, std's `str::to_lowercase`, the same mapping.
+/// the module it is the platform's `String.prototype.toLowerCase` as the
+/// module loaded it (a page that replaces it later cannot make it throw
+/// mid-request), which keeps std's Unicode case tables (about 11 KB gzip)
+/// out of the wasm; natively, std's `str::to_lowercase`, the same mapping.
 #[cfg(target_arch = "wasm32")]
 fn lowercase(s: &str) -> String {
-    js_sys::JsString::from(s).to_lower_case().into()
+    crate::web::js::lowercase(s)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -422,8 +422,10 @@ fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> 
         return Err(refuse("not an object".into()));
     }
     // Fail closed: a field that cannot be read, or that JSON cannot hold
-    // (a function, a BigInt), is an error, never "absent" (which would
-    // allow the reload).
+    // as itself (a function, a BigInt; a `new Boolean(false)`, which is
+    // truthy; a `toJSON` that writes something else than what the array
+    // holds), is an error, never "absent" or what JSON would write (either
+    // could allow the reload). The strict crossing an agent's request gets.
     let fields = Object::new();
     for key in ["dirty", "noReload"] {
         let value = Reflect::get(snapshot, &key.into())
@@ -431,9 +433,16 @@ fn escape_inputs(snapshot: &JsValue) -> Result<playable::EscapeInputs, JsError> 
         if value.is_undefined() {
             continue;
         }
-        if playable::web::js::stringify(&value).is_none() {
+        let crossed = crate::surface::stringify(&value, surface::crossing::Writing::Strict);
+        if let Some(fact) = &crossed.non_json {
             return Err(refuse(format!(
-                "{key} is not JSON (a function, a BigInt or a symbol, or a getter inside it threw)"
+                "{key} is not JSON (it holds {})",
+                fact.what()
+            )));
+        }
+        if crossed.thrown.is_some() || crossed.text.is_none() {
+            return Err(refuse(format!(
+                "{key} is not JSON (a getter inside it threw, or it is cyclic)"
             )));
         }
         let _ = Reflect::set(&fields, &key.into(), &value);

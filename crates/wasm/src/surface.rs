@@ -89,7 +89,7 @@ extern "C" {
 /// `value` as it crossed through boundary.js's `stringify`, written as
 /// `writing` says: strictly for an agent's request, as JSON writes it for
 /// the page's own values (more so for its registry and `execute`'s result).
-fn stringify(value: &JsValue, writing: Writing) -> Projection {
+pub(crate) fn stringify(value: &JsValue, writing: Writing) -> Projection {
     Projection::from_js(&stringify_js(value, writing as u8))
 }
 

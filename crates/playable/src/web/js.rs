@@ -114,6 +114,18 @@ extern "C" {
     fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
 }
 
+#[wasm_bindgen(module = "/src/web/lower.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = lowercase)]
+    fn lowercase_js(s: &str) -> String;
+}
+
+/// Unicode lowercase by the platform's `String.prototype.toLowerCase`, as
+/// the module loaded it.
+pub fn lowercase(s: &str) -> String {
+    lowercase_js(s)
+}
+
 /// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
 pub fn stringify(v: &JsValue) -> Option<String> {
     json_stringify(v).ok()?.as_string()
