@@ -432,14 +432,12 @@ mod tests {
             "id": "a", "title": "A", "description": "d", "input": { "type": "object" },
             "risk": "high", "readOnly": true, "expect": { "text": "done" }
         }))
-        .unwrap();
-        let mut written: Vec<String> = serde_json::to_value(&full)
-            .unwrap()
+        .expect("a valid declaration");
+        let written = serde_json::to_value(&full).expect("a declaration serializes");
+        let mut written: Vec<String> = written
             .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
         let mut fields: Vec<String> = DECLARATION_FIELDS.split(' ').map(String::from).collect();
         written.sort();
         fields.sort();
