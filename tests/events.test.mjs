@@ -550,3 +550,35 @@ test("drag: an overlay refuses a drop target below the fold, nothing dispatched;
     assert.deepEqual(free.out, [{ id: "src", to: "far" }]);
     assert.ok(free.log.includes("pointerdown:src"), free.log.join());
   }));
+
+test("a component's slotted label is its own: a click and a drop land on the shadow target, as the browser dispatches them", () =>
+  withEvents(async (page) => {
+    await page.evaluate(() => {
+      const box = document.createElement("div");
+      box.style.cssText = "position:absolute;left:0;top:0;z-index:50;background:#fff";
+      box.innerHTML =
+        '<x-btn id="xb"><span id="lbl" style="font-size:30px">Save</span></x-btn>' +
+        '<x-btn id="xb2">Text only</x-btn>' +
+        '<div id="card" draggable="true" data-e2e-kind="playable" data-e2e-id="card" data-e2e-event="drag" style="width:80px;height:30px">card</div>' +
+        '<x-zone id="xz"><span id="zl" style="font-size:30px">Drop here</span></x-zone>';
+      document.body.prepend(box);
+      const shadow = (id, html) => { document.getElementById(id).attachShadow({ mode: "open" }).innerHTML = html; };
+      shadow("xb", '<button data-e2e-kind="playable" data-e2e-id="save" style="padding:20px"><slot></slot></button>');
+      shadow("xb2", '<button data-e2e-kind="playable" data-e2e-id="save2" style="padding:20px"><slot></slot></button>');
+      shadow("xz", '<div data-e2e-kind="playable" data-e2e-id="zone" style="display:flex;align-items:center;justify-content:center;width:240px;height:80px"><slot></slot></div>');
+      const zone = document.getElementById("xz").shadowRoot.firstElementChild;
+      zone.addEventListener("dragover", (e) => e.preventDefault());
+      zone.addEventListener("drop", () => window.log.push("zone:drop"));
+      for (const id of ["xb", "xb2"]) {
+        document.getElementById(id).shadowRoot.firstElementChild.addEventListener("click", () => window.log.push(id + ":click"));
+      }
+      // The browser's own hit test lands on the slotted label, outside the button in the DOM.
+      const r = document.getElementById("lbl").getBoundingClientRect();
+      const root = document.getElementById("xb").shadowRoot;
+      window.hitIsLabel = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === document.getElementById("lbl");
+    });
+    assert.ok(await page.evaluate(() => window.hitIsLabel), "the fixture's hit test lands on the slotted label");
+    const r = await runs(page, [{ id: "save" }, { id: "save2" }, { id: "card", to: "zone" }]);
+    assert.deepEqual(r.out, [{ id: "save" }, { id: "save2" }, { id: "card", to: "zone" }]);
+    assert.deepEqual(r.log.filter((l) => /^(xb|xb2|zone):/.test(l)), ["xb:click", "xb2:click", "zone:drop"]);
+  }));

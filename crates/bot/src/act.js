@@ -51,7 +51,7 @@ function up(n) {
 /**
  * The facts of a hit test at (x, y) in el's document or shadow root, or null
  * when nothing is hit: [tag, id, class, inside, pinned, shared]. `inside`:
- * el holds the element hit. `pinned`: it, or what it hit in an open shadow
+ * el holds the element hit, in the DOM or in the flat tree. `pinned`: it, or what it hit in an open shadow
  * root, or a flat-tree ancestor of that, has computed position fixed (it
  * stays put when the page scrolls). `shared`: that fixed element holds el too.
  */
@@ -70,7 +70,12 @@ export function hitAt(el, x, y) {
   while (pin && w.getComputedStyle(pin).position !== "fixed") pin = up(pin);
   let shared = false;
   for (let p = el; pin && p && !shared; p = up(p)) shared = p === pin;
-  return [hit.tagName, hit.id, hit.getAttribute("class") || "", el.contains(hit), !!pin, shared];
+  // Inside in the flat tree, as the browser dispatches: light content slotted
+  // into el (a component's `<button><slot></slot></button>`) is el's, though
+  // el.contains() says no.
+  let inside = el.contains(hit);
+  for (let n = deep; n && !inside; n = up(n)) inside = n === el;
+  return [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
 }
 
 function nativeSet(el, prop, value) {
