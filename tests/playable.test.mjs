@@ -1851,3 +1851,18 @@ test("a strict Content-Security-Policy fails installation with a clear error", a
     await page.close();
   }
 });
+
+test("an envelope nested too deep for JSON.stringify to read is BAD_REQUEST, and the message says deep nesting may be why", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const p = window.P.installPlayable();
+      let deep = {};
+      for (let i = 0; i < 20000; i++) deep = { d: deep };
+      const up = await p.handle({ pageId: null, requestId: "deep", cmd: "hello", payload: deep });
+      return { ok: up.ok, requestId: up.requestId, code: up.error && up.error.code, message: up.error && up.error.message };
+    });
+    assert.equal(r.ok, false);
+    assert.equal(r.code, "BAD_REQUEST");
+    assert.equal(r.requestId, "deep");
+    assert.match(r.message, /^the envelope must be plain JSON: (it nests deeper than 32 levels|reading it threw \(a cycle, nesting too deep to read, a throwing getter or proxy\))/);
+  }));

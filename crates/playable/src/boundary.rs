@@ -119,7 +119,7 @@ impl Projection {
         }
         if let Some(thrown) = &self.thrown {
             return Err(refuse(format!(
-                "reading it threw (a cycle, a throwing getter or proxy): {thrown}"
+                "reading it threw (a cycle, nesting too deep to read, a throwing getter or proxy): {thrown}"
             )));
         }
         let Some(text) = self.text.as_deref() else {
