@@ -52,7 +52,7 @@ async function call(client, name, args = {}) {
   const res = await client.callTool({ name, arguments: args });
   const [first, ...rest] = res.content;
   assert.equal(first.type, "text");
-  assert.equal(typeof res.structuredContent, "object", `${name} returns structuredContent`);
+  assert.equal(typeof res.structuredContent, "object", `${name} returns structuredContent (it said: ${first.text})`);
   return { up: res.structuredContent, text: first.text, notes: rest.map((c) => c.text), isError: res.isError === true };
 }
 
