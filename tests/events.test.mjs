@@ -559,7 +559,7 @@ test("a component's slotted label is its own: a click and a drop land on the sha
       box.innerHTML =
         '<x-btn id="xb"><span id="lbl" style="font-size:30px">Save</span></x-btn>' +
         '<x-btn id="xb2">Text only</x-btn>' +
-        '<div id="card" draggable="true" data-e2e-kind="playable" data-e2e-id="card" data-e2e-event="drag" style="width:80px;height:30px">card</div>' +
+        '<div id="xcard" draggable="true" data-e2e-kind="playable" data-e2e-id="xcard" data-e2e-event="drag" style="width:80px;height:30px">card</div>' +
         '<x-zone id="xz"><span id="zl" style="font-size:30px">Drop here</span></x-zone>';
       document.body.prepend(box);
       const shadow = (id, html) => { document.getElementById(id).attachShadow({ mode: "open" }).innerHTML = html; };
@@ -578,7 +578,7 @@ test("a component's slotted label is its own: a click and a drop land on the sha
       window.hitIsLabel = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === document.getElementById("lbl");
     });
     assert.ok(await page.evaluate(() => window.hitIsLabel), "the fixture's hit test lands on the slotted label");
-    const r = await runs(page, [{ id: "save" }, { id: "save2" }, { id: "card", to: "zone" }]);
-    assert.deepEqual(r.out, [{ id: "save" }, { id: "save2" }, { id: "card", to: "zone" }]);
+    const r = await runs(page, [{ id: "save" }, { id: "save2" }, { id: "xcard", to: "zone" }]);
+    assert.deepEqual(r.out, [{ id: "save" }, { id: "save2" }, { id: "xcard", to: "zone" }]);
     assert.deepEqual(r.log.filter((l) => /^(xb|xb2|zone):/.test(l)), ["xb:click", "xb2:click", "zone:drop"]);
   }));

@@ -74,7 +74,16 @@ export function hitAt(el, x, y) {
   // into el (a component's `<button><slot></slot></button>`) is el's, though
   // el.contains() says no.
   let inside = el.contains(hit);
-  for (let n = deep; n && !inside; n = up(n)) inside = n === el;
+  let from = deep;
+  if (!inside && root.nodeType === 11 && hit === root.host) {
+    // The root's own host stands for its text slotted into this shadow tree
+    // (`<x-btn>Save</x-btn>`): what lies right beneath it here is where that
+    // text is rendered.
+    const under = root.elementsFromPoint(x, y);
+    from = null;
+    for (let i = 0; i < under.length && from === null; i++) if (under[i] !== hit) from = under[i];
+  }
+  for (let n = from; n && !inside; n = up(n)) inside = n === el;
   return [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
 }
 
