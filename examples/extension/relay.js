@@ -3,6 +3,10 @@
 // (window.postMessage); the bridge's `dir: "up"` reply with the same seq goes
 // back. It never reads or changes the page's DOM and never interprets an
 // envelope; it also reports whether the MAIN-world install succeeded.
+//
+// The first message from the service worker (status or an envelope) asks the
+// MAIN-world script to install (lazily, so a page that installs its own copy
+// late is not beaten to it); envelopes wait, in order, until it has reported.
 (() => {
   const CHANNEL = "in-page-playable"; // the window bridge (baseline §3)
   const CONTROL = "in-page-playable-extension"; // MAIN-world script ↔ relay
@@ -10,16 +14,26 @@
   const REPLY_TIMEOUT_MS = 15000;
 
   let status = { state: "pending" };
+  let wanted = false; // an agent has asked for this page: install (or find the page's instance)
   const statusWaiters = [];
   const pending = new Map(); // seq → resolve
   // Random start so our seqs do not collide with other clients of the same bridge.
   let seq = Math.floor(Math.random() * 2 ** 30);
 
+  // Safe to send twice (on the first need, and again if the MAIN-world script
+  // announces itself later): it installs once.
+  const askInstall = () => window.postMessage({ channel: CONTROL, kind: "install", base: BASE }, location.origin);
+  const need = () => {
+    if (wanted) return;
+    wanted = true;
+    askInstall();
+  };
+
   window.addEventListener("message", (event) => {
     const m = event.data;
     if (event.source !== window || !m || typeof m !== "object") return;
-    if (m.channel === CONTROL && m.kind === "need-base") {
-      window.postMessage({ channel: CONTROL, kind: "base", base: BASE }, location.origin);
+    if (m.channel === CONTROL && m.kind === "present") {
+      if (wanted) askInstall(); // the agent asked before the MAIN-world script ran
     } else if (m.channel === CONTROL && m.kind === "status" && status.state === "pending") {
       status = m.state === "ready" ? { state: "ready", installedBy: m.installedBy } : { state: "failed", error: m.error };
       statusWaiters.splice(0).forEach((resolve) => resolve(status));
@@ -29,7 +43,6 @@
       resolve({ ok: true, uplink: m.envelope });
     }
   });
-  window.postMessage({ channel: CONTROL, kind: "base", base: BASE }, location.origin);
 
   // The install status, once the MAIN-world script has reported it (or it never did).
   const settled = () =>
@@ -56,6 +69,7 @@
 
   chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
     if (!message || message.relay !== CHANNEL) return false;
+    if (message.kind === "status" || message.kind === "down") need();
     if (message.kind === "status") settled().then(sendResponse);
     else if (message.kind === "down") relay(message.envelope).then(sendResponse);
     else return false;

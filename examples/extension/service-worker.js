@@ -2,13 +2,16 @@
 // itself; it sends envelopes to a tab's relay (relay.js) and gets the page's
 // uplinks back. An agent (or you, in this worker's DevTools console) uses:
 //
-//   await inPagePlayable.status(tabId)        → { state: "ready" | "failed", error? }
+//   await inPagePlayable.status(tabId)        → { state: "ready", installedBy: "page" | "extension" } | { state: "failed", error }
 //   await inPagePlayable.send(tabId, envelope) → { ok: true, uplink } | { ok: false, error }
 //   await inPagePlayable.hello(tabId), .snapshot(tabId), .run(tabId, id), .escape(tabId)
 //
 // `ok: false` at this level is a relay failure (e.g. the page's CSP blocked
 // WebAssembly: error.code "WASM_BLOCKED_BY_CSP"); the page's own refusals come
 // back as an uplink with `ok: false` and a protocol error code.
+//
+// The first call to a tab (any of them) is what installs the package there,
+// unless the page has installed its own copy by then (see relay.js).
 
 const RELAY = "in-page-playable";
 const pageIds = new Map(); // tabId → the pageId hello returned (latched by the page)
