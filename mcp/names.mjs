@@ -112,13 +112,17 @@ export const EVENT_SCHEMAS = Object.freeze({
 
 const text = (v) => (typeof v === "string" ? v : "");
 
-/** Can a run of this menu item act? (enabled, visible, one element, a dispatchable event) */
+/** A generic ref's shape (g + digits): no run takes such an id, a playable's included. */
+export const GENERIC_REF = /^g\d+$/;
+
+/** Can a run of this menu item act? (enabled, visible, one element, a dispatchable event, an id a run takes) */
 export function runnable(item) {
   return (
     item?.enabled === true &&
     item.visible === true &&
     item.ambiguous !== true &&
     text(item.id) !== "" &&
+    !GENERIC_REF.test(text(item.id)) &&
     Object.hasOwn(EVENT_SCHEMAS, text(item.event))
   );
 }

@@ -38,6 +38,7 @@
 // as a line of its own.
 import { encode } from "@toon-format/toon";
 import { quote } from "./compact.mjs";
+import { GENERIC_REF } from "./names.mjs";
 
 const EVENTS = ["click", "input", "scroll", "drag"];
 const OPTIONS = { delimiter: ",", indentSize: 1 };
@@ -60,12 +61,14 @@ function span(window, shown, what = "") {
 /**
  * The table a menu item is told in: its event when it can run now, else why
  * not (the refusal a run would get), with its event unless click:
- * "disabled", "hidden input", "ambiguous", "unsupported hover". Every key
+ * "unrunnable" (an id with a generic ref's shape, g + digits), "disabled",
+ * "hidden input", "ambiguous", "unsupported hover". Every key
  * but the four events starts with a reason and a space, so none that holds
  * page text (an event the page made up) can be a line of the frame.
  */
 function table(item) {
   const event = item.event === "click" ? "" : ` ${item.event}`;
+  if (GENERIC_REF.test(item.id)) return `unrunnable${event}`;
   if (item.ambiguous) return `ambiguous${event}`;
   if (!item.visible) return `hidden${event}`;
   if (!item.enabled) return `disabled${event}`;

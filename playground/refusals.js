@@ -28,7 +28,7 @@ export const REFUSALS = {
   },
   NOT_IN_MENU: {
     short: "Not on the menu",
-    why: "The id is empty, a generic ref (g0, g1, … are visible but never runnable), or the page does not declare it right now.",
+    why: "The id is empty, has a generic ref's shape (g0, g1, …: visible but never runnable, even on a playable), or the page does not declare it right now.",
     next: "Pick an id from a fresh snapshot's menu.",
   },
   AMBIGUOUS: {
@@ -78,6 +78,7 @@ const KNOWN_EVENTS = ["click", "input", "drag", "scroll"];
 
 /** What the console predicts a run of this menu item would answer, or null when it would run. */
 export function predictRun(item) {
+  if (/^g\d+$/.test(item.id)) return "NOT_IN_MENU"; // a generic ref's shape: no run takes it
   if (item.ambiguous) return "AMBIGUOUS";
   if (!item.enabled || !item.visible) return "NOT_ACTIONABLE";
   if (!KNOWN_EVENTS.includes(item.event)) return "UNSUPPORTED_EVENT";

@@ -489,6 +489,17 @@ test("--menu-tools: runnable items become tools named by the WebMCP rule, with t
   for (const t of menuTools) assert.deepEqual(t.outputSchema, pageRun.outputSchema, t.name);
 });
 
+test("a playable whose id has a generic ref's shape is told as unrunnable and is no menu tool", async () => {
+  const page = fakePage({ menu: [item("save"), item("g7", { title: "Seven" }), item("g8", { event: "input", title: "Eight" })] });
+  const { client } = await connect(page, { menuTools: true });
+  const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
+  assert.deepEqual(names, ["save"]);
+  const shown = decode((await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text, { indent: 1 });
+  assert.deepEqual(shown.click.map((r) => r.id), ["save"]);
+  assert.deepEqual(shown.unrunnable, [{ id: "g7", text: "Seven" }]);
+  assert.deepEqual(shown["unrunnable input"], [{ id: "g8", text: "Eight" }]);
+});
+
 test("--menu-tools: the tool list follows the menu, with one list_changed per change", async () => {
   const page = fakePage({ menu: [item("a"), item("b")] });
   const { client, server, changes } = await connect(page, { menuTools: true });

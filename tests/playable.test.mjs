@@ -1225,26 +1225,36 @@ test("a modal dialog a component opens in its shadow root disables what it does 
     assert.deepEqual(r.clicks, ["slotted-in-modal", "own-in-modal"], "only what the dialog holds was clicked");
   }));
 
-test("a data-e2e-id shaped like a generic ref (g + digits) is no playable: not offered, refused, an unmarked control among the generics", () =>
+test("a data-e2e-id shaped like a generic ref (g + digits) is a playable in the menu, not a generic; a run of it, or a drop on it, is NOT_IN_MENU and touches nothing", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async () => {
-      const b = document.createElement("button");
-      b.setAttribute("data-e2e-kind", "playable");
-      b.setAttribute("data-e2e-id", "g0");
-      b.textContent = "Looks generic";
-      const clicks = [];
-      b.addEventListener("click", () => clicks.push("g0"));
-      document.body.append(b);
+      const box = document.createElement("div");
+      box.innerHTML =
+        '<button data-e2e-kind="playable" data-e2e-id="g7" data-e2e-title="Seven">Seven</button>' +
+        '<div data-e2e-kind="playable" data-e2e-id="card-g" data-e2e-event="drag" style="width:40px;height:40px">card</div>';
+      const events = [];
+      for (const type of ["click", "pointerdown", "mousedown", "pointerup", "dragstart", "drop"]) box.addEventListener(type, (e) => events.push(type + ":" + e.target.textContent), true);
+      document.body.append(box);
       window.P.resetPlayableForTests();
       const p = window.P.installPlayable();
       await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
       const s = await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} });
-      const run = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload: { id: "g0" } });
-      b.remove();
+      const send = async (payload) => {
+        const up = await p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload });
+        return up.ok ? "ok" : up.error.code + ": " + up.error.message;
+      };
+      const run = await send({ id: "g7" });
+      const drop = await send({ id: "card-g", to: "g7" });
+      box.remove();
       window.P.resetPlayableForTests();
-      return { menu: s.payload.snapshot.menu.some((m) => m.id === "g0"), generic: s.payload.snapshot.generics.some((g) => g.name === "Looks generic"), run: run.ok ? "ok" : run.error.code, clicks };
+      const { menu, generics } = s.payload.snapshot;
+      return { item: menu.find((m) => m.id === "g7"), generic: generics.some((g) => g.name === "Seven"), run, drop, events };
     });
-    assert.deepEqual(r, { menu: false, generic: true, run: "NOT_IN_MENU", clicks: [] });
+    assert.deepEqual(r.item, { id: "g7", event: "click", title: "Seven", desc: "", enabled: true, visible: true });
+    assert.equal(r.generic, false, "a marked element is not listed as unmarked");
+    assert.match(r.run, /^NOT_IN_MENU: "g7" has a generic ref's shape \(g \+ digits\): no run takes it/);
+    assert.match(r.drop, /^NOT_IN_MENU: drop target "g7" has a generic ref's shape/);
+    assert.deepEqual(r.events, [], "no event reached either element");
   }));
 
 test("a reload escape is refused while unsaved work sits outside the scan root or in a same-origin frame: the reload would reload it too", () =>

@@ -83,7 +83,7 @@ test("the README's examples run as written and do what their comments say", asyn
     assert.equal(r.saved.ok, true);
     assert.deepEqual(r.saved.payload, { id: "btn-save" });
     assert.equal(r.clicks, 1, "exactly one click on the Save button");
-    assert.deepEqual(r.refused.error, { code: "NOT_IN_MENU", message: '"g0" is a generic ref: visible to agents, never runnable' });
+    assert.deepEqual(r.refused.error, { code: "NOT_IN_MENU", message: `"g0" has a generic ref's shape (g + digits): no run takes it (generics are only seen; a playable needs another data-e2e-id)` });
     assert.equal(r.replies.length, 1);
     assert.equal(r.replies[0].origin, r.origin);
     assert.equal(r.replies[0].data.channel, "in-page-playable");

@@ -70,6 +70,7 @@ test("only runnable items are published", () => {
     item("hover", { event: "hover" }),
     item("proto", { event: "constructor" }),
     item(""),
+    item("g7"), // a generic ref's shape: in the menu, but no run takes it
     item("field", { event: "input" }),
   ];
   assert.deepEqual(names(menu), ["a", "field"]);

@@ -31,6 +31,21 @@ fn runnable<'a>(snapshot: &'a Snapshot, id: &str, role: &str) -> Result<&'a Menu
     Err(fail(code, format!("{role}{} {why}", quote(id))))
 }
 
+/// No run takes an id with a generic ref's shape (baseline: NOT_IN_MENU),
+/// not even a playable's: the snapshot lists that playable all the same.
+fn refuse_generic_ref(id: &str, role: &str) -> Result<(), Failure> {
+    if !is_generic_ref(id) {
+        return Ok(());
+    }
+    Err(fail(
+        ErrorCode::NotInMenu,
+        format!(
+            "{role}{} has a generic ref's shape (g + digits): no run takes it (generics are only seen; a playable needs another data-e2e-id)",
+            quote(id)
+        ),
+    ))
+}
+
 async fn target<S: Sense>(sense: &S, id: &str) -> Result<S::Target, Failure> {
     let qid = quote(id);
     sense
@@ -64,15 +79,7 @@ where
             "run needs a menu id; \"\" is none".into(),
         ));
     }
-    if is_generic_ref(id) {
-        return Err(fail(
-            ErrorCode::NotInMenu,
-            format!(
-                "{} is a generic ref: visible to agents, never runnable",
-                quote(id)
-            ),
-        ));
-    }
+    refuse_generic_ref(id, "")?;
     let snapshot = read_menu(sense).await?;
     let qid = quote(id);
     let item = runnable(&snapshot, id, "")?;
@@ -81,6 +88,7 @@ where
     let action = match plan {
         Plan::Ready(action) => action,
         Plan::Drag { to } => {
+            refuse_generic_ref(to, "drop target ")?;
             runnable(&snapshot, to, "drop target ")?;
             Action::Drag {
                 to: target(sense, to).await?,

@@ -28,7 +28,8 @@ impl Built {
     }
 }
 
-/// True for the ids that are generic refs (`g0`, `g1`, …), which are never runnable.
+/// True for the ids with a generic ref's shape (`g0`, `g1`, …), which no run
+/// takes: a playable may still carry one (it is in the menu, never runnable).
 pub fn is_generic_ref(id: &str) -> bool {
     match id.as_bytes() {
         [b'g', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
@@ -44,14 +45,6 @@ fn non_empty(s: Option<&str>) -> Option<&str> {
 /// longer one is no id, as an empty one is).
 pub(crate) fn usable_id(s: Option<&str>) -> Option<&str> {
     non_empty(s).filter(|s| s.len() <= ID_MAX_CHARS || char_count(s) <= ID_MAX_CHARS)
-}
-
-/// A playable's id: a usable one that is not a generic ref (`g` + digits),
-/// which every run refuses (NOT_IN_MENU): a menu item under it could never
-/// run, so the element is no playable (an interactive one is a generic).
-/// read.rs plans its reads by the same rule.
-pub(crate) fn playable_id(id: Option<&str>) -> Option<&str> {
-    usable_id(id).filter(|id| !is_generic_ref(id))
 }
 
 fn slot_matches(node: &RawNode, spec: &SlotSpec) -> bool {
@@ -190,7 +183,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
             continue;
         };
         match kind {
-            "playable" if playable_id(node.id).is_some() => {
+            "playable" => {
                 let item = menu_item(id.to_string(), node, node.title, node.desc, None);
                 claim(
                     &mut snap,
@@ -252,7 +245,7 @@ pub fn build<'a>(nodes: &[RawNode<'a>], slots: &IslandSlots) -> Built {
     }
 
     for (index, node) in nodes.iter().enumerate() {
-        let is_playable = node.kind == Some("playable") && playable_id(node.id).is_some();
+        let is_playable = node.kind == Some("playable") && usable_id(node.id).is_some();
         if !node.has(RawNode::FLAG_INTERACTIVE) || is_playable || slot_nodes[index] {
             continue;
         }

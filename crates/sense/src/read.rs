@@ -37,9 +37,9 @@ impl Plan<'_> {
     }
 }
 
-/// A marker with a playable id (build.rs's rule) is a playable.
+/// A marker with a usable id (build.rs's rule) is a playable.
 fn is_playable(f: &Facts) -> bool {
-    f.kind == Some("playable") && crate::build::playable_id(f.id).is_some()
+    f.kind == Some("playable") && crate::build::usable_id(f.id).is_some()
 }
 
 /// Decides roles and interactivity, and what to ask of each element:

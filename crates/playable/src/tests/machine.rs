@@ -211,6 +211,8 @@ fn run_refusals_have_their_codes_and_click_nothing() {
         item("ok"),
         item("twice"),
         item("twice"),
+        // A playable may carry a generic ref's shape: still never run.
+        item("g12"),
     ]);
     let pid = hello(&m);
     for (id, want) in [
@@ -582,9 +584,11 @@ fn run_payload_and_drop_target_refusals_touch_nothing() {
         item_with("card", "drag"),
         hidden,
         dup,
+        item("g7"),
     ]);
     let pid = hello(&m);
     for (payload, want) in [
+        (json!({ "id": "card", "to": "g7" }), "NOT_IN_MENU"),
         (json!({ "id": "name" }), "BAD_REQUEST"),
         (json!({ "id": "name", "value": 4 }), "BAD_REQUEST"),
         (json!({ "id": "card" }), "BAD_REQUEST"),

@@ -316,8 +316,9 @@ fn an_id_over_the_cap_is_no_id_and_an_unknown_event_is_cut() {
 }
 
 #[test]
-fn a_playable_id_shaped_like_a_generic_ref_is_no_playable() {
-    // Every run of `g` + digits is NOT_IN_MENU: offering it would be a lie.
+fn a_playable_id_shaped_like_a_generic_ref_is_a_playable() {
+    // Baseline §2: any non-empty data-e2e-id makes a playable; only a run
+    // of `g` + digits is refused (NOT_IN_MENU, in run.rs).
     let mut button = playable("g0", "B", EV);
     button.flags |= N::FLAG_INTERACTIVE;
     let mut dirty = playable("g3", "D", EV);
@@ -325,23 +326,30 @@ fn a_playable_id_shaped_like_a_generic_ref_is_no_playable() {
     let b = build(
         &[
             button,
+            playable("g12", "Q", 0),
             playable("g12", "Q", EV),
-            playable("go", "G", EV),
             dirty,
-            island("g1", 3, 0),
+            island("g1", 4, 0),
         ],
         &IslandSlots::default(),
     );
     let ids: Vec<&str> = b.snapshot.menu.iter().map(|m| m.id.as_str()).collect();
-    assert_eq!(ids, ["go"], "g0, g12 and g3 are not offered");
+    assert_eq!(ids, ["g0", "g12", "g3"], "offered like any other id");
+    let g0 = &b.snapshot.menu[0];
     assert_eq!(
-        b.snapshot.generics.len(),
-        1,
-        "the interactive g0 is a generic"
+        (g0.title.as_str(), g0.enabled, g0.visible),
+        ("B", true, true)
     );
-    assert_eq!(b.snapshot.generics[0].reference, "g0");
+    assert!(
+        b.snapshot.menu[1].ambiguous,
+        "a duplicated one is ambiguous"
+    );
+    assert!(
+        b.snapshot.generics.is_empty(),
+        "the interactive g0 is marked, so no generic"
+    );
     assert_eq!(b.snapshot.dirty, ["g3"], "a dirty element keeps its id");
-    assert_eq!(b.snapshot.islands[0].id, "g1", "an island id is never run");
+    assert_eq!(b.snapshot.islands[0].id, "g1", "an island keeps its id");
 }
 
 #[test]

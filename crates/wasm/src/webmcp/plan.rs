@@ -23,7 +23,7 @@ use std::hash::Hasher;
 
 use fnv::FnvHasher;
 
-use sense::Index;
+use sense::{is_generic_ref, Index};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -267,7 +267,8 @@ pub struct Unavailable {
 
 /// The tools for a snapshot uplink, or `None` to keep what is published
 /// (a refused read: RETIRED, PAGE_MISMATCH…): the runnable menu items,
-/// enabled, visible, claimed by one element, with an event a run dispatches.
+/// enabled, visible, claimed by one element, with an event a run dispatches
+/// and an id no run refuses (not a generic ref's shape).
 pub fn plan_menu(answer: &MenuAnswer, elsewhere: &[String]) -> Option<Vec<Tool>> {
     if !answer.ok {
         return None;
@@ -276,7 +277,9 @@ pub fn plan_menu(answer: &MenuAnswer, elsewhere: &[String]) -> Option<Vec<Tool>>
     let items: Vec<(&MenuEntry, Value)> = snapshot
         .menu
         .iter()
-        .filter(|i| i.enabled && i.visible && !i.ambiguous && !i.id.is_empty())
+        .filter(|i| {
+            i.enabled && i.visible && !i.ambiguous && !i.id.is_empty() && !is_generic_ref(&i.id)
+        })
         .filter_map(|i| Some((i, event_schema(&i.event)?)))
         .collect();
     let ids: Vec<&str> = items.iter().map(|(i, _)| i.id.as_str()).collect();

@@ -146,6 +146,8 @@ fn only_runnable_items_are_published() {
         item("hover", json!({ "event": "hover" })),
         item("proto", json!({ "event": "constructor" })),
         item("", json!({})),
+        // A generic ref's shape: in the menu, but no run takes it.
+        item("g7", json!({})),
         item("field", json!({ "event": "input" })),
     ];
     assert_eq!(menu_names(items), vec!["a", "field"]);
