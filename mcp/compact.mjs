@@ -2,10 +2,11 @@
 // page is not trusted: every uplink is rebuilt from its known fields with
 // bounded strings and lists. Snapshots are windows: the server asks the page
 // for `{ query?, offset, limit }` and the page's module filters and windows
-// the menu and the visible generics itself (docs/protocol.md), so the bridge
-// carries only the rows asked for. A page that ships an older package
-// answers the whole snapshot; windowLocally() then applies the same rule
-// here. Limits are documented in docs/mcp.md.
+// the menu and the visible generics, and keeps the islands the window
+// concerns, itself (docs/protocol.md), so the bridge carries only the rows
+// asked for. A page that ships an older package answers the whole snapshot;
+// windowLocally() then applies the same rule here. Limits are documented in
+// docs/mcp.md.
 
 /** @typedef {import("in-page-playable-page").IPlayableUplink} IPlayableUplink */
 /** @typedef {import("in-page-playable-page").IMenuItem} IMenuItem */
@@ -134,6 +135,8 @@ export function matchesWords(words, fields) {
  * The window rule of the module (docs/protocol.md), applied here to a whole
  * snapshot from a page whose package predates it. Generics carry no
  * visibility there, so none can be left out: `hidden` is null (unknown).
+ * Islands: those with a slot among the window's menu rows or a slot not
+ * found, out of `islandsTotal`.
  */
 export function windowLocally(snapshot, { query, offset = 0, limit }) {
   const words = queryWords(query);
@@ -145,12 +148,16 @@ export function windowLocally(snapshot, { query, offset = 0, limit }) {
   };
   const m = window(menu);
   const g = window(generics);
+  const shownIds = new Set(m.rows.map((row) => row?.id));
+  const islands = list(snapshot?.islands);
   return {
     ...snapshot,
     menu: m.rows,
+    islands: islands.filter((i) => list(i?.slots).some((s) => s?.resolved !== true || shownIds.has(s?.id))),
     menuWindow: { offset, limit: m.limit, total: m.total },
     generics: g.rows,
     genericsWindow: { offset, limit: g.limit, total: g.total, hidden: null },
+    islandsTotal: islands.length,
   };
 }
 
@@ -185,8 +192,8 @@ function windowOf(stated, asked, shown) {
 /**
  * A windowed snapshot as an agent gets it: the menu and the visible
  * generics as the page windowed them (never more than asked), their
- * windows, the islands this window concerns, and the other lists cut with
- * their totals.
+ * windows, the islands the page kept for this window (with its
+ * `islandsTotal`), and the other lists cut with their totals.
  * @param {unknown} snapshot a windowed snapshot (the page's, or windowLocally's)
  * @param {{ offset: number, limit: number }} asked
  */
@@ -196,15 +203,12 @@ export function compactSnapshot(snapshot, asked) {
   const islands = list(snapshot?.islands);
   const dirty = list(snapshot?.dirty);
   const hidden = snapshot?.genericsWindow?.hidden;
-  const shownIds = new Set(menu.map((m) => m?.id));
   return {
     pageTitle: typeof snapshot?.pageTitle === "string" ? cut(snapshot.pageTitle, LIMITS.title) : null,
     menu: menu.map(menuItem),
     menuWindow: windowOf(snapshot?.menuWindow, asked, menu.length),
-    // Only the islands this window concerns: one of its slots is in the
-    // window's menu, or a slot was not found (which no menu item tells).
+    // The page kept only the islands this window concerns (docs/protocol.md).
     islands: islands
-      .filter((i) => list(i?.slots).some((s) => s?.resolved !== true || shownIds.has(s?.id)))
       .slice(0, LIMITS.islands)
       .map((i) => ({
         id: cut(i?.id, LIMITS.id),
@@ -214,7 +218,7 @@ export function compactSnapshot(snapshot, asked) {
           resolved: bool(s?.resolved),
         })),
       })),
-    islandsTotal: islands.length,
+    islandsTotal: Math.max(count(snapshot?.islandsTotal) ?? 0, islands.length),
     generics: generics.map((g) => ({
       ref: cut(g?.ref, LIMITS.title),
       role: cut(g?.role, LIMITS.title),

@@ -22,10 +22,11 @@ const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, 
  * A page as the module answers it. `windowed: false` answers like a
  * package older than the window (the whole snapshot, whatever was asked).
  */
-function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }] }) {
+function fakePage({ menu, generics = [], islands = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }] }) {
   const page = {
     menu,
     generics, // { ref, role, name, visible }
+    islands,
     downs: [],
     runs: [],
     windowed,
@@ -43,7 +44,7 @@ function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", es
       const full = {
         pageTitle,
         menu: page.menu,
-        islands: [],
+        islands: page.islands,
         generics: page.generics.map(({ ref, role, name }) => ({ ref, role, name })),
         dirty: [],
         noReload: false,
@@ -65,6 +66,9 @@ function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", es
       };
       const [m, menuWindow] = cut(menuHits);
       const [g, gw] = cut(visible);
+      // The islands the window concerns: a slot among its rows, or a slot not found.
+      const shown = m.map((row) => row.id);
+      const concerned = page.islands.filter((i) => i.slots.some((slot) => !slot.resolved || shown.includes(slot.id)));
       return {
         ...head,
         ok: true,
@@ -72,9 +76,11 @@ function fakePage({ menu, generics = [], windowed = true, pageTitle = "fake", es
           snapshot: {
             ...full,
             menu: m,
+            islands: concerned,
             menuWindow,
             generics: g.map(({ ref, role, name }) => ({ ref, role, name })),
             genericsWindow: { ...gw, hidden: genericHits.length - visible.length },
+            islandsTotal: page.islands.length,
           },
           escapes,
         },
@@ -443,6 +449,33 @@ test("a page with an older package: the same window, made here, and said once on
   assert.deepEqual(local.menu, module.menu);
   assert.deepEqual(local.menuWindow, module.menuWindow);
   assert.equal(local.genericsWindow.hidden, null, "an older package does not tell hidden generics apart");
+});
+
+test("islands: the page keeps those the window concerns and counts all; an older package's are kept here by the same rule", async () => {
+  const slot = (island, name, resolved = true) => ({ name, id: `${island}:${name}`, resolved });
+  const islands = [
+    { id: "pager", slots: [slot("pager", "next")] },
+    { id: "tabs", slots: [slot("tabs", "news")] },
+    { id: "broken", slots: [slot("broken", "lost", false)] },
+  ];
+  const menu = [...rows(30), item("pager:next", { title: "Next page", island: "pager" }), item("tabs:news", { title: "News", island: "tabs" })];
+  const answers = [];
+  for (const windowed of [true, false]) {
+    const page = fakePage({ menu, islands, windowed });
+    const { client } = await connect(page);
+    const one = await client.callTool({ name: "page_snapshot", arguments: { query: "next page" } });
+    const plain = await client.callTool({ name: "page_snapshot", arguments: { limit: 5 } });
+    answers.push([one, plain].map((res) => {
+      const { islands: kept, islandsTotal } = res.structuredContent.payload.snapshot;
+      return { ids: kept.map((i) => i.id), islandsTotal, notFound: decode(res.content[0].text, { indent: 1 }).slotsNotFound };
+    }));
+  }
+  const [module, local] = answers;
+  assert.deepEqual(module, [
+    { ids: ["pager", "broken"], islandsTotal: 3, notFound: ["broken:lost"] },
+    { ids: ["broken"], islandsTotal: 3, notFound: ["broken:lost"] },
+  ]);
+  assert.deepEqual(local, module);
 });
 
 test("--menu-tools: runnable items become tools named by the WebMCP rule, with their event's schema; calls are runs", async () => {

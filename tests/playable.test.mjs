@@ -225,7 +225,7 @@ test("snapshot query and windows: only the rows asked for, with their accounts",
     assert.deepEqual(r.q.snapshot.menu.map((m) => m.id), ["btn-save"]);
     assert.deepEqual(r.q.snapshot.menuWindow, { offset: 0, limit: 1, total: 1 });
     assert.deepEqual(r.q.snapshot.generics, []);
-    assert.deepEqual(r.q.snapshot.islands, r.full.snapshot.islands, "islands come from the full read");
+    assert.deepEqual(r.q.snapshot.islands, r.full.snapshot.islands, "the seed's one island has a slot not found: kept in every window");
     assert.deepEqual(r.q.escapes, r.full.escapes);
     const visible = r.full.snapshot.generics.length - r.w.snapshot.genericsWindow.hidden;
     assert.deepEqual(r.w.snapshot.menu, r.full.snapshot.menu.slice(1, 3));
@@ -235,6 +235,52 @@ test("snapshot query and windows: only the rows asked for, with their accounts",
     assert.equal(r.none.snapshot.menuWindow.total, 0);
     assert.deepEqual(r.bad, ["BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST", "BAD_REQUEST"]);
     assert.equal(r.mismatch, "PAGE_MISMATCH", "payload checks come after the latch");
+  }));
+
+test("a windowed snapshot carries only the islands its window concerns, and islandsTotal; the full one all of them", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      // Two more islands whose slots are all found, next to the seed's pager (a slot not found).
+      document.body.insertAdjacentHTML("beforeend", `
+        <div data-e2e-kind="island" data-e2e-id="tabs"><button aria-label="News">N</button></div>
+        <div data-e2e-kind="island" data-e2e-id="filters"><button aria-label="Only open">O</button></div>`);
+      const p = window.P.installPlayable({
+        islandSlots: {
+          "list-pagination": { next: { ariaLabel: "Next page" }, gone: { ariaLabel: "Nope" } },
+          tabs: { news: { ariaLabel: "News" } },
+          filters: { open: { ariaLabel: "Only open" } },
+        },
+      });
+      let n = 0;
+      const send = (cmd, payload = {}) => p.handle({ pageId: p.pageId, requestId: "w" + ++n, cmd, payload });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const ids = (up) => up.payload.snapshot.islands.map((i) => i.id);
+      const full = await send("snapshot");
+      const news = await send("snapshot", { query: "news" });
+      const save = await send("snapshot", { query: "save current" });
+      const none = await send("snapshot", { limit: 0 });
+      return {
+        full: ids(full),
+        fullKeys: Object.keys(full.payload.snapshot),
+        news: ids(news),
+        newsTotal: news.payload.snapshot.islandsTotal,
+        newsTabs: news.payload.snapshot.islands[1],
+        save: ids(save),
+        none: ids(none),
+        noneTotal: none.payload.snapshot.islandsTotal,
+        escapes: [full.payload.escapes, none.payload.escapes],
+      };
+    });
+    assert.deepEqual(r.full, ["list-pagination", "tabs", "filters"]);
+    assert.deepEqual(r.fullKeys, ["pageTitle", "menu", "islands", "generics", "dirty", "noReload"], "no window fields without query/offset/limit");
+    // "tabs" for its slot in the window; the pager for its slot not found (no row tells it).
+    assert.deepEqual(r.news, ["list-pagination", "tabs"]);
+    assert.deepEqual(r.newsTabs, { id: "tabs", slots: [{ name: "news", id: "tabs:news", resolved: true }] });
+    assert.equal(r.newsTotal, 3);
+    assert.deepEqual(r.save, ["list-pagination"]);
+    assert.deepEqual(r.none, ["list-pagination"]);
+    assert.equal(r.noneTotal, 3);
+    assert.deepEqual(r.escapes[1], r.escapes[0], "escapes judged on the whole page");
   }));
 
 test("run clicks exactly once, on the declared element and on an island slot", () =>

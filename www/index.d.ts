@@ -41,8 +41,9 @@ export interface ISnapshotPayload {
   /**
    * Keep only the menu items whose id, title or desc contain every
    * whitespace-separated word (ignoring case), and the generics whose role or
-   * name do. With `query`, `offset` or `limit` the snapshot is windowed and
-   * carries `menuWindow` and `genericsWindow`; without them it is the full
+   * name do. With `query`, `offset` or `limit` the snapshot is windowed:
+   * it carries `menuWindow`, `genericsWindow` and `islandsTotal`, and only
+   * the islands the menu window concerns; without them it is the full
    * snapshot the seed defines.
    */
   query?: string;
@@ -155,6 +156,10 @@ export interface IGenericRef {
 export interface ISnapshot {
   pageTitle: string | null;
   menu: IMenuItem[];
+  /**
+   * Every island; in a windowed snapshot only those with a slot among the
+   * window's menu rows or a slot not found (`resolved: false`).
+   */
   islands: IIslandSnapshot[];
   generics: IGenericRef[];
   /** data-e2e-id (or "") of elements with data-e2e-dirty="true". */
@@ -166,6 +171,8 @@ export interface ISnapshot {
   menuWindow?: IWindow;
   /** Only in a windowed snapshot: total = matching visible generics; hidden = matching generics left out as not visible. */
   genericsWindow?: IWindow & { hidden: number };
+  /** Only in a windowed snapshot: the islands of the whole page, `islands` being those the window concerns. */
+  islandsTotal?: number;
 }
 
 /** A window over a list: the rows [offset, offset + limit) of `total`. */

@@ -60,7 +60,8 @@ async function flow(): Promise<void> {
         const ws = w.payload.snapshot as ISnapshot;
         const total: number | undefined = ws.menuWindow?.total;
         const hidden: number | undefined = ws.genericsWindow?.hidden;
-        void total, hidden;
+        const islands: number | undefined = ws.islandsTotal;
+        void total, hidden, islands;
       }
       void badQuery;
     }

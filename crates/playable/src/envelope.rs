@@ -280,7 +280,8 @@ pub fn parse_downlink(text: &str) -> Result<Downlink, Refusal> {
 }
 
 /// The snapshot as the ok payload writes it: the read (windowed when the
-/// downlink asked for a window) plus the windows' accounts.
+/// downlink asked for a window) plus the windows' accounts, all absent
+/// when it did not (the seed's snapshot).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotView {
@@ -290,6 +291,8 @@ pub struct SnapshotView {
     pub menu_window: Option<MenuWindow>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generics_window: Option<GenericsWindow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub islands_total: Option<usize>,
 }
 
 /// Ok payloads per command, with their wire fields.
@@ -544,6 +547,7 @@ mod json_tests {
                 snapshot: Snapshot::default(),
                 menu_window: None,
                 generics_window: None,
+                islands_total: None,
             },
             escapes: crate::derive_escapes(&Snapshot::default()),
         });

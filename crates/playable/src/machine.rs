@@ -351,20 +351,16 @@ where
                 )
             })?;
         }
-        // The escapes come from the full read; the window only trims rows.
+        // The escapes come from the full read; the window only trims rows
+        // and islands.
         let escapes = derive_escapes(&snapshot);
-        let (menu_window, generics_window) = match query {
-            Some(query) => {
-                let (menu, generics) = query.apply(&mut snapshot);
-                (Some(menu), Some(generics))
-            }
-            None => (None, None),
-        };
+        let windows = query.map(|query| query.apply(&mut snapshot));
         Ok(OkPayload::Snapshot {
             snapshot: SnapshotView {
                 snapshot,
-                menu_window,
-                generics_window,
+                menu_window: windows.map(|w| w.menu),
+                generics_window: windows.map(|w| w.generics),
+                islands_total: windows.map(|w| w.islands_total),
             },
             escapes,
         })

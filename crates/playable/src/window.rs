@@ -1,10 +1,11 @@
 //! The snapshot's query and windows (`payload.query`, `offset`, `limit`):
-//! which menu items and generics a snapshot carries when the agent asks for
-//! part of the menu. Pure; the full read stays the source of the islands,
+//! which menu items, generics and islands a snapshot carries when the agent
+//! asks for part of the menu. Pure; the full read stays the source of
 //! `dirty`, `noReload` and the escapes.
 
-use sense::{Generic, MenuItem, Snapshot};
+use sense::{Generic, Index, MenuItem, Snapshot};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// `menuWindow`: the menu items carried, out of `total` matching ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -22,6 +23,17 @@ pub struct GenericsWindow {
     pub limit: u64,
     pub total: usize,
     pub hidden: usize,
+}
+
+/// The windows' accounts of one windowed snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Windows {
+    pub menu: MenuWindow,
+    pub generics: GenericsWindow,
+    /// `islandsTotal`: the islands of the full read, of which only those
+    /// the menu window concerns are carried. Islands are not paged (they
+    /// follow the menu window), so no offset or limit.
+    pub islands_total: usize,
 }
 
 /// Unicode lowercase (the default case mapping, final sigma included). In
@@ -102,8 +114,9 @@ impl Query {
     }
 
     /// Windows `snapshot.menu` and `snapshot.generics` (visible ones only)
-    /// in place and reports both windows. Everything else is left as read.
-    pub fn apply(&self, snapshot: &mut Snapshot) -> (MenuWindow, GenericsWindow) {
+    /// in place, keeps the islands the menu window concerns (`concerned`),
+    /// and reports the windows. Everything else is left as read.
+    pub fn apply(&self, snapshot: &mut Snapshot) -> Windows {
         let (total, limit) = self.window(&mut snapshot.menu, |m| self.item_matches(m));
         let menu = MenuWindow {
             offset: self.offset,
@@ -124,13 +137,40 @@ impl Query {
             total,
             hidden,
         };
-        (menu, generics)
+        let islands_total = snapshot.islands.len();
+        concerned(snapshot);
+        Windows {
+            menu,
+            generics,
+            islands_total,
+        }
     }
+}
+
+/// Keeps the islands a windowed menu concerns: one of its slots is a row of
+/// the window (by id), or one of its slots was not found. A slot not found
+/// has no menu row, so the islands list is the only place that tells it; it
+/// is told in every window, as a page defect. An island without slots has
+/// no row either and nothing to tell, so it is left out.
+fn concerned(snapshot: &mut Snapshot) {
+    // Indexed (sense's one string table): a window without a limit can hold
+    // the whole menu.
+    let mut shown = Index::default();
+    for (at, m) in snapshot.menu.iter().enumerate() {
+        shown.insert(Cow::Borrowed(m.id.as_str()), at);
+    }
+    snapshot.islands.retain(|island| {
+        island
+            .slots
+            .iter()
+            .any(|s| !s.resolved || shown.get(&s.id).is_some())
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sense::{Island, IslandSlot};
 
     fn item(id: &str, title: &str, desc: &str) -> MenuItem {
         MenuItem {
@@ -176,10 +216,88 @@ mod tests {
         s.menu.iter().map(|m| m.id.as_str()).collect()
     }
 
+    fn island(id: &str, slots: &[(&str, bool)]) -> Island {
+        Island {
+            id: id.into(),
+            slots: slots
+                .iter()
+                .map(|&(name, resolved)| IslandSlot {
+                    name: name.into(),
+                    id: format!("{id}:{name}"),
+                    resolved,
+                })
+                .collect(),
+        }
+    }
+
+    /// A pager (two slots found), tabs (one), a broken island (a slot not
+    /// found) and one without slots, the slots' rows among plain rows.
+    fn with_islands() -> Snapshot {
+        Snapshot {
+            menu: vec![
+                item("save", "Save", ""),
+                item("pager:next", "Next page", ""),
+                item("pager:prev", "Previous page", ""),
+                item("tabs:news", "News", ""),
+                item("help", "Help", ""),
+            ],
+            islands: vec![
+                island("pager", &[("next", true), ("prev", true)]),
+                island("tabs", &[("news", true)]),
+                island("broken", &[("found", true), ("lost", false)]),
+                island("bare", &[]),
+            ],
+            ..Snapshot::default()
+        }
+    }
+
+    fn island_ids(s: &Snapshot) -> Vec<&str> {
+        s.islands.iter().map(|i| i.id.as_str()).collect()
+    }
+
+    #[test]
+    fn islands_follow_the_menu_window() {
+        let mut s = with_islands();
+        let w = Query::new("next", 0, None).apply(&mut s);
+        assert_eq!(ids(&s), ["pager:next"]);
+        assert_eq!(
+            island_ids(&s),
+            ["pager", "broken"],
+            "the window's slot, and the slot not found (no row tells it)"
+        );
+        assert_eq!(s.islands[0], with_islands().islands[0], "slots kept whole");
+        assert_eq!(w.islands_total, 4);
+
+        // Rows 3 and 4: the tabs' slot is among them.
+        let mut s = with_islands();
+        let w = Query::new("", 3, Some(2)).apply(&mut s);
+        assert_eq!(ids(&s), ["tabs:news", "help"]);
+        assert_eq!(island_ids(&s), ["tabs", "broken"]);
+        assert_eq!(w.islands_total, 4);
+
+        // A window holding no slot row: only the island with a slot not found.
+        let mut s = with_islands();
+        Query::new("save", 0, None).apply(&mut s);
+        assert_eq!(island_ids(&s), ["broken"]);
+
+        // The whole menu as a window: every island with a slot; one without
+        // slots concerns no row.
+        let mut s = with_islands();
+        Query::new("", 0, None).apply(&mut s);
+        assert_eq!(island_ids(&s), ["pager", "tabs", "broken"]);
+
+        // An island whose slots were all found, none in the window: left out.
+        let mut s = with_islands();
+        s.islands.retain(|i| i.id != "broken");
+        let w = Query::new("", 0, Some(0)).apply(&mut s);
+        assert!(s.islands.is_empty());
+        assert_eq!(w.islands_total, 3);
+    }
+
     #[test]
     fn a_query_finds_one_item_among_a_thousand() {
         let mut s = rows();
-        let (menu, generics) = Query::new("Approve item 739", 0, None).apply(&mut s);
+        let Windows { menu, generics, .. } = Query::new("Approve item 739", 0, None).apply(&mut s);
         assert_eq!(ids(&s), ["row.739.approve"]);
         assert_eq!(
             menu,
@@ -207,21 +325,21 @@ mod tests {
     fn words_match_any_field_ignoring_case() {
         let mut s = rows();
         // "even" is in desc, "APPROVE" in id and title, "12" in id/title.
-        let (menu, _) = Query::new("  even\tAPPROVE 12 ", 0, None).apply(&mut s);
+        let Windows { menu, .. } = Query::new("  even\tAPPROVE 12 ", 0, None).apply(&mut s);
         assert_eq!(menu.total, ids(&s).len());
         assert!(ids(&s).iter().all(|id| id.contains("12")));
         assert!(s.menu.iter().all(|m| m.desc == "Even row"));
         assert!(ids(&s).contains(&"row.120.approve"));
         assert!(!ids(&s).contains(&"row.121.approve"));
         let mut s = rows();
-        let (menu, _) = Query::new("ÉVEN", 0, None).apply(&mut s);
+        let Windows { menu, .. } = Query::new("ÉVEN", 0, None).apply(&mut s);
         assert_eq!(menu.total, 0, "no accent folding: only case");
     }
 
     #[test]
     fn windows_page_the_matches() {
         let mut s = rows();
-        let (menu, generics) = Query::new("", 990, Some(50)).apply(&mut s);
+        let Windows { menu, generics, .. } = Query::new("", 990, Some(50)).apply(&mut s);
         assert_eq!(s.menu.len(), 10);
         assert_eq!(s.menu[0].id, "row.990.approve");
         assert_eq!(
@@ -245,7 +363,7 @@ mod tests {
         );
 
         let mut s = rows();
-        let (menu, generics) = Query::new("", 1, None).apply(&mut s);
+        let Windows { menu, generics, .. } = Query::new("", 1, None).apply(&mut s);
         assert_eq!(
             menu,
             MenuWindow {
@@ -271,7 +389,7 @@ mod tests {
         );
 
         let mut s = rows();
-        let (menu, _) = Query::new("", 5000, None).apply(&mut s);
+        let Windows { menu, .. } = Query::new("", 5000, None).apply(&mut s);
         assert!(s.menu.is_empty());
         assert_eq!(
             menu,
@@ -283,7 +401,7 @@ mod tests {
         );
 
         let mut s = rows();
-        let (menu, generics) = Query::new("approve", 0, Some(0)).apply(&mut s);
+        let Windows { menu, generics, .. } = Query::new("approve", 0, Some(0)).apply(&mut s);
         assert!(s.menu.is_empty() && s.generics.is_empty());
         assert_eq!(
             menu,
@@ -304,7 +422,7 @@ mod tests {
         );
 
         let mut s = rows();
-        let (menu, _) = Query::new("", u64::MAX, Some(u64::MAX)).apply(&mut s);
+        let Windows { menu, .. } = Query::new("", u64::MAX, Some(u64::MAX)).apply(&mut s);
         assert!(s.menu.is_empty());
         assert_eq!(menu.total, 1000);
     }

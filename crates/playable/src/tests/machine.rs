@@ -758,6 +758,85 @@ fn snapshot_query_and_window_trim_rows_not_the_rest() {
 }
 
 #[test]
+fn a_windowed_snapshot_carries_only_the_islands_its_window_concerns() {
+    let slot = |island: &str, name: &str, resolved: bool| sense::IslandSlot {
+        name: name.into(),
+        id: format!("{island}:{name}"),
+        resolved,
+    };
+    let slot_item = |id: &str, island: &str| MenuItem {
+        island: Some(island.into()),
+        ..item(id)
+    };
+    let mut menu: Vec<MenuItem> = (0..40).map(|i| item(&format!("row.{i}"))).collect();
+    menu.push(slot_item("pager:next", "pager"));
+    menu.push(slot_item("tabs:news", "tabs"));
+    let m = machine(menu);
+    let islands = vec![
+        sense::Island {
+            id: "pager".into(),
+            slots: vec![slot("pager", "next", true)],
+        },
+        sense::Island {
+            id: "tabs".into(),
+            slots: vec![slot("tabs", "news", true)],
+        },
+        sense::Island {
+            id: "broken".into(),
+            slots: vec![slot("broken", "lost", false)],
+        },
+    ];
+    {
+        let mut s = m.sense.snapshot.borrow_mut();
+        s.islands = islands.clone();
+        s.dirty = vec!["note".into()];
+    }
+    let pid = hello(&m);
+    let all = json!(islands);
+
+    // No window: every island, and no count (the seed's snapshot).
+    let up = send(&m, down(pid.clone(), "snapshot", json!({})));
+    assert_eq!(up["payload"]["snapshot"]["islands"], all);
+    assert!(up["payload"]["snapshot"].get("islandsTotal").is_none());
+
+    // A query for one slot: its island, and the one with a slot not found.
+    let up = send(
+        &m,
+        down(pid.clone(), "snapshot", json!({ "query": "NEXT" })),
+    );
+    let snap = &up["payload"]["snapshot"];
+    assert_eq!(snap["menu"][0]["id"], json!("pager:next"));
+    assert_eq!(snap["islands"], json!([all[0], all[2]]));
+    assert_eq!(snap["islandsTotal"], json!(3));
+    // dirty, and so the escapes, still come from the whole page.
+    assert_eq!(snap["dirty"], json!(["note"]));
+    assert_eq!(up["payload"]["escapes"][0]["allowed"], json!(false));
+    let keys: Vec<_> = snap.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        keys,
+        [
+            "pageTitle",
+            "menu",
+            "islands",
+            "generics",
+            "dirty",
+            "noReload",
+            "menuWindow",
+            "genericsWindow",
+            "islandsTotal"
+        ]
+    );
+
+    // A page of plain rows: only the island with a slot not found.
+    let up = send(&m, down(pid.clone(), "snapshot", json!({ "limit": 10 })));
+    assert_eq!(up["payload"]["snapshot"]["islands"], json!([all[2]]));
+    // The page holding both slots' rows.
+    let up = send(&m, down(pid, "snapshot", json!({ "offset": 40 })));
+    assert_eq!(up["payload"]["snapshot"]["islands"], all);
+    assert_eq!(up["payload"]["snapshot"]["islandsTotal"], json!(3));
+}
+
+#[test]
 fn not_plain_projections_are_bad_requests_in_turn() {
     use crate::{NonJson, Projection};
     let m = machine(vec![item("a")]);

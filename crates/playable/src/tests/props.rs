@@ -365,7 +365,8 @@ proptest! {
         }
     }
 
-    /// The window is the contiguous slice of the matches, and its account adds up.
+    /// The window is the contiguous slice of the matches, its account adds up,
+    /// and it carries the islands it concerns.
     #[test]
     fn props_window_is_a_slice_of_the_matches(
         ids in proptest::collection::vec(words(4), 0..40),
@@ -373,10 +374,20 @@ proptest! {
         query in words(5),
         offset in 0usize..50,
         limit in proptest::option::of(0usize..50),
+        islands in proptest::collection::vec(proptest::collection::vec((0usize..45, any::<bool>()), 0..4), 0..6),
     ) {
         let mut s = sense::Snapshot::default();
         for (i, id) in ids.iter().enumerate() {
             s.menu.push(MenuItem { id: format!("{i}{id}"), title: id.clone(), ..item("x") });
+        }
+        // Slots name menu rows by position (past the menu: a row that is not there).
+        for (n, slots) in islands.iter().enumerate() {
+            let slots = slots.iter().map(|&(at, resolved)| sense::IslandSlot {
+                name: format!("s{at}"),
+                id: s.menu.get(at).map_or_else(|| format!("i{n}:s{at}"), |m| m.id.clone()),
+                resolved,
+            });
+            s.islands.push(sense::Island { id: format!("i{n}"), slots: slots.collect() });
         }
         for (i, v) in visible.iter().enumerate() {
             s.generics.push(sense::Generic { reference: format!("g{i}"), role: "button".into(), name: ids.get(i).cloned().unwrap_or_default(), visible: *v });
@@ -384,7 +395,7 @@ proptest! {
         let q = Query::new(&query, offset as u64, limit.map(|l| l as u64));
         let matching: Vec<_> = s.menu.iter().filter(|m| q.item_matches(m)).cloned().collect();
         let full = s.clone();
-        let (menu, generics) = q.apply(&mut s);
+        let crate::window::Windows { menu, generics, islands_total } = q.apply(&mut s);
         prop_assert_eq!(menu.total, matching.len());
         let end = limit.map_or(matching.len(), |l| (offset + l).min(matching.len()));
         let want: Vec<_> = matching.get(offset.min(matching.len())..end.max(offset.min(matching.len()))).unwrap_or(&[]).to_vec();
@@ -393,7 +404,13 @@ proptest! {
         let shown = full.generics.iter().filter(|g| q.generic_matches(g)).count();
         prop_assert_eq!(generics.total + generics.hidden, shown);
         prop_assert!(s.generics.iter().all(|g| g.visible));
-        prop_assert_eq!((&s.islands, &s.dirty, s.no_reload), (&full.islands, &full.dirty, full.no_reload));
+        prop_assert_eq!((&s.dirty, s.no_reload), (&full.dirty, full.no_reload));
+        // The islands the window concerns: a slot among its rows, or a slot not found.
+        let concerned: Vec<_> = full.islands.iter().filter(|i| {
+            i.slots.iter().any(|slot| !slot.resolved || s.menu.iter().any(|m| m.id == slot.id))
+        }).cloned().collect();
+        prop_assert_eq!(&s.islands, &concerned);
+        prop_assert_eq!(islands_total, full.islands.len());
     }
 }
 
