@@ -97,11 +97,15 @@ const BUDGET_GZIP_BYTES = 100_000;
  * an execute that answered ok: true never reported failed (+1,441 B on
  * its branch): 212,666 B merged; deriveEscapes strict about boxed values
  * and toJSON (+97 B), a snapshot query's case folding by the toLowerCase
- * taken at load (+36 B): 212,799 B. A ceiling that catches
+ * taken at load (+36 B): 212,799 B. Session 17: the hit test counts the
+ * flat tree (a component's slotted label, +59 B), a playable whose id has a
+ * generic ref's shape stays in the menu (+76 B), a windowed snapshot carries
+ * only the islands its window concerns and islandsTotal (+350 B on its
+ * branch): 213,301 B merged. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 212_900;
+const CEILING_GZIP_BYTES = 213_400;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
