@@ -142,10 +142,11 @@ const PLAIN = /^[^\s\p{C}"\\=]+$/u;
 /**
  * A successful run's payload as one short line: `ok <id>` (quoted unless
  * plain), then each field the protocol defines as `key=value` (as JSON,
- * quote(): an input's value is the agent's own text, a string never makes
- * a line). Only those keys are told, so no key is page text. A run's reply is
- * read after every act, so it stays within issue 13's 40 tokens with its
- * structuredContent, for a scroll's position or a drag's target too.
+ * quote(): a string never makes a line). Only those keys are told, so no
+ * key is page text. A run's reply is read after every act, so it stays
+ * within issue 13's 40 tokens with its structuredContent, for a scroll's
+ * position or a drag's target too; an input's value comes here only when
+ * the page answered one other than the agent's (boundAnswer's `told`).
  */
 export function renderRan(payload) {
   const id = typeof payload.id !== "string" ? "" : PLAIN.test(payload.id) ? ` ${payload.id}` : ` ${quote(payload.id)}`;

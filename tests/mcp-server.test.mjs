@@ -267,6 +267,23 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
 });
 
+test("page_run: an input's value, the agent's own, is left out of the success line and structuredContent, so any value stays within 40 tokens", async () => {
+  const page = fakePage({ menu: [item("addr", { event: "input" }), item("tags", { event: "input" }), item("vip", { event: "input" })] });
+  const { client } = await connect(page);
+  const long = "221B Baker Street, London NW1 6XE, United Kingdom. ".repeat(6);
+  for (const [id, value] of [["addr", long], ["tags", ["a", "b", "c"]], ["vip", true]]) {
+    const ran = await client.callTool({ name: "page_run", arguments: { id, value } });
+    const all = [...ran.content.map((c) => c.text), JSON.stringify(ran.structuredContent)].join("\n");
+    assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
+    assert.deepEqual(ran.content.map((c) => c.text), [`ok ${id}`]);
+    assert.deepEqual(ran.structuredContent, { ok: true, payload: { id } });
+  }
+  const json = await client.callTool({ name: "page_run", arguments: { id: "addr", value: long, format: "json" } });
+  assert.equal(JSON.parse(json.content[0].text).payload.value, long, 'format "json": the whole uplink');
+  assert.deepEqual(json.structuredContent, { ok: true, payload: { id: "addr" } });
+  assert.deepEqual(page.runs.map((r) => r.value), [long, ["a", "b", "c"], true, long], "each value reached the page");
+});
+
 test('page_run takes format: "json" answers the whole uplink envelope as JSON text, "toon" a refusal as one line', async () => {
   const page = fakePage({ menu: [item("a"), item("off", { enabled: false })] });
   const { client } = await connect(page);
@@ -373,7 +390,8 @@ test("hello, run and escape: only the fields the protocol defines, of its types,
   assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a", scrollTop: 40 } });
   assert.equal(ran.content.length, 1, "nothing the page chose: no note");
   const typed = await client.callTool({ name: "page_run", arguments: { id: "name", value: "Ada Lovelace" } });
-  assert.equal(typed.content[0].text, 'ok name value="Ada Lovelace" scrollTop=40');
+  assert.equal(typed.content[0].text, "ok name scrollTop=40", "the agent's own value is not echoed");
+  assert.deepEqual(typed.structuredContent, { ok: true, payload: { id: "name", scrollTop: 40 } });
   assert.equal(typed.content.length, 1, "the agent's own value: no note");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(Object.keys(JSON.parse(json.content[0].text).payload), ["id", "scrollTop"]);
