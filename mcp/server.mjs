@@ -34,7 +34,7 @@ const VERSION = "0.1.0";
 
 export const INSTRUCTIONS = [
   "These tools act on one web page only through the menu the page declares.",
-  "Read it with page_snapshot: menu items as rows of id and text (the title, then ' — ' and the desc), in tables named by event when they can run now (click, input, scroll, drag), else by why not (disabled, hidden, ambiguous, unsupported) and their event unless click; and the page's undeclared controls (generics) by role and name.",
+  "Read it with page_snapshot: menu items as `id: text` rows (the title, then ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as `role name`.",
   'page_snapshot {"query":"…"} finds items whose id, title or desc contain every word; offset and limit page the menu and the generics.',
   "Act with page_run and a menu id (input items take value; scroll items to/by; drag items to). Generics never run.",
   "Every refusal is ok:false with error.code, and changed nothing on the page.",
