@@ -286,6 +286,8 @@ function okPayload(cmd, payload, sent) {
   const p = payload !== null && typeof payload === "object" ? payload : {};
   const out = {};
   let pageText = false;
+  /** An input run's value is exactly the one sent. */
+  let echoed = false;
   const text = (key, max, expected = sent[key]) => {
     if (typeof p[key] !== "string") return;
     out[key] = cut(p[key], max);
@@ -305,24 +307,32 @@ function okPayload(cmd, payload, sent) {
       out.value = typeof v === "string" ? cut(v, LIMITS.desc) : v.slice(0, LIMITS.entries).map((o) => cut(o, LIMITS.desc));
       if (JSON.stringify(v) !== JSON.stringify(sent.value)) pageText = true;
     }
+    echoed = out.value !== undefined && JSON.stringify(v) === JSON.stringify(sent.value);
     for (const key of ["scrollLeft", "scrollTop"]) if (Number.isSafeInteger(p[key])) out[key] = p[key];
     text("to", LIMITS.id);
   }
-  return { payload: out, pageText };
+  return { payload: out, pageText, echoed };
 }
 
 /**
  * A hello, run or escape uplink rebuilt from its known fields, bounded
- * (okPayload). `pageText`: whether text made from `payload` (or a refusal)
- * holds page-chosen words; `headText`: whether the pageId or requestId
- * does (they are in the text only as the JSON envelope).
+ * (okPayload). `told`: the ok payload an agent is told (the compact text,
+ * structuredContent): without an input run's `value` when it is exactly
+ * what the agent sent, as an ok run of the module always answers (it
+ * refuses a value the field would not hold as it is): the agent has it, and
+ * echoing it would make a reply as long as the value. `pageText`: whether
+ * text made from `payload` (or a refusal) holds page-chosen words;
+ * `headText`: whether the pageId or requestId does (they are in the text
+ * only as the JSON envelope).
  * @param {"hello" | "run" | "escape"} cmd
  * @param {Record<string, unknown>} sent the downlink's payload
- * @returns {{ uplink: IPlayableUplink, pageText: boolean, headText: boolean }}
+ * @returns {{ uplink: IPlayableUplink, told?: Record<string, unknown>, pageText: boolean, headText: boolean }}
  */
 export function boundAnswer(up, cmd, sent = {}) {
   const { head, strange } = headOf(up);
   if (up?.ok !== true) return { uplink: { ...head, ok: false, error: errorOf(up) }, pageText: true, headText: strange };
-  const { payload, pageText } = okPayload(cmd, up.payload, sent);
-  return { uplink: { ...head, ok: true, payload }, pageText, headText: strange };
+  const { payload, pageText, echoed } = okPayload(cmd, up.payload, sent);
+  const told = { ...payload };
+  if (echoed) delete told.value;
+  return { uplink: { ...head, ok: true, payload }, told, pageText, headText: strange };
 }

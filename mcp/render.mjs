@@ -1,83 +1,94 @@
 // The text an agent reads: a bounded, windowed uplink rendered as TOON
-// (@toon-format/toon, comma-delimited, one space of indent) with what is the
+// (@toon-format/toon, "|"-delimited, one space of indent) with what is the
 // default left out. The JSON form of the same uplink goes in the result's
 // structuredContent (and is the text with format: "json").
 //
 // A snapshot reads:
 //
 //   page: orders
-//   menu: 0-49 of 1355; next offset 50
-//   click[45]{id,text}:
-//    orders.refresh,Refresh — Reload the order list
-//    "list:next",Next page
+//   window: menu 0-49 of 1355; generics all 3 visible; 1 hidden; next offset 50
+//   click:
+//    orders.refresh: Refresh — Reload the order list
+//    "list:next": Next page
 //    …
-//   input[1]{id,text}:
-//    orders.search,"Search orders — Type a customer, item or order number"
-//   disabled[2]{id,text}:
-//    orders.export,Export CSV — Download the list as CSV
-//    orders.note,Note
-//   "unsupported hover"[1]{id,text}:
-//    orders.tips,Show tips — …
-//   generics: 0-2 of 3 visible; 1 hidden
-//   roles:
-//    link[2]: Docs,Pricing
-//    button[1]: Close
+//   input:
+//    orders.search: Search orders — Type a customer, item or order number
+//   disabled:
+//    orders.export: Export CSV — Download the list as CSV
+//   unsupported:
+//    orders.tips: Show tips — …
+//   generics[3|]: link Docs|link Pricing, plans|button Close
 //   reload: allowed
 //
-// Every row is an id and its text and nothing else (issue 13: at most 4
-// tokens per item beyond its id, title and desc): what an item is — its
-// event when it can run now, else why not and its event unless click — is
-// the key of its table. A row has no room for a fifth: TOON quotes an id
-// with a ":" (every island slot's), and o200k reads a quote and a comma as
-// one token but a quote and a tab as two; a column of its own (a tab or a
-// comma, and a word) costs two. So the delimiter is a comma, the title and
-// the desc are one field ("title — desc"; structuredContent keeps them
-// apart), and an item's kind is its table's key, about ten tokens once per
-// table. Generics are only named, grouped by role. An escape type other
-// than the protocol's "reload" (page text) is told under `escapes:`, never
-// as a line of its own.
+// Issue 13's ceilings: at most 4 tokens per menu item beyond its id, title
+// and desc, 3 per generic beyond its role and name, and 120 for the frame
+// around them (the note included), on any page. So the frame is a fixed
+// set of lines, whatever the page holds. A menu row is `id: text` (the
+// title, then " — " and the desc; structuredContent keeps them apart) and
+// nothing else, under a key that says what the item is: its event when it
+// can run now (click, input, scroll, drag), else why a run would be
+// refused (disabled, hidden, ambiguous, unsupported, unrunnable; such an
+// item's event is in structuredContent only). That is at most nine keys of
+// two or three tokens each. A table per kind (`click[45]{id,text}:`) costs
+// about nine a header, and nine of them would take the frame past 120 on a
+// paged page; a kind told in the row instead (a column, or a first word)
+// costs a row one or two more, five where the row already costs four. The
+// delimiter is "|", which page text seldom holds, so a text with a comma
+// stays bare. Generics are one list of `role name`. A reload refused for
+// the snapshot's own dirty ids or noreload marker is told short. An escape
+// type other than the protocol's "reload" (page text) is told under
+// `escapes:`, never as a line of its own.
 import { encode } from "@toon-format/toon";
 import { quote } from "./compact.mjs";
 import { GENERIC_REF } from "./names.mjs";
 
 const EVENTS = ["click", "input", "scroll", "drag"];
-const OPTIONS = { delimiter: ",", indentSize: 1 };
+/** The keys menu items are told under, in this order: runnable by event, then why not. */
+export const MENU_KEYS = Object.freeze([...EVENTS, "disabled", "hidden", "ambiguous", "unsupported", "unrunnable"]);
+const OPTIONS = { delimiter: "|", indentSize: 1 };
 
 /** The TOON text of a value (the renderer's options). */
 export function toon(value) {
   return encode(value, OPTIONS);
 }
 
-/** "0-49 of 1355; next offset 50" (no comma: TOON would quote it), "all 12", "none of 12 from offset 40", "none". */
+/** "0-49 of 1355", "all 12", "none of 12 from offset 40", "none". */
 function span(window, shown, what = "") {
-  const of = `of ${window.total}${what}`;
-  if (shown === 0) return window.total === 0 ? `none${what}` : `none ${of} from offset ${window.offset}`;
+  if (shown === 0) return window.total === 0 ? `none${what}` : `none of ${window.total}${what} from offset ${window.offset}`;
   if (window.offset === 0 && shown === window.total) return `all ${shown}${what}`;
-  const end = window.offset + shown;
-  const more = end < window.total ? `; next offset ${end}` : "";
-  return `${window.offset}-${end - 1} ${of}${more}`;
+  return `${window.offset}-${window.offset + shown - 1} of ${window.total}${what}`;
 }
 
 /**
- * The table a menu item is told in: its event when it can run now, else why
- * not (the refusal a run would get), with its event unless click:
- * "unrunnable" (an id with a generic ref's shape, g + digits), "disabled",
- * "hidden input", "ambiguous", "unsupported hover". Every key
- * but the four events starts with a reason and a space, so none that holds
- * page text (an event the page made up) can be a line of the frame.
+ * The key an item is told under: its event when it can run now, else why
+ * a run would be refused, in the order run checks (docs/protocol.md):
+ * "unrunnable" is an id with a generic ref's shape (g + digits), which no
+ * run takes (NOT_IN_MENU).
  */
-function table(item) {
-  const event = item.event === "click" ? "" : ` ${item.event}`;
-  if (GENERIC_REF.test(item.id)) return `unrunnable${event}`;
-  if (item.ambiguous) return `ambiguous${event}`;
-  if (!item.visible) return `hidden${event}`;
-  if (!item.enabled) return `disabled${event}`;
-  if (!EVENTS.includes(item.event)) return `unsupported${event}`;
+function kind(item) {
+  if (GENERIC_REF.test(item.id)) return "unrunnable";
+  if (item.ambiguous) return "ambiguous";
+  if (!item.visible) return "hidden";
+  if (!item.enabled) return "disabled";
+  if (!EVENTS.includes(item.event)) return "unsupported";
   return item.event;
 }
 
-/** An item's title, then " — " and its desc when it has one. */
-const text = (item) => (item.desc ? `${item.title} — ${item.desc}` : item.title);
+/** The reasons deriveEscapes gives (crates/playable/src/escape.rs) that the snapshot tells already. */
+const NO_RELOAD = "the page forbids reload (data-e2e-noreload)";
+const DIRTY = "unsaved work would be lost (dirty: ";
+
+/**
+ * What the text says of an escape. A reload refused for the snapshot's own
+ * `noReload` or `dirty` is told short (the dirty line names the ids the
+ * reason lists); any other reason as it is.
+ */
+function escapeSaid(e, s) {
+  if (e.allowed) return "allowed";
+  if (e.type === "reload" && e.reason === NO_RELOAD && s.noReload) return "forbidden by the page";
+  if (e.type === "reload" && e.reason?.startsWith(DIRTY) && s.dirty.length) return "not allowed (unsaved work)";
+  return `not allowed${e.reason ? `: ${e.reason}` : ""}`;
+}
 
 /**
  * A compacted snapshot payload (compact.mjs) as TOON text.
@@ -86,41 +97,45 @@ const text = (item) => (item.desc ? `${item.title} — ${item.desc}` : item.titl
  */
 export function renderSnapshot(payload, extra = {}) {
   const s = payload.snapshot;
+  const mw = s.menuWindow;
+  const gw = s.genericsWindow;
   /** @type {Record<string, unknown>} */
   const out = {};
   if (s.pageTitle !== null) out.page = s.pageTitle;
-  out.menu = span(s.menuWindow, s.menu.length);
-  // Runnable tables first, in EVENTS order; then the others as they come.
-  const tables = new Map(EVENTS.map((e) => [e, []]));
-  for (const item of s.menu) {
-    const key = table(item);
-    if (!tables.has(key)) tables.set(key, []);
-    tables.get(key).push({ id: item.id, text: text(item) });
-  }
-  for (const [key, rows] of tables) if (rows.length) out[key] = rows;
-  if (extra.tools) out.tools = extra.tools;
-
-  const gw = s.genericsWindow;
+  // One offset and limit window both lists: one next offset, the lowest
+  // where a list that showed rows has more, so no row is skipped.
+  const ends = [
+    [mw, s.menu.length],
+    [gw, s.generics.length],
+  ]
+    .filter(([w, shown]) => shown > 0 && w.offset + shown < w.total)
+    .map(([w, shown]) => w.offset + shown);
   const hidden = gw.hidden === null ? "; hidden ones not told apart" : gw.hidden > 0 ? `; ${gw.hidden} hidden` : "";
-  out.generics = span(gw, s.generics.length, " visible") + hidden;
-  if (s.generics.length) {
-    // Role keys are page text: a null-prototype object keeps "__proto__" a plain key.
-    const roles = Object.create(null);
-    for (const g of s.generics) (roles[g.role || "generic"] ??= []).push(g.name);
-    out.roles = roles;
+  const next = ends.length ? `; next offset ${Math.min(...ends)}` : "";
+  out.window = `menu ${span(mw, s.menu.length)}; generics ${span(gw, s.generics.length, " visible")}${hidden}${next}`;
+
+  // Ids are page text: null-prototype objects keep "__proto__" a plain key.
+  // The module lists an id once; a repeated one (a page script's own
+  // answer) keeps its first row here (structuredContent has them all).
+  const groups = new Map(MENU_KEYS.map((k) => [k, Object.create(null)]));
+  for (const item of s.menu) {
+    const rows = groups.get(kind(item));
+    if (!(item.id in rows)) rows[item.id] = item.desc ? `${item.title} — ${item.desc}` : item.title;
   }
+  for (const [key, rows] of groups) if (Object.keys(rows).length) out[key] = rows;
+  if (extra.tools) out.tools = extra.tools;
+  if (s.generics.length) out.generics = s.generics.map((g) => (g.name ? `${g.role || "generic"} ${g.name}` : g.role || "generic"));
 
   const unresolved = s.islands.flatMap((i) => i.slots.filter((slot) => !slot.resolved).map((slot) => `${i.id}:${slot.name}`));
   if (unresolved.length) out.slotsNotFound = unresolved;
   if (s.dirty.length) out.dirty = s.dirty.map((d) => d || '""');
   // Escape types are page text: only the protocol's own ("reload") gets a
   // line of its own; any other goes under `escapes`, a null-prototype
-  // object, so no type can replace the menu, click, … lines above.
+  // object, so no type can replace the window, click, … lines above.
   let others = null;
   for (const e of payload.escapes) {
-    const said = e.allowed ? "allowed" : `not allowed${e.reason ? `: ${e.reason}` : ""}`;
-    if (e.type === "reload") out.reload = said;
-    else (others ??= Object.create(null))[e.type] = said;
+    if (e.type === "reload") out.reload = escapeSaid(e, s);
+    else (others ??= Object.create(null))[e.type] = escapeSaid(e, s);
   }
   if (others) out.escapes = others;
   return toon(out);
@@ -142,10 +157,11 @@ const PLAIN = /^[^\s\p{C}"\\=]+$/u;
 /**
  * A successful run's payload as one short line: `ok <id>` (quoted unless
  * plain), then each field the protocol defines as `key=value` (as JSON,
- * quote(): an input's value is the agent's own text, a string never makes
- * a line). Only those keys are told, so no key is page text. A run's reply is
- * read after every act, so it stays within issue 13's 40 tokens with its
- * structuredContent, for a scroll's position or a drag's target too.
+ * quote(): a string never makes a line). Only those keys are told, so no
+ * key is page text. A run's reply is read after every act, so it stays
+ * within issue 13's 40 tokens with its structuredContent, for a scroll's
+ * position or a drag's target too; an input's value comes here only when
+ * the page answered one other than the agent's (boundAnswer's `told`).
  */
 export function renderRan(payload) {
   const id = typeof payload.id !== "string" ? "" : PLAIN.test(payload.id) ? ` ${payload.id}` : ` ${quote(payload.id)}`;

@@ -34,7 +34,7 @@ const VERSION = "0.1.0";
 
 export const INSTRUCTIONS = [
   "These tools act on one web page only through the menu the page declares.",
-  "Read it with page_snapshot: menu items as rows of id and text (the title, then ' — ' and the desc), in tables named by event when they can run now (click, input, scroll, drag), else by why not (disabled, hidden, ambiguous, unsupported) and their event unless click; and the page's undeclared controls (generics) by role and name.",
+  "Read it with page_snapshot: menu items as `id: text` rows (the title, then ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as `role name`.",
   'page_snapshot {"query":"…"} finds items whose id, title or desc contain every word; offset and limit page the menu and the generics.',
   "Act with page_run and a menu id (input items take value; scroll items to/by; drag items to). Generics never run.",
   "Every refusal is ok:false with error.code, and changed nothing on the page.",
@@ -186,9 +186,10 @@ export function createServer(link, options = {}) {
   }
 
   /**
-   * run, escape: { ok, payload } or { ok, error } as structuredContent, and
-   * as text: with format "json" the whole uplink envelope as JSON (pageId and
-   * requestId included); with "toon" compact (a run's success as renderRan's
+   * run, escape: { ok, payload } or { ok, error } as structuredContent (the
+   * payload as boundAnswer tells it: an input run's value, the agent's own,
+   * left out), and as text: with format "json" the whole uplink envelope as
+   * JSON (pageId, requestId and value included); with "toon" compact (a run's success as renderRan's
    * one line, a refusal as "refused CODE: message"). A run without a format
    * answers its success compactly (read after every act) and a refusal as
    * the envelope's JSON (issue 7: a client reads JSON.parse(text).error.code).
@@ -198,12 +199,12 @@ export function createServer(link, options = {}) {
    * @param {Record<string, unknown>} sent the downlink's payload
    */
   function actionResult(up, note, format, cmd, sent) {
-    const { uplink: b, pageText, headText } = boundAnswer(up, cmd, sent);
-    const structured = b.ok ? { ok: true, payload: b.payload } : { ok: false, error: b.error };
+    const { uplink: b, told, pageText, headText } = boundAnswer(up, cmd, sent);
+    const structured = b.ok ? { ok: true, payload: told } : { ok: false, error: b.error };
     const json = format === "json" || (!b.ok && format === undefined);
     let text;
     if (json) text = JSON.stringify(b);
-    else if (b.ok) text = cmd === "run" ? renderRan(b.payload) : toon(structured);
+    else if (b.ok) text = cmd === "run" ? renderRan(told) : toon(structured);
     else text = renderError(b.error);
     return reply(text, structured, { isError: !b.ok, note, pageText: pageText || (json && headText) });
   }
@@ -324,7 +325,8 @@ export function createServer(link, options = {}) {
         "Runs one menu item by its id, on the menu as it is at that moment: a click, or for input items the value, " +
         "for scroll items to/by, for drag items the target id in to. Refused (ok:false, nothing changed) when the id " +
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
-        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line `ok <id> key=value…`, " +
+        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line `ok <id> key=value…` " +
+          "(an input's value, which you sent, is not echoed), " +
         'a refusal as the uplink envelope as JSON text; format "json": the envelope as JSON either way.',
       inputSchema: {
         id: upTo(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),

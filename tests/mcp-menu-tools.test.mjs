@@ -74,7 +74,8 @@ test("runnable menu items are tools from the first tools/list, with their event'
     assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "inc" } });
     assert.equal(await title(client), "count=1");
     const typed = await client.callTool({ name: "name", arguments: { value: "Ada" } });
-    assert.deepEqual(typed.structuredContent.payload, { id: "name", value: "Ada" });
+    assert.deepEqual(typed.structuredContent.payload, { id: "name" }, "the value, the agent's own, is not echoed");
+    assert.deepEqual(typed.content.map((c) => c.text), ["ok name"]);
     const bad = await client.callTool({ name: "name", arguments: {} });
     assert.equal(bad.isError, true, "value is required");
   }));

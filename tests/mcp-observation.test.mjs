@@ -1,19 +1,19 @@
 // What an agent reads through the MCP server on real pages (issue 13): the
-// playground and the agent benchmark's generated pages of 1k and 10k
-// elements (bench/agents/pages.mjs), with the page's own module windowing
-// the snapshot. Token ceilings (gpt-tokenizer, o200k), the query, the
-// windows, hidden generics, and --inject's first answer.
+// playground, the agent benchmark's generated pages of 1k and 10k elements
+// (bench/agents/pages.mjs) and a page with every kind of menu item
+// (fixtures/mcp-kinds.html), with the page's own module windowing the
+// snapshot. Token ceilings (gpt-tokenizer, o200k) of snapshots and runs,
+// the query, the windows, hidden generics, and --inject's first answer.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { decode } from "@toon-format/toon";
 import { startServer } from "./support/server.mjs";
 import { agentPage } from "../bench/agents/pages.mjs";
 import { UNTRUSTED_NOTE } from "../mcp/compact.mjs";
-import { measure, tokens } from "./fixtures/mcp-observe.mjs";
+import { kindOf, measure, told, tokens } from "./fixtures/mcp-observe.mjs";
 
 const BIN = fileURLToPath(new URL("../mcp/bin.mjs", import.meta.url));
 const DIR = "/tests/artifacts/mcp/";
@@ -53,24 +53,8 @@ const snapshot = async (client, args = {}) => {
   return { text: res.content[0].text, notes: res.content.slice(1).map((c) => c.text), up: res.structuredContent };
 };
 
-const PAGES = ["/playground/index.html", `${DIR}agents-1000.html`, `${DIR}agents-10000.html`];
-
-/**
- * What the text tells of each menu item: the key of the table it is in
- * (its event when it can run now, else why not, with its event unless
- * click) and its text ("title — desc"), decoded by @toon-format/toon.
- */
-function told(text) {
-  const rows = new Map();
-  for (const [key, value] of Object.entries(decode(text, { indent: 1 })))
-    if (Array.isArray(value)) for (const row of value) if (row?.id !== undefined) rows.set(row.id, { table: key, text: row.text });
-  return rows;
-}
-const RUNNABLE = ["click", "input", "scroll", "drag"];
-const tableOf = (m) => {
-  const why = m.ambiguous ? "ambiguous" : !m.visible ? "hidden" : !m.enabled ? "disabled" : RUNNABLE.includes(m.event) ? "" : "unsupported";
-  return why ? `${why}${m.event === "click" ? "" : ` ${m.event}`}` : m.event;
-};
+const KINDS = "/tests/fixtures/mcp-kinds.html";
+const PAGES = ["/playground/index.html", `${DIR}agents-1000.html`, `${DIR}agents-10000.html`, KINDS];
 
 for (const path of PAGES) {
   for (const extra of [[], ["--menu-tools"]]) {
@@ -88,11 +72,11 @@ for (const path of PAGES) {
           assert.ok(m.maxRow <= 4, figures);
           assert.ok(m.maxGeneric <= 3, figures);
           assert.ok(m.frameTokens <= 120, figures);
-          // Nothing an agent needs to act is lost: every item once, in the table of its kind, with its title and desc.
+          // Nothing an agent needs to act is lost: every item once, told as its kind, with its title and desc.
           const rows = told(text);
           assert.equal(rows.size, s.menu.length);
           for (const item of s.menu)
-            assert.deepEqual(rows.get(item.id), { table: tableOf(item), text: item.desc ? `${item.title} — ${item.desc}` : item.title }, item.id);
+            assert.deepEqual(rows.get(item.id), { kind: kindOf(item), text: item.desc ? `${item.title} — ${item.desc}` : item.title }, item.id);
           assert.deepEqual(notes, [UNTRUSTED_NOTE], "the note, once");
           assert.ok(tokens(UNTRUSTED_NOTE) <= 30);
           assert.doesNotMatch(stderr(), /does not window snapshots/, "the page's module windowed the snapshot itself");
@@ -108,7 +92,7 @@ test("one call finds an item on the 10k page: row.739.approve in at most 1,500 c
     const all = [text, ...notes].join("\n");
     console.log(`query "Approve item 739": ${all.length} characters, ${tokens(all)} tokens`);
     assert.ok(all.length <= 1500, `${all.length} characters`);
-    assert.match(text, /^ row\.739\.approve,Approve item 739( — |$)/m);
+    assert.match(text, /^ row\.739\.approve: Approve item 739( — |$)/m);
     assert.deepEqual(up.payload.snapshot.menu.map((m) => m.id), ["row.739.approve"]);
     assert.deepEqual(up.payload.snapshot.menuWindow, { offset: 0, limit: 50, total: 1 });
     const ran = await client.callTool({ name: "page_run", arguments: { id: "row.739.approve" } });
@@ -116,6 +100,56 @@ test("one call finds an item on the 10k page: row.739.approve in at most 1,500 c
     assert.equal(ran.isError, false);
     assert.ok(tokens(reply) <= 40, `page_run: ${tokens(reply)} tokens in all`);
     assert.doesNotMatch(stderr(), /does not window snapshots/);
+  }));
+
+test("a page with every kind of menu item, generics of 14 roles, unsaved work and no reload: each kind told once, the frame within 120", () =>
+  withClient(KINDS, async (client) => {
+    const { text, notes, up } = await snapshot(client);
+    const s = up.payload.snapshot;
+    // The page has what makes a frame grow: every key, many roles, the dirty and reload lines.
+    const kinds = new Set([...told(text).values()].map((r) => r.kind));
+    assert.deepEqual([...kinds].sort(), ["ambiguous", "click", "disabled", "drag", "hidden", "input", "scroll", "unrunnable", "unsupported"]);
+    assert.deepEqual(
+      s.menu.filter((m) => !m.enabled || !m.visible || m.ambiguous || m.event === "hover").map((m) => [m.id, m.event]),
+      [["cust.export", "click"], ["cust.number", "input"], ["cust.secret", "input"], ["cust.tips", "hover"], ["cust.merge", "click"], ["cust.delete", "click"], ["cust.audit", "scroll"]],
+      "disabled, disabled input, hidden input, unsupported, ambiguous, hidden, hidden scroll",
+    );
+    assert.ok(new Set(s.generics.map((g) => g.role)).size >= 13, "generics of 13 roles or more");
+    assert.deepEqual(s.dirty, ["cust.draft"]);
+    assert.equal(s.noReload, true);
+    assert.match(text, /^dirty\[1\|\]: cust\.draft\nreload: forbidden by the page$/m);
+    assert.equal(up.payload.escapes[0].reason, "the page forbids reload (data-e2e-noreload)", "structuredContent keeps the reason");
+    const m = measure(text, notes, s.menu);
+    console.log(`${KINDS}: frame ${m.frameTokens}, rows max ${m.maxRow}, generics max ${m.maxGeneric.toFixed(2)}`);
+    assert.ok(m.frameTokens <= 120, `frame ${m.frameTokens}`);
+  }));
+
+test("page_run: a success is at most 40 tokens in all, an input's long value included: the agent sent it, so the reply leaves it out", () =>
+  withClient(KINDS, async (client) => {
+    const long = "221B Baker Street, London NW1 6XE; ".repeat(8).trim();
+    assert.ok(long.length >= 200);
+    const runs = [
+      [{ id: "cust.name", value: long }, "ok cust.name"],
+      [{ id: "cust.vip", value: true }, "ok cust.vip"],
+      [{ id: "cust.save" }, "ok cust.save"],
+      [{ id: "board.card", to: "board.done" }, 'ok board.card to="board.done"'],
+      [{ id: "cust.history", to: "end" }, /^ok cust\.history scrollLeft=0 scrollTop=\d+$/],
+    ];
+    for (const [args, line] of runs) {
+      const ran = await client.callTool({ name: "page_run", arguments: args });
+      assert.equal(ran.isError, false, ran.content[0].text);
+      const reply = [...ran.content.map((c) => c.text), JSON.stringify(ran.structuredContent)].join("\n");
+      console.log(`page_run ${args.id}: ${tokens(reply)} tokens in all`);
+      assert.ok(tokens(reply) <= 40, `${tokens(reply)} tokens: ${reply}`);
+      if (typeof line === "string") assert.equal(ran.content[0].text, line);
+      else assert.match(ran.content[0].text, line);
+      assert.equal(ran.content.length, 1, "nothing the page chose: no note");
+      assert.equal(ran.structuredContent.payload.value, undefined, "the value, the agent's own, is not echoed");
+    }
+    // The field holds the value; format "json" answers the whole uplink, the value in it.
+    const json = await client.callTool({ name: "page_run", arguments: { id: "cust.name", value: long, format: "json" } });
+    assert.equal(JSON.parse(json.content[0].text).payload.value, long);
+    assert.deepEqual(json.structuredContent, { ok: true, payload: { id: "cust.name" } });
   }));
 
 test("windows: menu and visible generics page through with one offset/limit; hidden generics are counted, not listed", () =>
@@ -141,7 +175,7 @@ test("windows: menu and visible generics page through with one offset/limit; hid
     assert.equal(s.generics.length, 0);
     assert.equal(s.genericsWindow.total, 0);
     assert.ok(s.genericsWindow.hidden >= 100, `${s.genericsWindow.hidden} hidden`);
-    assert.match(undo.text, /generics: none visible; \d+ hidden/);
+    assert.match(undo.text, /^window: menu none; generics none visible; \d+ hidden$/m);
     // limit 0: counts only.
     const counts = (await snapshot(client, { query: "approve", limit: 0 })).up.payload.snapshot;
     assert.equal(counts.menu.length, 0);

@@ -22,7 +22,7 @@ const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, 
  * A page as the module answers it. `windowed: false` answers like a
  * package older than the window (the whole snapshot, whatever was asked).
  */
-function fakePage({ menu, generics = [], islands = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }] }) {
+function fakePage({ menu, generics = [], islands = [], windowed = true, pageTitle = "fake", escapes = [{ type: "reload", allowed: true }], dirty = [], noReload = false }) {
   const page = {
     menu,
     generics, // { ref, role, name, visible }
@@ -46,8 +46,8 @@ function fakePage({ menu, generics = [], islands = [], windowed = true, pageTitl
         menu: page.menu,
         islands: page.islands,
         generics: page.generics.map(({ ref, role, name }) => ({ ref, role, name })),
-        dirty: [],
-        noReload: false,
+        dirty,
+        noReload,
       };
       const p = down.payload;
       if (!page.windowed || (p.query === undefined && p.offset === undefined && p.limit === undefined)) {
@@ -144,22 +144,26 @@ test("the text leaves out defaults and ids the agent has no use for; structuredC
   const { client } = await connect(page);
   const res = await client.callTool({ name: "page_snapshot", arguments: {} });
   const text = res.content[0].text;
-  assert.doesNotMatch(text, /enabled|visible[\t,]|true|pageId|requestId|\bref\b|\bg\d+\b/);
+  assert.doesNotMatch(text, /enabled|visible[\t,|]|true|pageId|requestId|\bref\b|\bg\d+\b/);
   const shown = decode(text, { indent: 1 });
-  assert.deepEqual(shown.click, [{ id: "save", text: "Save — Save the list" }]);
-  assert.deepEqual(shown.input.map((r) => r.id), ["search"]);
-  assert.deepEqual(shown.scroll.map((r) => r.id), ["log"]);
-  assert.deepEqual(shown.drag.map((r) => r.id), ["card"]);
-  // Not runnable: the reason (and the event, unless click) is the table's key.
+  // Each item is `id: text` under what it is: its event when it can run now, else why not (its event not told).
   assert.deepEqual(
-    Object.keys(shown).filter((k) => /^(disabled|hidden|ambiguous|unsupported)\b/.test(k)).map((k) => [k, shown[k].map((r) => r.id)]),
-    [["disabled", ["off"]], ["hidden", ["gone"]], ["ambiguous", ["dup"]], ["unsupported hover", ["tips"]]],
+    Object.keys(shown).filter((k) => !["page", "window", "generics", "reload"].includes(k)).map((k) => [k, shown[k]]),
+    [
+      ["click", { save: "Save — Save the list" }],
+      ["input", { search: "Search" }],
+      ["scroll", { log: "Log" }],
+      ["drag", { card: "Card" }],
+      ["disabled", { off: "Off" }],
+      ["hidden", { gone: "Gone" }],
+      ["ambiguous", { dup: "Dup" }],
+      ["unsupported", { tips: "Tips" }],
+    ],
   );
-  assert.equal(shown.menu, "all 8");
-  // 10 generics, g3 hidden: 9 visible, named by role.
-  assert.equal(shown.generics, "all 9 visible; 1 hidden");
-  assert.deepEqual(shown.roles.button, ["Details 0", "Details 6", "Details 9"]);
-  assert.equal(shown.roles.link.length, 6);
+  // 10 generics, g3 hidden: 9 visible, each as its role and name.
+  assert.equal(shown.window, "menu all 8; generics all 9 visible; 1 hidden");
+  assert.deepEqual(shown.generics.filter((g) => g.startsWith("button ")), ["button Details 0", "button Details 6", "button Details 9"]);
+  assert.equal(shown.generics.filter((g) => g.startsWith("link ")).length, 6);
   assert.equal(shown.reload, "allowed");
 
   const s = res.structuredContent.payload.snapshot;
@@ -191,8 +195,8 @@ test("escape types are page text: none can replace the snapshot's own lines", as
   const { client } = await connect(page);
   const text = (await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
   const shown = decode(text, { indent: 1 });
-  assert.equal(shown.menu, "all 1");
-  assert.deepEqual(shown.click, [{ id: "save", text: "Save" }]);
+  assert.equal(shown.window, "menu all 1; generics none visible");
+  assert.deepEqual(shown.click, { save: "Save" });
   assert.equal(shown.reload, "not allowed: unsaved work");
   assert.ok(
     text.endsWith('\nreload: "not allowed: unsaved work"\nescapes:\n menu: "not allowed: x"\n click: allowed\n __proto__: allowed\n "": allowed'),
@@ -222,7 +226,7 @@ test("a query finds one row among thousands in a few hundred characters", async 
   const all = res.content.map((c) => c.text).join("\n");
   assert.ok(all.length <= 1500, `${all.length} characters`);
   const shown = decode(res.content[0].text, { indent: 1 });
-  assert.deepEqual(shown.click.map((r) => r.id), ["row.739.approve"]);
+  assert.deepEqual(Object.keys(shown.click), ["row.739.approve"]);
   assert.deepEqual(res.structuredContent.payload.snapshot.menuWindow, { offset: 0, limit: 50, total: 1 });
   // Words in any order, any case, each in any field.
   const loose = await client.callTool({ name: "page_snapshot", arguments: { query: "739 APPROVE row" } });
@@ -254,6 +258,66 @@ test("token ceilings: ≤ 4 for every menu item, ≤ 3 per generic beyond their 
   }
 });
 
+test("the frame is a fixed set of lines: every kind of item, 14 roles, both windows paged, hidden generics, the tools line, dirty and no reload stay within 120", async () => {
+  const kinds = [
+    item("save", { title: "Save customer", desc: "Saves the form, then closes the dialog" }),
+    item("name", { event: "input", title: "Name", desc: "Full name, as on the invoice" }),
+    item("history", { event: "scroll", title: "Order history" }),
+    item("card", { event: "drag", title: "Open ticket" }),
+    item("export", { enabled: false, title: "Export CSV", desc: "Downloads the orders" }),
+    item("number", { event: "input", enabled: false, title: "Customer number" }),
+    item("secret", { event: "input", visible: false, title: "Internal note" }),
+    item("audit", { event: "scroll", visible: false, title: "Audit log" }),
+    item("merge", { ambiguous: true, title: "Merge" }),
+    item("tips", { event: "hover", title: "Show tips" }),
+    item("pin", { event: "longpress", enabled: false, title: "Pin" }),
+    item("g7", { title: "Seven" }),
+  ];
+  const roles = ["link", "button", "textbox", "checkbox", "combobox", "radio", "slider", "tab", "menuitem", "switch", "searchbox", "spinbutton", "option", "treeitem"];
+  const generics = Array.from({ length: 300 }, (_, i) => ({ ref: `g${i}`, role: roles[i % roles.length], name: `Control ${i}`, visible: i % 9 !== 4 }));
+  const page = fakePage({
+    pageTitle: "Customers, page 2",
+    menu: [...kinds, ...rows(1400)],
+    generics,
+    dirty: ["cust.draft"],
+    noReload: true,
+    escapes: [{ type: "reload", allowed: false, reason: "the page forbids reload (data-e2e-noreload)" }],
+  });
+  const { client } = await connect(page, { menuTools: true });
+  const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+  const text = res.content[0].text;
+  const s = res.structuredContent.payload.snapshot;
+  for (const line of ["window: menu 0-49 of 1412; generics 0-49 of 267 visible; 33 hidden; next offset 50", "tools: first 64 runnable items; page_run runs any", "dirty[1|]: cust.draft", "reload: forbidden by the page"])
+    assert.ok(text.split("\n").includes(line), `${line}\n${text}`);
+  for (const key of ["click", "input", "scroll", "drag", "disabled", "hidden", "ambiguous", "unsupported", "unrunnable"]) assert.ok(text.includes(`\n${key}:\n`), key);
+  const m = measure(text, res.content.slice(1).map((c) => c.text), s.menu);
+  console.log(`every kind, paged, --menu-tools: frame ${m.frameTokens}, rows max ${m.maxRow} (mean ${m.meanRow.toFixed(2)}), generics max ${m.maxGeneric}`);
+  assert.equal(m.rows.length, 50);
+  assert.equal(new Set(m.generics.map((g) => g.role)).size, roles.length);
+  assert.ok(m.maxRow <= 4, `up to ${m.maxRow} tokens per menu item`);
+  assert.ok(m.maxGeneric <= 3, `${m.maxGeneric} tokens per generic`);
+  assert.ok(m.frameTokens <= 120, `frame ${m.frameTokens} tokens:\n${text}`);
+});
+
+test("a reload refused for the snapshot's own dirty ids or noreload marker is told short; structuredContent keeps the reason", async () => {
+  const cases = [
+    [{ dirty: ["name", "note"] }, "unsaved work would be lost (dirty: name, note)", "not allowed (unsaved work)"],
+    [{ dirty: ["name"], noReload: true }, "the page forbids reload (data-e2e-noreload)", "forbidden by the page"],
+    // A reason the snapshot does not tell is told as it is.
+    [{ dirty: [] }, "unsaved work would be lost (dirty: name)", "not allowed: unsaved work would be lost (dirty: name)"],
+    [{ dirty: ["name"] }, "the page is busy", "not allowed: the page is busy"],
+  ];
+  for (const [state, reason, said] of cases) {
+    const escapes = [{ type: "reload", allowed: false, reason }];
+    const { client } = await connect(fakePage({ menu: [item("save")], escapes, ...state }));
+    const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+    const shown = decode(res.content[0].text, { indent: 1 });
+    assert.equal(shown.reload, said);
+    assert.deepEqual(shown.dirty ?? [], state.dirty, "the dirty line names the ids");
+    assert.deepEqual(res.structuredContent.payload.escapes, escapes);
+  }
+});
+
 test("page_run: a success is at most 40 tokens in all, with no note; a refusal carries the note", async () => {
   const page = fakePage({ menu: [item("row.739.approve"), item("off", { enabled: false })] });
   const { client } = await connect(page);
@@ -271,6 +335,23 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   assert.equal(envelope.error.message, '"off" is disabled');
   assert.equal(refused.content.at(-1).text, UNTRUSTED_NOTE);
   assert.deepEqual(page.runs, [{ id: "row.739.approve" }], "the refusal ran nothing");
+});
+
+test("page_run: an input's value, the agent's own, is left out of the success line and structuredContent, so any value stays within 40 tokens", async () => {
+  const page = fakePage({ menu: [item("addr", { event: "input" }), item("tags", { event: "input" }), item("vip", { event: "input" })] });
+  const { client } = await connect(page);
+  const long = "221B Baker Street, London NW1 6XE, United Kingdom. ".repeat(6);
+  for (const [id, value] of [["addr", long], ["tags", ["a", "b", "c"]], ["vip", true]]) {
+    const ran = await client.callTool({ name: "page_run", arguments: { id, value } });
+    const all = [...ran.content.map((c) => c.text), JSON.stringify(ran.structuredContent)].join("\n");
+    assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
+    assert.deepEqual(ran.content.map((c) => c.text), [`ok ${id}`]);
+    assert.deepEqual(ran.structuredContent, { ok: true, payload: { id } });
+  }
+  const json = await client.callTool({ name: "page_run", arguments: { id: "addr", value: long, format: "json" } });
+  assert.equal(JSON.parse(json.content[0].text).payload.value, long, 'format "json": the whole uplink');
+  assert.deepEqual(json.structuredContent, { ok: true, payload: { id: "addr" } });
+  assert.deepEqual(page.runs.map((r) => r.value), [long, ["a", "b", "c"], true, long], "each value reached the page");
 });
 
 test('page_run takes format: "json" answers the whole uplink envelope as JSON text, "toon" a refusal as one line', async () => {
@@ -379,7 +460,8 @@ test("hello, run and escape: only the fields the protocol defines, of its types,
   assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a", scrollTop: 40 } });
   assert.equal(ran.content.length, 1, "nothing the page chose: no note");
   const typed = await client.callTool({ name: "page_run", arguments: { id: "name", value: "Ada Lovelace" } });
-  assert.equal(typed.content[0].text, 'ok name value="Ada Lovelace" scrollTop=40');
+  assert.equal(typed.content[0].text, "ok name scrollTop=40", "the agent's own value is not echoed");
+  assert.deepEqual(typed.structuredContent, { ok: true, payload: { id: "name", scrollTop: 40 } });
   assert.equal(typed.content.length, 1, "the agent's own value: no note");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(Object.keys(JSON.parse(json.content[0].text).payload), ["id", "scrollTop"]);
@@ -528,9 +610,8 @@ test("a playable whose id has a generic ref's shape is told as unrunnable and is
   const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
   assert.deepEqual(names, ["save"]);
   const shown = decode((await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text, { indent: 1 });
-  assert.deepEqual(shown.click.map((r) => r.id), ["save"]);
-  assert.deepEqual(shown.unrunnable, [{ id: "g7", text: "Seven" }]);
-  assert.deepEqual(shown["unrunnable input"], [{ id: "g8", text: "Eight" }]);
+  assert.deepEqual(shown.click, { save: "Title of save" });
+  assert.deepEqual(shown.unrunnable, { g7: "Seven", g8: "Eight" });
 });
 
 test("--menu-tools: the tool list follows the menu, with one list_changed per change", async () => {
