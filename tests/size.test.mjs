@@ -101,7 +101,8 @@ const BUDGET_GZIP_BYTES = 100_000;
  * flat tree (a component's slotted label, +59 B), a playable whose id has a
  * generic ref's shape stays in the menu (+76 B), a windowed snapshot carries
  * only the islands its window concerns and islandsTotal (+350 B on its
- * branch): 213,301 B merged. A ceiling that catches
+ * branch): 213,301 B merged; Surface's built-in executor refuses a
+ * capability id shaped like a generic ref (+30 B): 213,331 B. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */

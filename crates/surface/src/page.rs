@@ -228,6 +228,14 @@ impl Observation {
             Some(id) => format!("for record `{id}`"),
             None => "on the page".to_string(),
         };
+        // The built-in executor runs the control as the playable whose id is
+        // the capability's: one shaped like a generic ref (g + digits) no run
+        // takes (NOT_IN_MENU), so it could never act.
+        if clicks && sense::is_generic_ref(capability) {
+            return Err(Unavailability::new(format!(
+                "`{capability}` has a generic ref's shape (g + digits): no run takes its control; the page should give it another id"
+            )));
+        }
         let Some(first) = controls().next() else {
             return match clicks {
                 true => Err(Unavailability::new(format!(

@@ -889,3 +889,29 @@ fn after_reports_removed_records_bounded_by_record_limit() {
     assert_eq!(r["result"]["after"]["recordsTruncated"], true);
     assert_eq!(r["result"]["after"]["records"], json!([]));
 }
+
+#[test]
+fn with_the_built_in_executor_a_capability_shaped_like_a_generic_ref_is_listed_and_refused() {
+    let registry = json!([{ "id": "g7", "title": "Seven" }]);
+    let mut page = seed_page();
+    page.actions.push(surface::ActionState {
+        capability: "g7".into(),
+        record: None,
+        enabled: true,
+        visible: true,
+        unavailable_reason: None,
+    });
+    let fx = Fixture::with(SurfaceConfig::new("orders", ["g7"]), registry, page);
+    *fx.session.borrow_mut() = Some(Session {
+        scope: vec!["*".into()],
+        ..seed_session()
+    });
+    // The page's own executor may run it (it does not click the control).
+    assert_eq!(listed(&fx, "g7", None), None);
+    fx.clicks_controls.set(true);
+    let reason = listed_and_refused(&fx, "g7", json!({}));
+    assert_eq!(
+        reason,
+        "`g7` has a generic ref's shape (g + digits): no run takes its control; the page should give it another id"
+    );
+}
