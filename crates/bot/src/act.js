@@ -48,6 +48,12 @@ function up(n) {
   return n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null;
 }
 
+/** `a` is `n` or a flat-tree ancestor of it. */
+function holds(a, n) {
+  for (; n; n = up(n)) if (n === a) return true;
+  return false;
+}
+
 /**
  * The facts of a hit test at (x, y) in el's document or shadow root, or null
  * when nothing is hit: [tag, id, class, inside, pinned, shared]. `inside`:
@@ -68,14 +74,12 @@ export function hitAt(el, x, y) {
   const w = win(el);
   let pin = deep;
   while (pin && w.getComputedStyle(pin).position !== "fixed") pin = up(pin);
-  let shared = false;
-  for (let p = el; pin && p && !shared; p = up(p)) shared = p === pin;
+  const shared = !!pin && holds(pin, el);
   // Inside in the flat tree, as the browser dispatches: light content slotted
   // into el (a component's `<button><slot></slot></button>`) is el's, though
   // el.contains() says no.
-  let inside = el.contains(hit);
   let from = deep;
-  if (!inside && root.nodeType === 11 && hit === root.host) {
+  if (root.nodeType === 11 && hit === root.host) {
     // The root's own host stands for its text slotted into this shadow tree
     // (`<x-btn>Save</x-btn>`): what lies right beneath it here is where that
     // text is rendered.
@@ -83,7 +87,7 @@ export function hitAt(el, x, y) {
     from = null;
     for (let i = 0; i < under.length && from === null; i++) if (under[i] !== hit) from = under[i];
   }
-  for (let n = from; n && !inside; n = up(n)) inside = n === el;
+  const inside = el.contains(hit) || holds(el, from);
   return [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
 }
 
