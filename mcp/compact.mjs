@@ -305,9 +305,10 @@ function okPayload(cmd, payload, sent) {
     if (typeof v === "boolean") out.value = v;
     else if (typeof v === "string" || (Array.isArray(v) && v.every((o) => typeof o === "string"))) {
       out.value = typeof v === "string" ? cut(v, LIMITS.desc) : v.slice(0, LIMITS.entries).map((o) => cut(o, LIMITS.desc));
-      if (JSON.stringify(v) !== JSON.stringify(sent.value)) pageText = true;
     }
     echoed = out.value !== undefined && JSON.stringify(v) === JSON.stringify(sent.value);
+    // A text value other than the agent's is the page's own words.
+    if (out.value !== undefined && typeof v !== "boolean" && !echoed) pageText = true;
     for (const key of ["scrollLeft", "scrollTop"]) if (Number.isSafeInteger(p[key])) out[key] = p[key];
     text("to", LIMITS.id);
   }
