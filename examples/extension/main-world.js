@@ -18,7 +18,11 @@
 
   const tell = (status) => window.postMessage({ channel: CONTROL, kind: "status", ...status }, location.origin);
   // The page ships the package itself: talk to its bridge, do not install a second copy.
-  const pageHasIt = () => window.__IN_PAGE_PLAYABLE_V1__ && (tell({ state: "ready", installedBy: "page" }), true);
+  function pageHasIt() {
+    if (!window.__IN_PAGE_PLAYABLE_V1__) return false;
+    tell({ state: "ready", installedBy: "page" });
+    return true;
+  }
 
   async function boot(base) {
     if (booted) return;
