@@ -116,14 +116,9 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/web/lower.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = lowercase)]
-    fn lowercase_js(s: &str) -> String;
-}
-
-/// Unicode lowercase by the platform's `String.prototype.toLowerCase`, as
-/// the module loaded it.
-pub fn lowercase(s: &str) -> String {
-    lowercase_js(s)
+    /// Unicode lowercase by the platform's `String.prototype.toLowerCase`,
+    /// as the module loaded it.
+    pub fn lowercase(s: &str) -> String;
 }
 
 /// `JSON.stringify(v)`; `None` when it throws or gives `undefined`.
