@@ -97,16 +97,20 @@ export const EVENT_SCHEMAS = Object.freeze({
     },
     "value",
   ),
-  scroll: closed({
-    to: { type: "string", enum: ["start", "center", "end"], description: "Scroll the item into this position." },
-    by: {
-      type: "object",
-      properties: { x: { type: "number" }, y: { type: "number" } },
-      required: ["x", "y"],
-      additionalProperties: false,
-      description: "Scroll by this many CSS pixels.",
-    },
-  }),
+  // `to`, `by` or both: a run with neither is BAD_REQUEST.
+  scroll: {
+    ...closed({
+      to: { type: "string", enum: ["start", "center", "end"], description: "Scroll the item into this position." },
+      by: {
+        type: "object",
+        properties: { x: { type: "number" }, y: { type: "number" } },
+        required: ["x", "y"],
+        additionalProperties: false,
+        description: "Scroll by this many CSS pixels.",
+      },
+    }),
+    minProperties: 1,
+  },
   drag: closed({ to: { type: "string", minLength: 1, description: "The menu id of the item to drop on." } }, "to"),
 });
 

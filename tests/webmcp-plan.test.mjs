@@ -4,6 +4,7 @@
 // a browser.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import Ajv from "ajv";
 import pkg from "./support/module.mjs";
 
 const { webMcpPlanForTests: plan, webMcpNameForTests: sanitisedName } = pkg;
@@ -87,6 +88,32 @@ test("every known event has an object schema", () => {
   assert.deepEqual(schemas[1].required, ["value"]);
   assert.deepEqual(Object.keys(schemas[2].properties), ["to", "by"]);
   assert.deepEqual(schemas[3].required, ["to"]);
+});
+
+test("each schema refuses the payloads a run refuses as BAD_REQUEST", () => {
+  // docs/protocol.md's run table, beside `id`: a client that validates its
+  // arguments against the schema does not send a run the module refuses as
+  // malformed, and can send every well-formed one.
+  const cases = {
+    click: [[{}, true]],
+    input: [[{ value: "Ada" }, true], [{ value: true }, true], [{ value: ["a", "b"] }, true], [{}, false], [{ value: 3 }, false]],
+    scroll: [
+      [{ to: "end" }, true],
+      [{ by: { x: 0, y: 40 } }, true],
+      [{ to: "center", by: { x: -1, y: 2.5 } }, true],
+      [{}, false],
+      [{ to: "middle" }, false],
+      [{ by: { x: 1 } }, false],
+    ],
+    drag: [[{ to: "target" }, true], [{}, false], [{ to: 1 }, false]],
+  };
+  const ajv = new Ajv({ strict: true });
+  const events = Object.keys(cases);
+  const schemas = plan(false, snapshot(events.map((event) => item(event, { event })))).map((t) => JSON.parse(t[3]));
+  events.forEach((event, i) => {
+    const valid = ajv.compile(schemas[i]);
+    for (const [payload, ok] of cases[event]) assert.equal(valid(payload), ok, `${event} ${JSON.stringify(payload)}`);
+  });
 });
 
 test("descriptions come from title and desc", () => {

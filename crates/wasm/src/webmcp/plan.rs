@@ -177,7 +177,7 @@ fn describe(kind: Kind, id: &str, title: &str, desc: &str, event: &str, name: &s
 /// costs more).
 const CLICK: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
 const INPUT: &str = r#"{"type":"object","properties":{"value":{"description":"Text for a text field or textarea; true or false for a checkbox or radio; an option value, or a list of them, for a select.","anyOf":[{"type":"string"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}]}},"required":["value"],"additionalProperties":false}"#;
-const SCROLL: &str = r#"{"type":"object","properties":{"to":{"type":"string","enum":["start","center","end"],"description":"Scroll the item into this position."},"by":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false,"description":"Scroll by this many CSS pixels."}},"additionalProperties":false}"#;
+const SCROLL: &str = r#"{"type":"object","properties":{"to":{"type":"string","enum":["start","center","end"],"description":"Scroll the item into this position."},"by":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false,"description":"Scroll by this many CSS pixels."}},"additionalProperties":false,"minProperties":1}"#;
 const DRAG: &str = r#"{"type":"object","properties":{"to":{"type":"string","minLength":1,"description":"The menu id of the item to drop on."}},"required":["to"],"additionalProperties":false}"#;
 
 /// The input schema per event kind (the run payload minus `id`); `None`
