@@ -185,6 +185,28 @@ function merge(list, hosts, els, selector) {
   while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector);
 }
 
+/**
+ * The windows of `doc`'s frames: its window's `frames`, then those of the
+ * frames in its open shadow roots, recursively, which `frames` leaves out
+ * (a frame not loaded has none: null). A reload reloads them all.
+ */
+export function frameWindows(doc) {
+  const out = [];
+  const win = doc.defaultView;
+  for (let i = 0, n = win ? win.length : 0; i < n; i++) out.push(win[i]);
+  const inShadows = (root) => {
+    const hosts = shadowHosts(root);
+    for (let h = 0; h < hosts.length; h++) {
+      const shadow = hosts[h].shadowRoot;
+      const frames = shadow.querySelectorAll("iframe,frame,object");
+      for (let i = 0; i < frames.length; i++) out.push(frames[i].contentWindow);
+      inShadows(shadow);
+    }
+  };
+  inShadows(doc);
+  return out;
+}
+
 const encoder = new TextEncoder();
 
 // Attribute name → field index (wire.rs `Facts` order, after the tag) or
