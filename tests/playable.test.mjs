@@ -1449,6 +1449,23 @@ test("a reload escape fails closed past the frame bounds: one same-origin frame 
     assert.deepEqual(r.reloads, ["reload", "reload"], "only the escapes within the bounds reached the bom");
   }));
 
+test("escape on the instance of a frame removed from the page (its window closed) is DISPATCH_FAILED, phase unchanged: no fake retirement", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const frame = document.createElement("iframe");
+      frame.src = "/tests/fixtures/seed.html";
+      await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
+      const win = frame.contentWindow;
+      const p = window.P.installPlayable({ window: win });
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      frame.remove();
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      const again = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      return { closed: win.closed, escape: e.ok ? e.payload : e.error.code, phase: p.phase, samePageId: again.ok && again.payload.pageId === h.payload.pageId };
+    });
+    assert.deepEqual(r, { closed: true, escape: "DISPATCH_FAILED", phase: "live", samePageId: true });
+  }));
+
 test("install options are checked with clear TypeErrors", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {
