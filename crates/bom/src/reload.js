@@ -36,12 +36,7 @@ export function soon(win) {
 // pagehide is not the reload: the document went into the back/forward cache
 // (its person left after staying) and may come back as it was.
 export function reload(win, facts) {
-  const hide = (e) => {
-    if (e.persisted) return;
-    facts.left = true;
-    win.removeEventListener("pagehide", hide);
-  };
-  win.addEventListener("pagehide", hide);
+  win.addEventListener("pagehide", (e) => { if (!e.persisted) facts.left = true; });
   try {
     win.location.reload();
   } finally {

@@ -170,10 +170,8 @@ where
             beyond.unread,
         ) {
             (None, None) => return Ok(()),
-            (Some(reason), _) => format!("{reason}, outside the scan root"),
-            (None, Some(bound)) => {
-                format!("too many frames to check for unsaved work: {bound}")
-            }
+            (Some(reason), _) => reason + ", outside the scan root",
+            (None, Some(bound)) => bound.reason().to_string(),
         };
         Err(fail(
             ErrorCode::EscapeNotAllowed,

@@ -186,24 +186,16 @@ function merge(list, hosts, els, selector) {
 }
 
 /**
- * The windows of `doc`'s frames: its window's `frames`, then those of the
- * frames in its open shadow roots, recursively, which `frames` leaves out
- * (a frame not loaded has none: null). A reload reloads them all.
+ * The windows of the frames of `root` (a Document: its window's `frames`),
+ * then those of the frames in its open shadow roots, recursively, which
+ * `frames` leaves out (a frame not loaded has none: null). A reload reloads
+ * them all.
  */
-export function frameWindows(doc) {
-  const out = [];
-  const win = doc.defaultView;
-  for (let i = 0, n = win ? win.length : 0; i < n; i++) out.push(win[i]);
-  const inShadows = (root) => {
-    const hosts = shadowHosts(root);
-    for (let h = 0; h < hosts.length; h++) {
-      const shadow = hosts[h].shadowRoot;
-      const frames = shadow.querySelectorAll("iframe,frame,object");
-      for (let i = 0; i < frames.length; i++) out.push(frames[i].contentWindow);
-      inShadows(shadow);
-    }
-  };
-  inShadows(doc);
+export function frameWindows(root, out = Array.from(root.defaultView || [])) {
+  for (const host of shadowHosts(root)) {
+    for (const frame of host.shadowRoot.querySelectorAll("iframe,object")) out.push(frame.contentWindow);
+    frameWindows(host.shadowRoot, out);
+  }
   return out;
 }
 

@@ -172,19 +172,15 @@ pub enum FrameBound {
     Depth,
 }
 
-impl std::fmt::Display for FrameBound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl FrameBound {
+    /// Why a reload is refused when this bound left frames unread (the
+    /// numbers are [`crate::rules`]'; a test keeps them in step).
+    pub fn reason(self) -> &'static str {
         match self {
-            Self::Count => write!(
-                f,
-                "more than {} same-origin frames",
-                crate::rules::FRAMES_MAX
-            ),
-            Self::Depth => write!(
-                f,
-                "same-origin frames nested more than {} levels deep",
-                crate::rules::FRAME_DEPTH
-            ),
+            Self::Count => {
+                "too many frames to check for unsaved work: more than 64 same-origin frames"
+            }
+            Self::Depth => "too many frames to check for unsaved work: same-origin frames nested more than 8 levels deep",
         }
     }
 }

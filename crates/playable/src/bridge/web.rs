@@ -152,11 +152,14 @@ impl WindowBridge {
     /// attached as far as this instance can know.
     pub fn reattach(&self) {
         if let Some(listener) = &self.listener {
-            let _ = listener.target().add_event_listener_with_callback_and_bool(
-                "message",
-                listener.callback().as_ref().unchecked_ref(),
-                false,
-            );
+            // gloo-events' own call (bubble phase): one import, not two.
+            let _ = listener
+                .target()
+                .add_event_listener_with_callback_and_add_event_listener_options(
+                    "message",
+                    listener.callback().as_ref().unchecked_ref(),
+                    &web_sys::AddEventListenerOptions::new(),
+                );
         }
     }
 }
