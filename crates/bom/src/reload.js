@@ -34,7 +34,8 @@ export function soon(win) {
 // the page cancels (a beforeunload handler, its person choosing to stay)
 // returns with the document in place, and no pagehide comes. A persisted
 // pagehide is not the reload: the document went into the back/forward cache
-// (its person left after staying) and may come back as it was.
+// (its person left after staying) and may come back as it was, so the
+// listener stays for a pagehide after that.
 export function reload(win, facts) {
   win.addEventListener("pagehide", (e) => { if (!e.persisted) facts.left = true; });
   try {
