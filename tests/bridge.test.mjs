@@ -293,6 +293,34 @@ test("detaching on a page whose removeEventListener throws since the attach: not
     });
   }));
 
+test("document.open() erases the window's listeners, the bridge's with them: attachWindowBridge() again brings it back, one reply per downlink; detach still removes it", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      const install = new Function("return " + helpers)();
+      install();
+      const answered = async (seq) => { __ups.length = 0; __post(__hello(seq)); await __settle(); return __ups.map((u) => u.data.seq); };
+      const p = window.P.installPlayable({ allowedOrigins: [location.origin] });
+      p.attachWindowBridge();
+      const before = await answered(1);
+      document.open();
+      document.write('<!doctype html><button data-e2e-kind="playable" data-e2e-id="new-btn">New</button>');
+      document.close();
+      install(); // the helpers' own listener was erased too
+      const erased = await answered(2);
+      p.attachWindowBridge();
+      p.attachWindowBridge(); // twice: still one reply
+      const back = await answered(3);
+      const menu = (await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} })).ok
+        && (await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} })).payload.snapshot.menu.map((m) => m.id);
+      p.attachWindowBridge(); // while attached: still one reply
+      const still = await answered(4);
+      window.P.detachWindowBridgeForTests();
+      const detached = await answered(5);
+      return { before, erased, back, menu, still, detached };
+    }, HELPERS.toString());
+    assert.deepEqual(r, { before: [1], erased: [], back: [3], menu: ["new-btn"], still: [4], detached: [] });
+  }));
+
 test("installPlayable({ window }) of another origin is a TypeError naming its unreadable document: nothing installed, this window unmarked", () =>
   withPage(async (page) => {
     const r = await page.evaluate(async (src) => {

@@ -1347,6 +1347,125 @@ test("a reload escape is refused while unsaved work sits outside the scan root o
     assert.deepEqual(r.reloads, ["reload"], "only the clean page was reloaded");
   }));
 
+test("a reload escape is refused while unsaved work sits in a same-origin frame inside an open shadow root (Window.frames leaves those out), at any depth through the frames' own shadow roots", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      for (const el of document.querySelectorAll("[data-e2e-dirty]")) el.removeAttribute("data-e2e-dirty");
+      for (const el of document.querySelectorAll("[data-e2e-noreload]")) el.removeAttribute("data-e2e-noreload");
+      const loaded = (frame) => new Promise((resolve) => { frame.onload = resolve; });
+      // An iframe in a shadow root nested in another; the frame's own page puts a second iframe in its shadow root.
+      const outer = document.createElement("div");
+      document.body.append(outer);
+      const inner = document.createElement("div");
+      outer.attachShadow({ mode: "open" }).append(inner);
+      const frame = document.createElement("iframe");
+      frame.srcdoc = '<textarea data-e2e-dirty="true" data-e2e-id="draft"></textarea>';
+      const first = loaded(frame);
+      inner.attachShadow({ mode: "open" }).append(frame);
+      await first;
+      const fdoc = frame.contentDocument;
+      fdoc.querySelector("textarea").value = "three paragraphs of unsaved work";
+      const host = fdoc.createElement("div");
+      fdoc.body.append(host);
+      const deep = fdoc.createElement("iframe");
+      deep.srcdoc = "<div></div>";
+      const second = loaded(deep);
+      host.attachShadow({ mode: "open" }).append(deep);
+      await second;
+      const reloads = [];
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({ ports: { bom: { run: (a) => { reloads.push(a.type); return { ok: true, retired: false }; } } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const send = async (cmd, payload = {}) => {
+        const up = await p.handle({ pageId: p.pageId, requestId: cmd, cmd, payload });
+        return up.ok ? up.payload : up.error.code + ": " + up.error.message;
+      };
+      const out = { frames: window.length, shadowFrame: await send("escape", { type: "reload" }) };
+      fdoc.querySelector("textarea").removeAttribute("data-e2e-dirty");
+      deep.contentDocument.body.innerHTML = '<input data-e2e-dirty="true" data-e2e-id="deep-draft">';
+      out.deepFrame = await send("escape", { type: "reload" });
+      deep.contentDocument.body.innerHTML = "<div data-e2e-noreload></div>";
+      out.deepNoReload = await send("escape", { type: "reload" });
+      deep.contentDocument.body.innerHTML = "";
+      out.clean = await send("escape", { type: "reload" });
+      out.reloads = reloads;
+      window.P.resetPlayableForTests();
+      outer.remove();
+      return out;
+    });
+    assert.equal(r.frames, 0, "Window.frames holds none of them");
+    assert.equal(r.shadowFrame, "ESCAPE_NOT_ALLOWED: reload is not allowed now: unsaved work would be lost (dirty: draft), outside the scan root (a reload reloads the whole page)");
+    assert.match(r.deepFrame, /^ESCAPE_NOT_ALLOWED: .*\(dirty: deep-draft\), outside the scan root/);
+    assert.match(r.deepNoReload, /^ESCAPE_NOT_ALLOWED: .*data-e2e-noreload.*outside the scan root/);
+    assert.match(r.clean, /^DISPATCH_FAILED/, "then the bom is asked (this one reports no retirement)");
+    assert.deepEqual(r.reloads, ["reload"], "only the clean page was reloaded");
+  }));
+
+test("a reload escape fails closed past the frame bounds: one same-origin frame more than 64, or nested deeper than 8 levels, is ESCAPE_NOT_ALLOWED (its unsaved work unknown), nothing reloaded", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      for (const el of document.querySelectorAll("[data-e2e-dirty]")) el.removeAttribute("data-e2e-dirty");
+      for (const el of document.querySelectorAll("[data-e2e-noreload]")) el.removeAttribute("data-e2e-noreload");
+      const reloads = [];
+      const p = window.P.installPlayable({ ports: { bom: { run: (a) => { reloads.push(a.type); return { ok: true, retired: false }; } } } });
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const escape = async () => {
+        const up = await p.handle({ pageId: p.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+        return up.ok ? up.payload : up.error.code + ": " + up.error.message;
+      };
+      const frameIn = (doc, html) => new Promise((resolve) => {
+        const frame = doc.createElement("iframe");
+        frame.srcdoc = html;
+        frame.onload = () => resolve(frame);
+        doc.body.append(frame);
+      });
+      const out = {};
+      // 64 frames are read; a 65th, dirty, is past the bound.
+      const many = [];
+      for (let i = 0; i < 64; i++) many.push(frameIn(document, "<p>clean</p>"));
+      const frames = await Promise.all(many);
+      out.at64 = await escape();
+      const last = await frameIn(document, '<input data-e2e-dirty="true" data-e2e-id="draft65">');
+      out.at65 = await escape();
+      for (const f of [...frames, last]) f.remove();
+      // Frames in frames: 8 levels are read; a 9th is past the bound.
+      let doc = document;
+      const chain = [];
+      for (let level = 1; level <= 8; level++) {
+        chain.push(await frameIn(doc, "<p>level " + level + "</p>"));
+        doc = chain[chain.length - 1].contentDocument;
+      }
+      out.at8 = await escape();
+      await frameIn(doc, '<input data-e2e-dirty="true" data-e2e-id="draft9">');
+      out.at9 = await escape();
+      chain[0].remove();
+      out.reloads = reloads;
+      return out;
+    });
+    assert.match(r.at64, /^DISPATCH_FAILED/, "within the bounds: the bom is asked (this one reports no retirement)");
+    assert.equal(r.at65, "ESCAPE_NOT_ALLOWED: reload is not allowed now: too many frames to check for unsaved work: more than 64 same-origin frames (a reload reloads the whole page)");
+    assert.match(r.at8, /^DISPATCH_FAILED/);
+    assert.equal(r.at9, "ESCAPE_NOT_ALLOWED: reload is not allowed now: too many frames to check for unsaved work: same-origin frames nested more than 8 levels deep (a reload reloads the whole page)");
+    assert.deepEqual(r.reloads, ["reload", "reload"], "only the escapes within the bounds reached the bom");
+  }));
+
+test("escape on the instance of a frame removed from the page (its window closed) is DISPATCH_FAILED, phase unchanged: no fake retirement", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async () => {
+      const frame = document.createElement("iframe");
+      frame.src = "/tests/fixtures/seed.html";
+      await new Promise((resolve) => { frame.onload = resolve; document.body.append(frame); });
+      const win = frame.contentWindow;
+      const p = window.P.installPlayable({ window: win });
+      const h = await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      frame.remove();
+      const e = await p.handle({ pageId: h.payload.pageId, requestId: "e", cmd: "escape", payload: { type: "reload" } });
+      const again = await p.handle({ pageId: null, requestId: "h2", cmd: "hello", payload: {} });
+      return { closed: win.closed, escape: e.ok ? e.payload : e.error.code, phase: p.phase, samePageId: again.ok && again.payload.pageId === h.payload.pageId };
+    });
+    assert.deepEqual(r, { closed: true, escape: "DISPATCH_FAILED", phase: "live", samePageId: true });
+  }));
+
 test("install options are checked with clear TypeErrors", () =>
   withPage(async (page) => {
     const r = await page.evaluate(() => {

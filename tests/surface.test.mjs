@@ -1241,6 +1241,31 @@ test("bridge: the window carries __PLING_SURFACE_V0_1__ while a Surface bridge i
     ]);
   }));
 
+test("bridge: document.open() erases the window's listeners, the Surface bridge's with them (the marker stays): attachWindowBridge() again brings it back, one reply per request", () =>
+  withPage(async (page) => {
+    const r = await page.evaluate(async (helpers) => {
+      const install = new Function("return " + helpers)();
+      install();
+      const answered = async (seq) => { __ups.length = 0; __post(__down(seq, req("describe"))); await __settle(); return __ups.map((u) => [u.data.seq, u.data.envelope.ok]); };
+      const s = makeSurface({ allowedOrigins: [location.origin] });
+      s.attachWindowBridge();
+      const before = await answered(1);
+      document.open();
+      document.write("<p>replaced</p>");
+      document.close();
+      install(); // the helpers' own listener was erased too
+      const marker = window.__PLING_SURFACE_V0_1__;
+      const erased = await answered(2);
+      s.attachWindowBridge();
+      s.attachWindowBridge(); // twice: still one reply
+      const back = await answered(3);
+      s.detachWindowBridge();
+      const detached = await answered(4);
+      return { before, marker, erased, back, detached, unmarked: window.__PLING_SURFACE_V0_1__ === undefined };
+    }, BRIDGE.toString());
+    assert.deepEqual(r, { before: [[1, true]], marker: true, erased: [], back: [[3, true]], detached: [], unmarked: true });
+  }));
+
 test("bridge: another origin, or another window, is ignored", async () => {
   const page = await ctx.open(FIXTURE);
   try {

@@ -266,6 +266,7 @@ export interface IPlayable {
   /**
    * Throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…),
    * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
+   * Again while attached: still one reply per downlink. Call it again after `document.open()`, which erases the window's listeners.
    */
   attachWindowBridge(): void;
 }
@@ -573,6 +574,7 @@ export interface ISurface {
    * Answers "pling.surface" bridge messages; throws when allowedOrigins is empty or holds an entry that is not an origin ("*", "null", a path…),
    * and when the page's addEventListener or removeEventListener throws (nothing is attached; a later call may attach).
    * While attached, the window's marker `__PLING_SURFACE_V0_1__` reads `true` (no API; a page script cannot delete it).
+   * Again while attached: still one reply per request. Call it again after `document.open()`, which erases the window's listeners.
    */
   attachWindowBridge(): void;
   /** Stops answering; the window's `__PLING_SURFACE_V0_1__` marker reads `undefined` once no Surface bridge is left attached there. */

@@ -1,6 +1,7 @@
 // A tiny static server for the end-to-end tests: serves the repository root
 // on 127.0.0.1 with correct MIME types. A `csp` query parameter adds a
-// Content-Security-Policy header (used to prove the clear CSP error).
+// Content-Security-Policy header (used to prove the clear CSP error); every
+// response is no-store but one asked for with a `store` query parameter.
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -47,7 +48,9 @@ export async function startServer(port = 0) {
     }
     try {
       const body = await readFile(path.endsWith("/") ? join(path, "index.html") : path);
-      const headers = { "content-type": TYPES[extname(path)] || "application/octet-stream", "cache-control": "no-store" };
+      const headers = { "content-type": TYPES[extname(path)] || "application/octet-stream" };
+      // `?store`: a page the back/forward cache may keep (no-store keeps it out).
+      if (!url.searchParams.has("store")) headers["cache-control"] = "no-store";
       const csp = POLICIES[url.searchParams.get("csp")];
       if (csp) headers["content-security-policy"] = csp;
       res.writeHead(200, headers).end(body);

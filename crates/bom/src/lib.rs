@@ -39,7 +39,8 @@ pub struct Reload {
     pub scheduled_at: f64,
     /// When `location.reload()` returned (`None`: not tried yet).
     pub tried_at: Option<f64>,
-    /// Whether this document's `pagehide` followed the try.
+    /// Whether this document's `pagehide` followed the try: one not
+    /// `persisted` (going into the back/forward cache is not a reload).
     pub left: bool,
     /// Whether it was never tried, for good: the last check before it found
     /// it no longer allowed (unsaved work appeared), or `location.reload()`
@@ -150,7 +151,8 @@ mod dom {
         /// delivered before the document unloads (see reload.js). When its
         /// turn comes it starts only if it was not forgotten meanwhile and
         /// [`StillAllowed`] says yes; else it is skipped (undone at once).
-        /// A window whose location cannot be read (cross-origin, closed) is
+        /// A closed window (a removed frame's, whose location still reads)
+        /// or one whose location cannot be read (cross-origin) is
         /// `{ ok: false, retired: false }`: no fake retirement.
         pub fn reload(&self) -> Outcome {
             let Ok(turn) = soon(&self.window) else {

@@ -12,10 +12,11 @@ const Channel = MessageChannel;
 const Later = Promise;
 export const now = Date.now;
 
-// Throws (nothing scheduled) when the window's location cannot be read
-// (cross-origin, closed).
+// Throws (nothing scheduled) when the window is closed (a removed frame's
+// window, whose location still reads) or its location cannot be read
+// (cross-origin).
 export function soon(win) {
-  if (typeof win.location.href !== "string") throw new TypeError("no readable location");
+  if (win.closed || typeof win.location.href !== "string") throw new TypeError("no readable location");
   return new Later((resolve) => {
     later(() => {
       const channel = new Channel();
@@ -31,9 +32,12 @@ export function soon(win) {
 // The one act, with its facts for lib.rs: `triedAt`, when location.reload()
 // returned, and `left`, whether this document's pagehide followed. A reload
 // the page cancels (a beforeunload handler, its person choosing to stay)
-// returns with the document in place, and no pagehide comes.
+// returns with the document in place, and no pagehide comes. A persisted
+// pagehide is not the reload: the document went into the back/forward cache
+// (its person left after staying) and may come back as it was, so the
+// listener stays for a pagehide after that.
 export function reload(win, facts) {
-  win.addEventListener("pagehide", () => { facts.left = true; }, { once: true });
+  win.addEventListener("pagehide", (e) => { if (!e.persisted) facts.left = true; });
   try {
     win.location.reload();
   } finally {

@@ -163,15 +163,20 @@ where
                 format!("reading the page beyond the scan root failed: {e}"),
             )
         })?;
-        match reload_refusal(&beyond.dirty, beyond.no_reload) {
-            None => Ok(()),
-            Some(reason) => Err(fail(
-                ErrorCode::EscapeNotAllowed,
-                format!(
-                    "reload is not allowed now: {reason}, outside the scan root (a reload reloads the whole page)"
-                ),
-            )),
-        }
+        // Unsaved work found names itself; else frames left unread refuse
+        // too: what they hold is unknown (fail closed).
+        let reason = match (
+            reload_refusal(&beyond.dirty, beyond.no_reload),
+            beyond.unread,
+        ) {
+            (None, None) => return Ok(()),
+            (Some(reason), _) => reason + ", outside the scan root",
+            (None, Some(bound)) => bound.reason().to_string(),
+        };
+        Err(fail(
+            ErrorCode::EscapeNotAllowed,
+            format!("reload is not allowed now: {reason} (a reload reloads the whole page)"),
+        ))
     }
 
     pub fn page_id(&self) -> Option<String> {

@@ -8,7 +8,7 @@ use std::fmt;
 
 pub use bom::Outcome;
 pub use bot::{Action, Align, DispatchError, InputValue, Refusal, Report};
-use sense::Snapshot;
+use sense::{Beyond, Snapshot};
 
 /// Why a port could not answer. The message goes into the uplink
 /// (`INTERNAL` for sense, `DISPATCH_FAILED` for bom).
@@ -62,11 +62,12 @@ pub trait Sense {
     async fn capture(&self) -> Result<Option<Self::Shot>, PortError>;
     /// The reload markers a reload would override beyond the scan root:
     /// the rest of the document it reloads and its same-origin frames
-    /// (`dirty` ids, `noReload`), as a snapshot holds them. A reload
-    /// reloads the whole page, so unsaved work anywhere in it forbids one.
-    /// None beyond the root by default (an injected reader is the page).
-    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
-        Ok(Snapshot::default())
+    /// (`dirty` ids, `noReload`), as a snapshot holds them, and whether
+    /// frames were left unread (the bounds). A reload reloads the whole
+    /// page, so unsaved work anywhere in it forbids one. None beyond the
+    /// root by default (an injected reader is the page).
+    async fn beyond_root(&self) -> Result<Beyond, PortError> {
+        Ok(Beyond::default())
     }
 }
 

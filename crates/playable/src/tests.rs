@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use sense::{MenuItem, Snapshot};
+use sense::{Beyond, MenuItem, Snapshot};
 use serde_json::{json, Value};
 
 use crate::ports::{
@@ -31,7 +31,7 @@ pub struct FakeSense {
     pub fail: Cell<bool>,
     pub shot: Option<&'static str>,
     /// What `beyond_root` answers; `fail_beyond`: it fails.
-    pub beyond: RefCell<Snapshot>,
+    pub beyond: RefCell<Beyond>,
     pub fail_beyond: Cell<bool>,
 }
 
@@ -56,7 +56,7 @@ impl Sense for FakeSense {
     async fn capture(&self) -> Result<Option<&'static str>, PortError> {
         Ok(self.shot)
     }
-    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
+    async fn beyond_root(&self) -> Result<Beyond, PortError> {
         if self.fail_beyond.get() {
             return Err("frame boom".into());
         }

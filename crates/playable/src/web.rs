@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use bom::DomBom;
 use bot::DomBot;
 use sense::dom::{thrown_message as thrown, DomSense};
-use sense::Snapshot;
+use sense::{Beyond, Snapshot};
 
 use crate::answers::{BomAnswer, ClickAnswer};
 use crate::ports::{
@@ -100,10 +100,10 @@ impl Sense for SensePort {
         Ok((!target.is_null() && !target.is_undefined()).then_some(target))
     }
 
-    async fn beyond_root(&self) -> Result<Snapshot, PortError> {
+    async fn beyond_root(&self) -> Result<Beyond, PortError> {
         match &self.js {
             // An injected reader stands for the page.
-            Some(_) => Ok(Snapshot::default()),
+            Some(_) => Ok(Beyond::default()),
             None => Ok(sense::dom::beyond_root(self.dom.root())?),
         }
     }

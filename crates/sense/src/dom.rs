@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::{build, read, rules, wire, GatherError, IslandSlots, Snapshot};
+use crate::{build, read, rules, wire, Beyond, FrameBound, GatherError, IslandSlots, Snapshot};
 
 #[wasm_bindgen(module = "/src/gather.js")]
 extern "C" {
@@ -30,6 +30,10 @@ extern "C" {
     #[wasm_bindgen(js_name = disabledFacts, catch)]
     fn disabled_facts(el: &JsValue, disabling: &str) -> Result<u32, JsValue>;
     fn checks(disabling: &str) -> Array;
+    /// The windows of a document's frames, those in its open shadow
+    /// roots included (`Window.frames` leaves them out).
+    #[wasm_bindgen(js_name = frameWindows, catch)]
+    fn frame_windows(doc: &JsValue) -> Result<Array, JsValue>;
 }
 
 /// Whether an element is visible by the snapshot's rule (connected, rendered,
@@ -192,20 +196,17 @@ impl DomSense {
     }
 }
 
-/// How deep [`beyond_root`] follows frames in frames, and how many it reads
-/// at most: bounded work on a page of many frames.
-const FRAME_DEPTH: u32 = 8;
-const FRAMES_MAX: u32 = 64;
-
 /// The reload markers (`dirty`, `noReload`) a reload of `root`'s page would
 /// override beyond `root`: the rest of its document, when `root` is
-/// narrower, and the documents of its same-origin frames, recursively (a
-/// frame of another origin cannot be read: its work is its own to guard).
-/// The other fields of the answer are those reads' and mean nothing here.
-pub fn beyond_root(root: &JsValue) -> Result<Snapshot, GatherError> {
+/// narrower, and the documents of its same-origin frames, recursively,
+/// those in open shadow roots included (a frame of another origin cannot be
+/// read: its work is its own to guard). Past [`rules::FRAMES_MAX`] frames or
+/// [`rules::FRAME_DEPTH`] levels it stops, with `unread` set: a frame left
+/// unread may hold unsaved work.
+pub fn beyond_root(root: &JsValue) -> Result<Beyond, GatherError> {
     let field = |obj: &JsValue, key: &JsValue| js_sys::Reflect::get(obj, key).ok();
     let object = |v: Option<JsValue>| v.filter(JsValue::is_object);
-    let mut out = Snapshot::default();
+    let mut out = Beyond::default();
     let document = match field(root, &"nodeType".into()).and_then(|t| t.as_f64()) {
         Some(9.0) => root.clone(),
         _ => match object(field(root, &"ownerDocument".into())) {
@@ -216,8 +217,8 @@ pub fn beyond_root(root: &JsValue) -> Result<Snapshot, GatherError> {
     // The markers alone (one gather, no details): dirty as the snapshot
     // reads it (exactly "true"; named by a usable id, else ""), noReload
     // by presence.
-    let read = |doc: JsValue, out: &mut Snapshot| -> Result<(), GatherError> {
-        let got = gather(&doc, rules::RELOAD_MARKERS, rules::DISABLING).map_err(|e| threw(&e))?;
+    let read = |doc: &JsValue, out: &mut Beyond| -> Result<(), GatherError> {
+        let got = gather(doc, rules::RELOAD_MARKERS, rules::DISABLING).map_err(|e| threw(&e))?;
         let (text, ints) = unpack(&got)?;
         for f in wire::facts(&text, &ints).ok_or_else(malformed)? {
             if f.dirty == Some("true") {
@@ -232,30 +233,26 @@ pub fn beyond_root(root: &JsValue) -> Result<Snapshot, GatherError> {
         Ok(())
     };
     if document != *root {
-        read(document.clone(), &mut out)?;
+        read(&document, &mut out)?;
     }
-    // Window.frames, a frame at a time: each child browsing context's window.
-    let mut windows = vec![(object(field(&document, &"defaultView".into())), 0)];
+    let mut docs = vec![(document, 0)];
     let mut frames = 0;
-    while let Some((Some(window), depth)) = windows.pop() {
-        let count = field(&window, &"length".into())
-            .and_then(|n| n.as_f64())
-            .unwrap_or(0.0);
-        for i in 0..(count.max(0.0) as u32) {
-            if frames >= FRAMES_MAX || depth >= FRAME_DEPTH {
-                break;
-            }
-            let frame = object(field(&window, &JsValue::from(i)));
+    while let Some((doc, depth)) = docs.pop() {
+        for window in frame_windows(&doc).map_err(|e| threw(&e))?.iter() {
             // Another origin's document throws: skipped.
-            let Some(doc) = frame
-                .as_ref()
-                .and_then(|f| object(field(f, &"document".into())))
-            else {
+            let Some(child) = object(field(&window, &"document".into())) else {
                 continue;
             };
+            if frames >= rules::FRAMES_MAX || depth >= rules::FRAME_DEPTH {
+                out.unread = Some(match frames >= rules::FRAMES_MAX {
+                    true => FrameBound::Count,
+                    false => FrameBound::Depth,
+                });
+                return Ok(out);
+            }
             frames += 1;
-            read(doc, &mut out)?;
-            windows.push((frame, depth + 1));
+            read(&child, &mut out)?;
+            docs.push((child, depth + 1));
         }
     }
     Ok(out)

@@ -185,6 +185,20 @@ function merge(list, hosts, els, selector) {
   while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector);
 }
 
+/**
+ * The windows of the frames of `root` (a Document: its window's `frames`),
+ * then those of the frames in its open shadow roots, recursively, which
+ * `frames` leaves out (a frame not loaded has none: null). A reload reloads
+ * them all.
+ */
+export function frameWindows(root, out = Array.from(root.defaultView || [])) {
+  for (const host of shadowHosts(root)) {
+    for (const frame of host.shadowRoot.querySelectorAll("iframe,object")) out.push(frame.contentWindow);
+    frameWindows(host.shadowRoot, out);
+  }
+  return out;
+}
+
 const encoder = new TextEncoder();
 
 // Attribute name → field index (wire.rs `Facts` order, after the tag) or

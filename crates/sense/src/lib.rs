@@ -30,7 +30,10 @@ pub mod dom;
 
 pub use build::{build, is_generic_ref, Built, Index};
 pub use json::{decode_snapshot, SnapshotError};
-pub use model::{Escape, GatherError, Generic, Island, IslandSlot, MenuItem, RawNode, Snapshot};
+pub use model::{
+    Beyond, Escape, FrameBound, GatherError, Generic, Island, IslandSlot, MenuItem, RawNode,
+    Snapshot,
+};
 pub use slots::{IslandSlots, SlotSpec, SlotsError};
 pub use text::{
     cap_chars, char_count, join, json_quote, prefix_chars, utf16_len, DESC_MAX_CHARS,

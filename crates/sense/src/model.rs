@@ -153,6 +153,38 @@ fn or_click<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(Option::<String>::deserialize(d)?.unwrap_or_else(click))
 }
 
+/// The reload markers beyond a scan root (`dom::beyond_root`): `dirty` and
+/// `noReload` as a snapshot holds them, and whether the frame bounds left
+/// same-origin frames unread (their unsaved work unknown).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Beyond {
+    pub dirty: Vec<String>,
+    pub no_reload: bool,
+    pub unread: Option<FrameBound>,
+}
+
+/// The bound of [`crate::rules::FRAMES_MAX`] frames or
+/// [`crate::rules::FRAME_DEPTH`] levels that a read beyond the scan root
+/// reached with same-origin frames left to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameBound {
+    Count,
+    Depth,
+}
+
+impl FrameBound {
+    /// Why a reload is refused when this bound left frames unread (the
+    /// numbers are [`crate::rules`]'; a test keeps them in step).
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::Count => {
+                "too many frames to check for unsaved work: more than 64 same-origin frames"
+            }
+            Self::Depth => "too many frames to check for unsaved work: same-origin frames nested more than 8 levels deep",
+        }
+    }
+}
+
 /// Why a DOM read of the menu failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GatherError {

@@ -75,6 +75,12 @@ pub const CANDIDATES: &str = ":where([data-e2e-kind],[data-e2e-pagetitle],[data-
 /// (`dom::beyond_root`) looks for.
 pub const RELOAD_MARKERS: &str = "[data-e2e-dirty],[data-e2e-noreload]";
 
+/// How many same-origin frames a read beyond the scan root reads at most,
+/// and how deep it follows frames in frames: bounded work on a page of many
+/// frames. One more to read is a reload refused (its unsaved work unknown).
+pub const FRAMES_MAX: u32 = 64;
+pub const FRAME_DEPTH: u32 = 8;
+
 /// [`CANDIDATES`] and every `img`: the query when a slot spec asks for the
 /// `img` role (`IslandSlots::asks_role`). An image is not interactive, so
 /// it only ever matters as a slot; other reads leave images out rather than

@@ -46,8 +46,9 @@ pub(crate) fn promise(answer: Answer) -> js_sys::Promise {
     wasm_bindgen_futures::future_to_promise(async move { Ok(answer.await) })
 }
 
-/// Attaches `slot`'s bridge on `channel` unless one is attached already
-/// (attaching twice must not double-reply). Each accepted downlink goes to
+/// Attaches `slot`'s bridge on `channel`; one attached already is added to
+/// the window again (attaching twice must not double-reply, and the browser
+/// keeps one of an identical listener). Each accepted downlink goes to
 /// `handle(owner, envelope)`; its answer is posted back to the sender's
 /// origin with the same seq. The listener holds the owner: an attached
 /// bridge keeps it answering, whether or not the page kept the JS object
@@ -92,9 +93,17 @@ pub(crate) fn serve_boxed(
     unpostable: Unpostable,
 ) -> Result<(), AttachError> {
     bridge::check_origins(origins)?;
-    if slot.try_borrow().map_or(true, |s| s.is_some()) {
+    // Attached already: the same listener again, which the browser dedupes,
+    // so an attach after `document.open()` (it erases the window's
+    // listeners) brings the bridge back instead of keeping a dead one.
+    let Ok(held) = slot.try_borrow() else {
+        return Ok(());
+    };
+    if let Some(bridge) = held.as_ref() {
+        bridge.reattach();
         return Ok(());
     }
+    drop(held);
     let reply_to = window.clone();
     // A window that cannot take the listener is an `Err` here, before the
     // slot is touched: nothing half-attached, and a later attach tries again.

@@ -143,6 +143,27 @@ impl WindowBridge {
     }
 }
 
+impl WindowBridge {
+    /// Adds the same listener to the window again. While the window holds
+    /// it this changes nothing (the browser keeps one listener of the same
+    /// callback and phase: never a second reply); after `document.open()`,
+    /// which erases every listener on the window, it is back. What a page's
+    /// replaced `addEventListener` throws is ignored: the bridge is
+    /// attached as far as this instance can know.
+    pub fn reattach(&self) {
+        if let Some(listener) = &self.listener {
+            // gloo-events' own call (bubble phase): one import, not two.
+            let _ = listener
+                .target()
+                .add_event_listener_with_callback_and_add_event_listener_options(
+                    "message",
+                    listener.callback().as_ref().unchecked_ref(),
+                    &web_sys::AddEventListenerOptions::new(),
+                );
+        }
+    }
+}
+
 impl Drop for WindowBridge {
     fn drop(&mut self) {
         self.live.set(false);

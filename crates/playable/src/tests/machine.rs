@@ -421,6 +421,47 @@ fn unsaved_work_beyond_the_scan_root_forbids_a_reload_too() {
 }
 
 #[test]
+fn frames_left_unread_by_the_bounds_forbid_a_reload() {
+    use sense::FrameBound;
+    let m = machine(vec![item("a")]);
+    let pid = hello(&m);
+    let escape = |m: &Fake| send(m, down(pid.clone(), "escape", json!({ "type": "reload" })));
+    let message = |up: &Value| {
+        up["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    m.sense.beyond.borrow_mut().unread = Some(FrameBound::Count);
+    let up = escape(&m);
+    assert_eq!(code(&up), "ESCAPE_NOT_ALLOWED");
+    assert_eq!(
+        message(&up),
+        "reload is not allowed now: too many frames to check for unsaved work: more than 64 same-origin frames (a reload reloads the whole page)"
+    );
+    m.sense.beyond.borrow_mut().unread = Some(FrameBound::Depth);
+    assert_eq!(
+        message(&escape(&m)),
+        "reload is not allowed now: too many frames to check for unsaved work: same-origin frames nested more than 8 levels deep (a reload reloads the whole page)"
+    );
+    // Unsaved work found before the bound names itself.
+    m.sense.beyond.borrow_mut().dirty = vec!["draft".into()];
+    let why = message(&escape(&m));
+    assert!(
+        why.contains("(dirty: draft), outside the scan root"),
+        "{why}"
+    );
+    assert_untouched(&m);
+    // The last check before the reload starts fails closed too.
+    m.sense.beyond.borrow_mut().dirty.clear();
+    assert!(!block_on(m.reload_still_allowed()));
+    m.sense.beyond.borrow_mut().unread = None;
+    assert!(block_on(m.reload_still_allowed()));
+    assert_eq!(escape(&m)["ok"], json!(true));
+    assert_eq!(m.bom.reloads.get(), 1);
+}
+
+#[test]
 fn escape_refusals() {
     let m = machine(vec![item("a")]);
     let pid = hello(&m);

@@ -696,3 +696,18 @@ fn other_elements_are_named_by_text_then_image_then_title() {
     };
     assert_eq!(known(name(&el("A"), &visible)), "x");
 }
+
+#[test]
+fn a_frame_bound_says_the_bounds_it_stands_for() {
+    use crate::FrameBound;
+    let count = FrameBound::Count.reason();
+    assert!(
+        count.ends_with(&format!("more than {FRAMES_MAX} same-origin frames")),
+        "{count}"
+    );
+    let depth = FrameBound::Depth.reason();
+    assert!(
+        depth.ends_with(&format!("nested more than {FRAME_DEPTH} levels deep")),
+        "{depth}"
+    );
+}
