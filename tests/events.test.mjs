@@ -100,6 +100,124 @@ test("input refuses a text the field would not hold as it is (a number field and
     assert.equal(await page.evaluate(() => document.getElementById("qty").value), "12.5");
   }));
 
+// Fields mounted at the top of the page, each listener logging "id:type"
+// (`types`, and focus), for the input checks below.
+const fields = (page, html, types) =>
+  page.evaluate(({ html, types }) => {
+    const host = document.createElement("div");
+    host.innerHTML = html;
+    document.body.prepend(host);
+    for (const el of host.querySelectorAll("[id]")) {
+      for (const t of [...types, "focus"]) el.addEventListener(t, () => window.log.push(el.id + ":" + t));
+    }
+  }, { html, types });
+
+test("input false on a checked radio is refused before anything happens (a radio is unchecked by checking another); on an unchecked one it is ok and dispatches nothing", () =>
+  withEvents(async (page) => {
+    await fields(page,
+      '<input id="c-r" type="radio" name="c" value="r" data-e2e-kind="playable" data-e2e-id="c-r" data-e2e-event="input">' +
+      '<input id="c-g" type="radio" name="c" value="g" checked data-e2e-kind="playable" data-e2e-id="c-g" data-e2e-event="input">',
+      ["click", "input", "change"]);
+    const checked = () => page.evaluate(() => ["c-r", "c-g"].map((id) => document.getElementById(id).checked));
+    const r = await runs(page, [
+      { id: "c-g", value: false },
+      { id: "c-r", value: false },
+      { id: "c-g", value: true },
+    ]);
+    assert.deepEqual(r.out, [
+      'BAD_REQUEST: "c-g": the element is a checked radio: it is unchecked by checking another radio of its group',
+      { id: "c-r", value: false },
+      { id: "c-g", value: true },
+    ]);
+    assert.deepEqual(r.log, [], "nothing dispatched: refused, already unchecked, already checked");
+    assert.deepEqual(await checked(), [false, true]);
+    const after = await runs(page, [{ id: "c-r", value: true }, { id: "c-g", value: false }]);
+    assert.deepEqual(after.out, [{ id: "c-r", value: true }, { id: "c-g", value: false }], "c-g is now unchecked: ok");
+    assert.deepEqual(after.log, ["c-r:click", "c-r:input", "c-r:change"], "checking the other radio is the way: one click");
+    assert.deepEqual(await checked(), [true, false]);
+    const again = await runs(page, [{ id: "c-r", value: false }]);
+    assert.match(again.out[0], /^BAD_REQUEST: "c-r": the element is a checked radio: it is unchecked by checking another radio of its group$/);
+    assert.deepEqual(again.log, []);
+    assert.deepEqual(await checked(), [true, false]);
+  }));
+
+test("input refuses a text longer than the field's maxlength (UTF-16 code units, as the browser counts) before anything happens; a type maxlength does not apply to is not bounded", () =>
+  withEvents(async (page) => {
+    await fields(page,
+      '<input id="short" maxlength="3" data-e2e-kind="playable" data-e2e-id="short" data-e2e-event="input">' +
+      '<textarea id="note" maxlength="4" data-e2e-kind="playable" data-e2e-id="note" data-e2e-event="input"></textarea>' +
+      '<input id="mail" type="email" maxlength="5" data-e2e-kind="playable" data-e2e-id="mail" data-e2e-event="input">' +
+      '<input id="num" type="number" maxlength="2" data-e2e-kind="playable" data-e2e-id="num" data-e2e-event="input">',
+      ["beforeinput", "input", "change"]);
+    const r = await runs(page, [
+      { id: "short", value: "abcdef" },
+      { id: "short", value: "😀😀" },
+      { id: "note", value: "ab\ncd" },
+      { id: "mail", value: "a@b.org" },
+    ]);
+    assert.deepEqual(r.out, [
+      'BAD_REQUEST: "short": the field holds at most 3 characters, got 6',
+      'BAD_REQUEST: "short": the field holds at most 3 characters, got 4',
+      'BAD_REQUEST: "note": the field holds at most 4 characters, got 5',
+      'BAD_REQUEST: "mail": the field holds at most 5 characters, got 7',
+    ]);
+    assert.deepEqual(r.log, [], "no focus, no event");
+    const values = () => page.evaluate(() => ["short", "note", "mail", "num"].map((id) => document.getElementById(id).value));
+    assert.deepEqual(await values(), ["", "", "", ""]);
+    const ok = await runs(page, [
+      { id: "short", value: "a😀" },
+      { id: "note", value: "ab\nc" },
+      { id: "num", value: "12345" },
+    ]);
+    assert.deepEqual(ok.out, [{ id: "short", value: "a😀" }, { id: "note", value: "ab\nc" }, { id: "num", value: "12345" }]);
+    assert.deepEqual(await values(), ["a😀", "ab\nc", "", "12345"]);
+  }));
+
+test("input fires a cancelable beforeinput after focusing: a page's input mask that cancels it refuses the text (DISPATCH_FAILED, nothing set, no input or change); checkboxes and selects get none", () =>
+  withEvents(async (page) => {
+    await fields(page,
+      '<input id="digits" data-e2e-kind="playable" data-e2e-id="digits" data-e2e-event="input">' +
+      '<div id="pad" contenteditable="true" data-e2e-kind="playable" data-e2e-id="pad" data-e2e-event="input">0</div>',
+      ["input", "change"]);
+    await page.evaluate(() => {
+      // A digits-only mask, as pages write them; it logs what it was given.
+      for (const id of ["digits", "pad"]) {
+        document.getElementById(id).addEventListener("beforeinput", (e) => {
+          window.log.push(`${id}:beforeinput:${e.inputType}:${e.data}:${e.cancelable}:${e.bubbles}:${e.composed}:${e instanceof InputEvent}`);
+          if (!/^\d*$/.test(e.data)) e.preventDefault();
+        });
+      }
+      // Anything else that would get a beforeinput.
+      window.addEventListener("beforeinput", (e) => { if (!["digits", "pad"].includes(e.target.id)) window.log.push(e.target.id + ":beforeinput"); }, true);
+    });
+    const refused = "the page refused the text: its beforeinput handler cancelled it";
+    const r = await runs(page, [
+      { id: "digits", value: "12ab" },
+      { id: "pad", value: "x" },
+    ]);
+    assert.deepEqual(r.out, [`DISPATCH_FAILED: "digits": ${refused}`, `DISPATCH_FAILED: "pad": ${refused}`]);
+    assert.deepEqual(r.log, [
+      "digits:focus", "digits:beforeinput:insertReplacementText:12ab:true:true:true:true",
+      "pad:focus", "pad:beforeinput:insertReplacementText:x:true:true:true:true",
+    ], "focused, then beforeinput; nothing after it");
+    const values = () => page.evaluate(() => [document.getElementById("digits").value, document.getElementById("pad").textContent]);
+    assert.deepEqual(await values(), ["", "0"], "nothing was set");
+    const ok = await runs(page, [
+      { id: "digits", value: "42" },
+      { id: "pad", value: "7" },
+      { id: "agree", value: true },
+      { id: "size", value: "m" },
+    ]);
+    assert.deepEqual(ok.out, [{ id: "digits", value: "42" }, { id: "pad", value: "7" }, { id: "agree", value: true }, { id: "size", value: "m" }]);
+    assert.deepEqual(ok.log, [
+      "digits:focus", "digits:beforeinput:insertReplacementText:42:true:true:true:true", "digits:input", "digits:change",
+      "pad:focus", "pad:beforeinput:insertReplacementText:7:true:true:true:true", "pad:input",
+      "agree:click", "agree:input", "agree:change",
+      "size:input", "size:change",
+    ], "a checkbox and a select get no beforeinput, as in browsers");
+    assert.deepEqual(await values(), ["42", "7"]);
+  }));
+
 test("a React controlled form observes the values the bot sets", async () => {
   const page = await ctx.browser.newPage();
   try {
@@ -116,6 +234,49 @@ test("a React controlled form observes the values the bot sets", async () => {
     });
     assert.deepEqual(r.oks, [true, true, true]);
     assert.deepEqual(r.state, { name: "Grace", agree: true, size: "m" }, "React's rendered state");
+  } finally {
+    await page.close();
+  }
+});
+
+test("a React form: false on its checked radio, a text over maxLength and a text its beforeinput mask cancels are refused, and React's state and the DOM stay together", async () => {
+  const page = await ctx.browser.newPage();
+  try {
+    await page.goto(ctx.server.origin + "/tests/artifacts/react-app/index.html");
+    await page.waitForFunction(() => window.__reactReady && document.getElementById("limits"));
+    const r = await page.evaluate(async () => {
+      const P = await import("/www/index.js");
+      const p = P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const run = (payload) => p.handle({ pageId: p.pageId, requestId: "r", cmd: "run", payload })
+        .then((u) => (u.ok ? "ok" : u.error.code + ": " + u.error.message));
+      const out = [];
+      for (const payload of [
+        { id: "color-g", value: true },
+        { id: "color-g", value: false },
+        { id: "short", value: "abcdef" },
+        { id: "short", value: "abc" },
+        { id: "digits", value: "12ab" },
+        { id: "digits", value: "42" },
+      ]) out.push(await run(payload));
+      await new Promise((res) => setTimeout(res, 50));
+      const dom = {
+        radios: ["color-r", "color-g"].map((id) => document.querySelector(`[data-e2e-id=${id}]`).checked),
+        short: document.querySelector("[data-e2e-id=short]").value,
+        digits: document.querySelector("[data-e2e-id=digits]").value,
+      };
+      return { out, state: JSON.parse(document.getElementById("limits").textContent), dom };
+    });
+    assert.deepEqual(r.out, [
+      "ok",
+      'BAD_REQUEST: "color-g": the element is a checked radio: it is unchecked by checking another radio of its group',
+      'BAD_REQUEST: "short": the field holds at most 3 characters, got 6',
+      "ok",
+      'DISPATCH_FAILED: "digits": the page refused the text: its beforeinput handler cancelled it',
+      "ok",
+    ]);
+    assert.deepEqual(r.state, { color: "g", short: "abc", digits: "42" }, "React's rendered state");
+    assert.deepEqual(r.dom, { radios: [false, true], short: "abc", digits: "42" }, "the DOM says the same");
   } finally {
     await page.close();
   }

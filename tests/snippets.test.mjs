@@ -39,22 +39,52 @@ test("act.js click: exactly one click event, also on a non-HTML element; a non-e
     assert.deepEqual(r.outs, [null, null, "the target is not an element"]);
   }));
 
-test("act.js setValue: the native setter, then input and change (which kind of field it is, and whether a value fits, is bot::Field's)", () =>
-  withSnippets(`<input id="x"><select id="s"><option value="a">A</option><option value="b">B</option></select>`, async (page) => {
+test("act.js setValue: beforeinput, the native setter, then input and change (which kind of field it is, and whether a value fits, is bot::Field's); false, nothing set, when the page cancels the beforeinput", () =>
+  withSnippets(`<input id="x"><input id="m"><select id="s"><option value="a">A</option><option value="b">B</option></select>`, async (page) => {
     const r = await page.evaluate(() => {
       const x = document.getElementById("x");
+      const m = document.getElementById("m");
       const seen = [];
-      for (const t of ["input", "change"]) x.addEventListener(t, () => seen.push(t));
-      A.setValue(x, 1, "Ada"); // 1: a text field (field.rs)
+      for (const el of [x, m]) for (const t of ["beforeinput", "input", "change"]) el.addEventListener(t, () => seen.push(el.id + ":" + t));
+      m.addEventListener("beforeinput", (e) => e.preventDefault());
+      const done = [A.setValue(x, 1, "Ada"), A.setValue(m, 1, "no")]; // 1: a text field (field.rs)
       const s = document.getElementById("s");
-      A.setValue(s, 5, "b"); // 5: a select
-      return { value: x.value, seen, selected: s.value, left: Object.keys(A).sort() };
+      done.push(A.setValue(s, 5, "b")); // 5: a select
+      return { value: x.value, masked: m.value, done, seen, selected: s.value, left: Object.keys(A).sort() };
     });
     assert.equal(r.value, "Ada");
-    assert.deepEqual(r.seen, ["input", "change"]);
+    assert.equal(r.masked, "", "a cancelled beforeinput sets nothing");
+    assert.deepEqual(r.done, [true, false, true]);
+    assert.deepEqual(r.seen, ["x:beforeinput", "x:input", "x:change", "m:beforeinput"]);
     assert.equal(r.selected, "b");
-    assert.deepEqual(r.left, ["click", "drag", "hitAt", "isElement", "scroll", "setValue", "twoFrames"], "no decision left in act.js");
+    assert.deepEqual(r.left, ["click", "drag", "fieldFacts", "hitAt", "isElement", "optionFacts", "sanitize", "scroll", "setValue", "twoFrames"], "no decision left in act.js");
   }));
+
+test("act.js fieldFacts, optionFacts and sanitize: a field's raw facts, a select's options flat, and what a detached input of the field's type makes of a text", () =>
+  withSnippets(
+    `<input id="t" type="Email" maxlength="5" multiple><input id="c" type="radio" checked><textarea id="a"></textarea><div id="d" contenteditable="true"></div>` +
+      `<select id="s" multiple><option value="a">A</option><option disabled>B</option><optgroup disabled><option value="c">C</option></optgroup></select>` +
+      `<input id="n" type="number" value="7">`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const el = (id) => document.getElementById(id);
+        const facts = ["t", "c", "a", "d", "s"].map((id) => A.fieldFacts(el(id)));
+        const before = document.body.innerHTML;
+        const probes = [A.sanitize(el("n"), "abc"), A.sanitize(el("n"), "1.5"), A.sanitize(el("t"), "a@x.org, b@y.org")];
+        return { facts, options: A.optionFacts(el("s")), probes, untouched: document.body.innerHTML === before && el("n").value === "7" };
+      });
+      assert.deepEqual(r.facts, [
+        ["Email", "INPUT", true, false, false, 5],
+        ["radio", "INPUT", false, false, true, -1],
+        [null, "TEXTAREA", false, false, false, -1],
+        [null, "DIV", false, true, false, undefined],
+        [null, "SELECT", true, false, false, undefined],
+      ]);
+      assert.deepEqual(r.options, ["a", false, "B", true, "c", true]);
+      assert.deepEqual(r.probes, [["", "number"], ["1.5", "number"], ["a@x.org,b@y.org", "email"]]);
+      assert.ok(r.untouched, "the probe is detached: nothing of the page changes");
+    },
+  ));
 
 test("act.js hitAt: the element hit, whether the target holds it, whether it stays put when the page scrolls and whether that fixed element holds the target", () =>
   withSnippets(

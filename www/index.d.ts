@@ -56,7 +56,11 @@ export interface ISnapshotPayload {
 export interface IRunClickPayload {
   id: string;
 }
-/** run on an input item: a string (text fields, textareas, contenteditable, a select's option value), a boolean (checkbox, radio) or option values (multiple select). */
+/**
+ * run on an input item: a string (text fields, textareas, contenteditable, a select's option value), a boolean (checkbox, radio) or option values (multiple select).
+ * BAD_REQUEST for a text longer than the field's maxlength, and for false on a checked radio (a radio is unchecked by checking another of its group);
+ * DISPATCH_FAILED when the page's beforeinput handler cancels the text (nothing is set).
+ */
 export interface IRunInputPayload {
   id: string;
   value: string | boolean | string[];

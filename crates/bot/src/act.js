@@ -107,18 +107,52 @@ function fire(el, type) {
   el.dispatchEvent(new (win(el).Event)(type, { bubbles: true, cancelable: type !== "change", composed: true }));
 }
 
-/** Sets a value the way frameworks observe it: native setter, then input and change. `kind` as field.rs numbers it. */
+/**
+ * What step 3 judges of a field (bot::FieldFacts), read in one call through
+ * the page's own getters: [type attribute, tagName, multiple,
+ * isContentEditable, checked, maxLength].
+ */
+export function fieldFacts(el) {
+  return [el.getAttribute("type"), el.tagName, el.multiple === true, el.isContentEditable === true, el.checked === true, el.maxLength];
+}
+
+/**
+ * A select's options, in order, flat: each one's value, then whether it is
+ * disabled (its own disabled, or its optgroup's: `:disabled` covers both).
+ * Array.from runs the page's iterator or length getter once.
+ */
+export function optionFacts(el) {
+  const list = Array.from(el.options);
+  const out = [];
+  for (let i = 0; i < list.length; i++) out.push(list[i].value, list[i].matches(":disabled"));
+  return out;
+}
+
+/**
+ * What an <input> of el's type makes of text, and that type: a detached
+ * input of the same type, in the same document, is given the text and read
+ * back (the browser's own value sanitization; nothing of the page is touched).
+ */
+export function sanitize(el, text) {
+  const type = el.type;
+  const probe = el.ownerDocument.createElement("input");
+  probe.type = type;
+  probe.multiple = el.multiple; // an email field with multiple sanitizes each address of a list
+  probe.value = text;
+  return [probe.value, type];
+}
+
+/**
+ * Sets a value the way frameworks observe it: native setter, then input and
+ * change. `kind` as field.rs numbers it. False when the page cancelled the
+ * text's beforeinput (its input filter refused it): nothing was set.
+ */
 export function setValue(el, kind, value) {
   if (kind === CHECKBOX || kind === RADIO) {
-    if (el.checked === value) return;
-    if (value || kind === CHECKBOX) {
-      el.click(); // toggles and fires click, input, change — what React listens to
-      return;
-    }
-    nativeSet(el, "checked", false);
-    fire(el, "input");
-    fire(el, "change");
-    return;
+    // Every change is a click, which toggles and fires click, input, change
+    // (what React listens to): field.rs refuses false for a checked radio.
+    if (el.checked !== value) el.click();
+    return true;
   }
   if (typeof el.focus === "function") el.focus({ preventScroll: true });
   if (kind >= SELECT) {
@@ -126,13 +160,18 @@ export function setValue(el, kind, value) {
     for (const o of el.options) o.selected = wanted.has(o.value);
     fire(el, "input");
     fire(el, "change");
-    return;
+    return true;
   }
   const editable = kind === 2;
+  const I = win(el).InputEvent;
+  const init = { bubbles: true, composed: true, inputType: "insertReplacementText", data: value };
+  // As a person's edit: a page's input mask cancels beforeinput to refuse the text.
+  if (!el.dispatchEvent(new I("beforeinput", { ...init, cancelable: true }))) return false;
   if (editable) el.textContent = value;
   else nativeSet(el, "value", value);
-  el.dispatchEvent(new (win(el).InputEvent)("input", { bubbles: true, composed: true, inputType: "insertReplacementText", data: value }));
+  el.dispatchEvent(new I("input", init));
   if (!editable) fire(el, "change");
+  return true;
 }
 
 function scrolls(el) {

@@ -12,12 +12,19 @@ use crate::{
 extern "C" {
     #[wasm_bindgen(js_name = twoFrames)]
     fn two_frames(el: &JsValue) -> Promise;
+    /// False when the page cancelled the text's `beforeinput`: nothing was set.
     #[wasm_bindgen(js_name = setValue, catch)]
-    fn set_value(el: &JsValue, kind: u32, value: &JsValue) -> Result<(), JsValue>;
+    fn set_value(el: &JsValue, kind: u32, value: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch)]
     fn scroll(el: &JsValue, fraction: Option<f64>, bx: f64, by: f64) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch)]
     fn drag(src: &JsValue, dst: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = fieldFacts, catch)]
+    fn field_facts(el: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = optionFacts, catch)]
+    fn option_facts(el: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn sanitize(el: &JsValue, text: &str) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_name = hitAt, catch)]
     fn hit_facts(el: &JsValue, x: f64, y: f64) -> Result<JsValue, JsValue>;
     // Both `catch`: a page may override what they call (a custom element's
@@ -48,19 +55,10 @@ extern "C" {
     /// A document's window (null when it has none).
     #[wasm_bindgen(method, catch, getter, js_name = defaultView)]
     fn default_view(this: &PageNode) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, catch, getter, js_name = tagName)]
-    fn tag_name(this: &PageNode) -> Result<String, JsValue>;
     #[wasm_bindgen(method, catch, js_name = getAttribute)]
     fn get_attribute(this: &PageNode, name: &str) -> Result<Option<String>, JsValue>;
-    #[wasm_bindgen(method, catch)]
-    fn matches(this: &PageNode, selector: &str) -> Result<bool, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = createElement)]
-    fn create_element(this: &PageNode, tag: &str) -> Result<PageNode, JsValue>;
     #[wasm_bindgen(method, catch, js_name = getBoundingClientRect)]
     fn get_bounding_client_rect(this: &PageNode) -> Result<JsValue, JsValue>;
-    /// `Array.from`, which runs a page's iterator or `length` getter.
-    #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
-    fn array_from(v: &JsValue) -> Result<Array, JsValue>;
 }
 
 /// `v` as an element, of this window or of an iframe's (an `instanceof`
@@ -72,11 +70,6 @@ pub fn element(v: &JsValue) -> Option<&PageNode> {
 /// A property of `v`; `Err` is what reading it threw.
 fn get(v: &JsValue, name: &str) -> Result<JsValue, JsValue> {
     Reflect::get(v, &JsValue::from_str(name))
-}
-
-/// A property of `v` (`undefined` when reading it throws).
-fn prop(v: &JsValue, name: &str) -> JsValue {
-    get(v, name).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// A number property of `v` (0 when `v` is no object or it is no number).
@@ -92,27 +85,6 @@ fn unreadable(e: JsValue) -> Unactionable {
     Unactionable::Unreadable(message(&e))
 }
 
-/// The facts [`Field::of`] judges, read off `el`.
-fn field(el: &PageNode) -> Result<Field, String> {
-    let read = || -> Result<_, JsValue> {
-        Ok((
-            el.get_attribute("type")?,
-            el.tag_name()?,
-            get(el, "multiple")? == JsValue::TRUE,
-            get(el, "isContentEditable")? == JsValue::TRUE,
-        ))
-    };
-    let (input_type, tag, multiple, content_editable) =
-        read().map_err(|e| format!("{}", unreadable(e)))?;
-    Field::of(FieldFacts {
-        tag: &tag,
-        input_type: input_type.as_deref(),
-        multiple,
-        content_editable,
-    })
-    .map_err(|e| words(&e))
-}
-
 /// An error's words: one `to_string`, through `dyn Display`, for every
 /// error type here (rather than one copy per type).
 fn words(e: &dyn std::fmt::Display) -> String {
@@ -120,31 +92,22 @@ fn words(e: &dyn std::fmt::Display) -> String {
 }
 
 /// A select's options, in order: each one's value, and whether it is
-/// disabled (its own `disabled`, or its optgroup's: `:disabled` covers both).
+/// disabled (act.js `optionFacts`, which reads them flat).
 fn options(el: &PageNode) -> Result<Vec<(String, bool)>, JsValue> {
-    // An HTMLOptionsCollection is array-like: Array.from reads it once.
-    array_from(&get(el, "options")?)?
-        .iter()
-        .map(|o| {
-            let value = get(&o, "value")?.as_string().unwrap_or_default();
-            // Unchecked: an option of an iframe's select fails `instanceof`.
-            Ok((value, o.unchecked_ref::<PageNode>().matches(":disabled")?))
+    let flat = option_facts(el)?;
+    Ok((0..flat.length() / 2)
+        .map(|i| {
+            let value = flat.get(2 * i).as_string().unwrap_or_default();
+            (value, flat.get(2 * i + 1) == JsValue::TRUE)
         })
-        .collect()
+        .collect())
 }
 
-/// What an `<input>` of `el`'s type makes of `text`: a detached input of the
-/// same type, in the same document, is given the text and read back (the
-/// browser's own value sanitization; nothing of the page is touched).
+/// What an `<input>` of `el`'s type makes of `text`, and that type (act.js
+/// `sanitize`; None when the page threw while it was read).
 fn sanitized(el: &PageNode, text: &str) -> Option<(String, String)> {
-    let doc = el.owner_document().ok()??;
-    let probe = doc.create_element("input").ok()?;
-    let kind = prop(el, "type");
-    Reflect::set(&probe, &"type".into(), &kind).ok()?;
-    // An email field with `multiple` sanitizes each address of a list.
-    Reflect::set(&probe, &"multiple".into(), &prop(el, "multiple")).ok()?;
-    Reflect::set(&probe, &"value".into(), &JsValue::from_str(text)).ok()?;
-    Some((prop(&probe, "value").as_string()?, kind.as_string()?))
+    let read = sanitize(el, text).ok()?;
+    Some((read.get(0).as_string()?, read.get(1).as_string()?))
 }
 
 fn rect(el: &PageNode) -> Result<Rect, JsValue> {
@@ -282,9 +245,27 @@ fn strings(values: &[String]) -> Array {
 impl DomBot {
     /// Does the input value fit the element? (`BAD_REQUEST` when not: the
     /// wrong type, an option the select lacks, a text an `<input>` would
-    /// not hold as it is.)
+    /// not hold as it is, `false` for a checked radio, a text over the
+    /// field's maxlength.) The facts are read here; field.rs decides.
     fn fits(&self, el: &PageNode, value: &InputValue) -> Result<Field, Refusal> {
-        let kind = field(el).map_err(not_actionable)?;
+        let read = field_facts(el).map_err(|e| refusal(unreadable(e), false))?;
+        let string = |i| read.get(i).as_string();
+        let yes = |i| read.get(i) == JsValue::TRUE;
+        let (input_type, tag) = (string(0), string(1).unwrap_or_default());
+        let facts = FieldFacts {
+            tag: &tag,
+            input_type: input_type.as_deref(),
+            multiple: yes(2),
+            content_editable: yes(3),
+            checked: yes(4),
+            // -1 (no maxlength) and a non-field's `undefined` are none.
+            max_length: read
+                .get(5)
+                .as_f64()
+                .filter(|n| *n >= 0.0)
+                .map(|n| n as usize),
+        };
+        let kind = Field::of(facts).map_err(|e| not_actionable(words(&e)))?;
         if !kind.fits(value) {
             return Err(Refusal::BadRequest(kind.takes().to_string()));
         }
@@ -300,13 +281,13 @@ impl DomBot {
                 OptionsRefusal::Disabled(_) => not_actionable(words(&e)),
             })?;
         }
-        let tag = el.tag_name().map_err(|e| refusal(unreadable(e), false))?;
         if let (Field::Text, "INPUT", [text]) = (kind, tag.as_str(), wanted) {
             if let Some((held, input_type)) = sanitized(el, text) {
                 Field::holds(text, &held, &input_type)
                     .map_err(|e| Refusal::BadRequest(words(&e)))?;
             }
         }
+        kind.bounds(facts, value).map_err(Refusal::BadRequest)?;
         Ok(kind)
     }
 
@@ -377,7 +358,11 @@ impl DomBot {
                     InputValue::Bool(b) => JsValue::from_bool(*b),
                     InputValue::List(l) => strings(l).into(),
                 };
-                set_value(target, kind as u32, &js).map_err(thrown)?;
+                if !set_value(target, kind as u32, &js).map_err(thrown)? {
+                    return Err(DispatchError::Failed(
+                        "the page refused the text: its beforeinput handler cancelled it".into(),
+                    ));
+                }
                 // As Playwright's check(): a checkbox or radio must end in
                 // the state asked (a handler may cancel the click).
                 if let InputValue::Bool(wanted) = value {

@@ -41,6 +41,10 @@ pub struct FieldFacts<'a> {
     pub multiple: bool,
     /// `isContentEditable`.
     pub content_editable: bool,
+    /// `checked`: a checkbox's or radio's state now.
+    pub checked: bool,
+    /// `maxLength` when it is set (the DOM gives -1 when it is not).
+    pub max_length: Option<usize>,
 }
 
 /// Why an element takes no typed value ([`Field::of`]; `NOT_ACTIONABLE`).
@@ -155,6 +159,59 @@ impl Field {
             held: quote(held),
         })
     }
+
+    /// Whether the field `facts` describe may be given `value`, of the type
+    /// it takes ([`Field::fits`]): not `false` when it is a checked radio,
+    /// nor a text longer than a `maxlength` that bounds it (a textarea's,
+    /// or an input's of a type it applies to).
+    ///
+    /// No click unchecks a radio, and frameworks do not see one unchecked
+    /// otherwise (React listens for the click, Vue assigns the radio's value
+    /// on change): the page's state and the DOM would part. A text over the
+    /// maxlength is one a person could not type, and constraint validation
+    /// would not catch it (`tooLong` follows user edits only); lengths are
+    /// in UTF-16 code units, as the browser counts.
+    pub fn bounds(self, facts: FieldFacts, value: &InputValue) -> Result<(), String> {
+        match (self, value) {
+            (Field::Radio, InputValue::Bool(false)) if facts.checked => {
+                Err(
+                    "the element is a checked radio: it is unchecked by checking another radio of its group"
+                        .into(),
+                )
+            }
+            (Field::Text, InputValue::Text(text)) => {
+                // The `<input>` types maxlength does not apply to (the HTML
+                // spec's table: it does to text, search, url, tel, email and
+                // password, and an unknown type is text).
+                let kind = facts.input_type.unwrap_or("text").to_ascii_lowercase();
+                let bounded = facts.tag == "TEXTAREA"
+                    || !matches!(
+                        kind.as_str(),
+                        "number" | "date" | "month" | "week" | "time" | "datetime-local"
+                    );
+                let got = value_length(text);
+                match facts.max_length {
+                    Some(max) if bounded && got > max => Err(format!("the field holds at most {max} characters, got {got}")),
+                    _ => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `text`'s length as a textarea's or input's value has it: UTF-16 code
+/// units, a CRLF one line break (the value normalizes it to LF).
+fn value_length(text: &str) -> usize {
+    let mut cr = false;
+    let mut n = 0;
+    for c in text.chars() {
+        if !(cr && c == '\n') {
+            n += c.len_utf16();
+        }
+        cr = c == '\r';
+    }
+    n
 }
 
 /// `s` up to [`QUOTE_MAX_CHARS`] characters, with "…" when cut; line breaks
@@ -345,6 +402,84 @@ mod tests {
         assert!(holds("\u{7}", "", "text")
             .expect_err("changed")
             .contains("\"\u{fffd}\""));
+    }
+
+    #[test]
+    fn a_checked_radio_is_not_set_to_false() {
+        let radio = |checked| FieldFacts {
+            tag: "INPUT",
+            input_type: Some("radio"),
+            checked,
+            ..FieldFacts::default()
+        };
+        let (on, off) = (InputValue::Bool(true), InputValue::Bool(false));
+        assert_eq!(
+            Field::Radio.bounds(radio(true), &off),
+            Err("the element is a checked radio: it is unchecked by checking another radio of its group".into())
+        );
+        // Already unchecked: ok, and nothing is dispatched (act.js).
+        assert_eq!(Field::Radio.bounds(radio(false), &off), Ok(()));
+        assert_eq!(Field::Radio.bounds(radio(true), &on), Ok(()));
+        assert_eq!(Field::Radio.bounds(radio(false), &on), Ok(()));
+        // A checkbox unchecks by a click.
+        let checkbox = FieldFacts {
+            input_type: Some("checkbox"),
+            ..radio(true)
+        };
+        assert_eq!(Field::Checkbox.bounds(checkbox, &off), Ok(()));
+    }
+
+    #[test]
+    fn a_text_longer_than_maxlength_is_refused_where_maxlength_applies() {
+        let field = |tag, input_type, max_length| FieldFacts {
+            tag,
+            input_type,
+            max_length,
+            ..FieldFacts::default()
+        };
+        let too_long = |facts: FieldFacts, text: &str| {
+            Field::Text.bounds(facts, &InputValue::Text(text.into()))
+        };
+        let three = |t| field("INPUT", t, Some(3));
+        assert_eq!(too_long(three(None), "abc"), Ok(()));
+        assert_eq!(
+            too_long(three(None), "abcdef"),
+            Err("the field holds at most 3 characters, got 6".into())
+        );
+        for t in ["text", "Search", "url", "tel", "email", "password", "bogus"] {
+            assert!(too_long(three(Some(t)), "abcd").is_err(), "{t}");
+        }
+        for t in ["number", "date", "month", "week", "time", "datetime-local"] {
+            assert_eq!(too_long(three(Some(t)), "12345"), Ok(()), "{t}");
+        }
+        assert_eq!(too_long(three(Some("NUMBER")), "12345"), Ok(()));
+        // A textarea has no type; a type attribute on one changes nothing.
+        let area = field("TEXTAREA", Some("number"), Some(3));
+        assert!(too_long(area, "abcd").is_err());
+        assert_eq!(too_long(field("INPUT", None, None), "abcdef"), Ok(()));
+        assert_eq!(
+            too_long(field("INPUT", None, Some(0)), "a"),
+            Err("the field holds at most 0 characters, got 1".into())
+        );
+        assert_eq!(too_long(field("INPUT", None, Some(0)), ""), Ok(()));
+        // UTF-16 code units, as the browser counts: an astral emoji is two,
+        // "é" one; a CRLF is one line break in a textarea's value.
+        assert_eq!(
+            too_long(three(None), "a\u{1f600}b"),
+            Err("the field holds at most 3 characters, got 4".into())
+        );
+        assert_eq!(too_long(three(None), "\u{e9}\u{e9}\u{e9}"), Ok(()));
+        assert_eq!(too_long(area, "a\r\nb"), Ok(()));
+        assert!(too_long(area, "a\n\nb").is_err());
+        // Only a text field's text is bounded.
+        let editable = FieldFacts {
+            content_editable: true,
+            ..field("DIV", None, Some(1))
+        };
+        assert_eq!(
+            Field::ContentEditable.bounds(editable, &InputValue::Text("abc".into())),
+            Ok(())
+        );
     }
 
     #[test]
