@@ -68,15 +68,14 @@ function inShadowOf(el, n) {
 
 /**
  * The facts of a hit test at (x, y) in el's document or shadow root, or null
- * when nothing is hit: [tag, id, class, inside, pinned, shared, inShadow,
- * aim]. `inside`: el holds the element hit, in the DOM or in the flat tree.
- * `pinned`: it, or what it hit in an open shadow root, or a flat-tree
- * ancestor of that, has computed position fixed (it stays put when the page
- * scrolls). `shared`: that fixed element holds el too. For an open shadow
- * host el only (else false, null): `aim` is the innermost element at the
- * point below what was hit in the flat tree (slotted light content
- * included), and `inShadow` says it lies in el's shadow tree (dom.rs
- * decides whether a click goes to it).
+ * when nothing is hit: [tag, id, class, inside, pinned, shared], and for an
+ * open shadow host el also [inShadow, aim]. `inside`: el holds the element
+ * hit, in the DOM or in the flat tree. `pinned`: it, or what it hit in an
+ * open shadow root, or a flat-tree ancestor of that, has computed position
+ * fixed (it stays put when the page scrolls). `shared`: that fixed element
+ * holds el too. `aim`: the innermost element at the point, below what was
+ * hit in the flat tree (slotted light content included); `inShadow`: it
+ * lies in el's shadow tree (dom.rs decides whether a click goes to it).
  */
 export function hitAt(el, x, y) {
   const root = el.getRootNode();
@@ -105,14 +104,15 @@ export function hitAt(el, x, y) {
     for (let i = 0; i < under.length && from === null; i++) if (under[i] !== hit) from = under[i];
   }
   const inside = el.contains(hit) || holds(el, from);
-  let aim = null;
+  const facts = [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
   if (el.shadowRoot !== null) {
-    // Slotted light content too (what the walk above stops at): a real
-    // click's target, whose path runs through the slot.
-    aim = deep;
+    // Slotted light content too (where the walk above stops): a person's
+    // click targets it, and its path runs through the slot.
+    let aim = deep;
     for (let s, d; (s = aim.shadowRoot) && (d = s.elementFromPoint(x, y)) && d !== aim && holds(aim, d); ) aim = d;
+    facts.push(inShadowOf(el, aim), aim);
   }
-  return [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared, aim !== null && inShadowOf(el, aim), aim];
+  return facts;
 }
 
 function nativeSet(el, prop, value) {
