@@ -221,8 +221,8 @@ fn click_target(target: &JsValue) -> JsValue {
         if !get(target, "shadowRoot")?.is_object() {
             return Ok(None);
         }
-        let el = target.unchecked_ref();
-        let (settled, aim) = settled(el, rect(el)?, true)?;
+        // No `before`: only the box now and the hit test count.
+        let (settled, aim) = settled(target.unchecked_ref(), Rect::default(), true)?;
         Ok(aim.filter(|_| settled.clicks_hit()))
     };
     aim().ok().flatten().unwrap_or_else(|| target.clone())
