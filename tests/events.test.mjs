@@ -743,3 +743,54 @@ test("a component's slotted label is its own: a click and a drop land on the sha
     assert.deepEqual(r.out, [{ id: "save" }, { id: "save2" }, { id: "xcard", to: "zone" }]);
     assert.deepEqual(r.log.filter((l) => /^(xb|xb2|zone):/.test(l)), ["xb:click", "xb2:click", "zone:drop"]);
   }));
+
+test("a click run on a playable shadow host goes where a person's click goes: to the control in its shadow tree at its centre (listeners outside see the host), else to the host itself", () =>
+  withEvents(async (page) => {
+    await page.evaluate(() => {
+      // Plain custom elements: the control is in the shadow root, not the host.
+      const define = (tag, html) => customElements.define(tag, class extends HTMLElement {
+        constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = html; }
+      });
+      define("x-go", '<button style="padding:12px">Go</button>');
+      define("x-slotted", '<button style="padding:12px"><slot></slot></button>');
+      // Its button is a strip at the top: the centre is the host's own box.
+      define("x-edge", '<style>:host { display: block; width: 200px; height: 60px }</style><button style="height:10px">Edge</button>');
+      const box = document.createElement("div");
+      box.style.cssText = "position:absolute;left:0;top:0;z-index:50;background:#fff";
+      box.innerHTML =
+        '<x-go id="go" data-e2e-kind="playable" data-e2e-id="go"></x-go>' +
+        '<x-slotted id="sl" data-e2e-kind="playable" data-e2e-id="sl"><span id="sl-label" style="font-size:24px">Label</span></x-slotted>' +
+        '<x-edge id="edge" data-e2e-kind="playable" data-e2e-id="edge"></x-edge>';
+      document.body.prepend(box);
+      // Below the fold: the hit test looks elsewhere, so the host is clicked.
+      const far = document.createElement("x-go");
+      Object.assign(far, { id: "far" });
+      far.setAttribute("data-e2e-kind", "playable");
+      far.setAttribute("data-e2e-id", "far");
+      far.style.cssText = "position:absolute;left:0;top:5000px";
+      document.body.append(far);
+      for (const id of ["go", "sl", "edge", "far"]) {
+        const host = document.getElementById(id);
+        host.shadowRoot.querySelector("button").addEventListener("click", () => window.log.push(id + ":inner"));
+        host.addEventListener("click", (e) => window.log.push(id + ":host sees " + (e.target.id || e.target.tagName)));
+      }
+    });
+    const r = await runs(page, [{ id: "go" }, { id: "sl" }, { id: "edge" }, { id: "far" }]);
+    assert.deepEqual(r.out, [{ id: "go" }, { id: "sl" }, { id: "edge" }, { id: "far" }]);
+    assert.deepEqual(r.log, [
+      // The shadow button, once; outside, the event is the host's (retargeted).
+      "go:inner", "go:host sees go",
+      // The slotted label a person's click lands on: through its slot to the button.
+      "sl:inner", "sl:host sees sl-label",
+      // The host's own box at the centre, and a host out of view: the host, as before.
+      "edge:host sees edge",
+      "far:host sees far",
+    ]);
+    // Playwright's click (real input at the centre) reaches the same elements.
+    await page.locator("#go").click();
+    await page.locator("#sl").click();
+    await page.locator("#edge").click();
+    assert.deepEqual(await page.evaluate(() => window.log.splice(0)), [
+      "go:inner", "go:host sees go", "sl:inner", "sl:host sees sl-label", "edge:host sees edge",
+    ]);
+  }));

@@ -189,3 +189,121 @@ test("images are read only when a slot spec asks for the img role: other snapsho
       img: { images: 2, resolved: true, generics: 0 },
     });
   }));
+
+/**
+ * Chromium's accessible name of each element with an id, shadow roots
+ * included (CDP's DOM tree with `pierce`, which DOM.querySelector lacks).
+ */
+async function axNamesDeep(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    const byBackend = new Map(nodes.filter((n) => n.backendDOMNodeId).map((n) => [n.backendDOMNodeId, n]));
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1, pierce: true });
+    const out = {};
+    const walk = (n) => {
+      const attrs = n.attributes || [];
+      for (let i = 0; i < attrs.length; i += 2) {
+        const ax = attrs[i] === "id" ? byBackend.get(n.backendNodeId) : null;
+        if (ax && !ax.ignored) out[attrs[i + 1]] = ax.name?.value;
+      }
+      for (const c of [...(n.shadowRoots || []), ...(n.children || [])]) walk(c);
+    };
+    walk(root);
+    return out;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+// Plain custom elements (no framework): each attaches an open shadow root
+// from its template, its inner ids made of the host's id.
+const COMPONENTS = () => {
+  const define = (tag, html) => customElements.define(tag, class extends HTMLElement {
+    constructor() {
+      super();
+      this.attachShadow({ mode: "open" }).innerHTML = html.replaceAll("$", this.id);
+    }
+  });
+  // A component's own <style> is no part of any name.
+  define("x-btn", '<style>button { color: navy }</style><button id="$-in"><slot></slot></button>');
+  define("x-fallback", '<button id="$-in"><slot>Default label</slot></button>');
+  define("x-named", '<button id="$-in"><slot name="icon"></slot> <slot></slot></button>');
+  define("x-label", "<b>Label:</b> <slot></slot>");
+  define("x-role", "<style>.a { color: red }</style><span>Open</span> <slot></slot>");
+};
+
+test("names are read in the flat tree, as Chromium names: slotted content in its slot (else the fallback), a host's shadow text in place of its light children, no <style>; a role+name slot resolves and runs the component's button", () =>
+  ctx.withPage(BLANK, async (page) => {
+    await page.evaluate(COMPONENTS);
+    const long = " ".repeat(3000) + "<b>Delete</b>";
+    const html =
+      '<nav data-e2e-kind="island" data-e2e-id="pager"><x-btn id="next">Next page</x-btn><button id="prev">Prev page</button></nav>' +
+      '<x-fallback id="fb"></x-fallback>' +
+      '<x-named id="named">Save <i slot="icon">★</i></x-named>' +
+      '<button id="nested"><x-label>Print</x-label></button>' +
+      '<x-role id="roled" role="button" tabindex="0">Light <span slot="nowhere">unslotted</span></x-role>' +
+      '<x-btn id="icon"><img alt="Close" src="data:,"></x-btn>' +
+      '<span id="lab"><x-label>Ref</x-label></span><button id="byref" aria-labelledby="lab">x</button>' +
+      '<label for="field"><x-label>Email</x-label></label><input id="field">' +
+      `<x-btn id="spaced">${long}</x-btn><button id="plain">${long}</button>` +
+      '<button id="lightslot"><slot>Fallback</slot></button>';
+    const r = await page.evaluate(async (html) => {
+      document.body.innerHTML = html;
+      const shadow = document.getElementById("next").shadowRoot.getElementById("next-in");
+      shadow.addEventListener("click", () => window.clicked.push("next-in"));
+      window.clicked = [];
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable({ islandSlots: { pager: { next: { role: "button", name: "Next page" }, prev: { role: "button", name: "Prev page" } } } });
+      const send = (cmd, payload = {}) => p.handle({ pageId: p.pageId, requestId: "r", cmd, payload });
+      await send("hello");
+      const snap = (await send("snapshot")).payload.snapshot;
+      const run = await send("run", { id: "pager:next" });
+      window.P.resetPlayableForTests();
+      return { snap, run: run.ok, clicked: window.clicked };
+    }, html);
+    const expected = {
+      "fb-in": "Default label",
+      "named-in": "★ Save",
+      nested: "Label: Print",
+      roled: "Open Light",
+      "icon-in": "Close",
+      byref: "Label: Ref",
+      field: "Label: Email",
+      "spaced-in": "Delete",
+      plain: "Delete",
+      lightslot: "Fallback",
+    };
+    // Chromium agrees with every expected name (whitespace collapsed, as names are).
+    const ax = await axNamesDeep(page);
+    for (const [id, name] of Object.entries({ ...expected, "next-in": "Next page", prev: "Prev page" })) {
+      assert.equal(ax[id]?.replace(/\s+/g, " ").trim(), name, `Chromium's name of #${id}`);
+    }
+    assert.deepEqual(r.snap.islands, [{ id: "pager", slots: [{ name: "next", id: "pager:next", resolved: true }, { name: "prev", id: "pager:prev", resolved: true }] }]);
+    assert.equal(r.snap.menu.find((m) => m.id === "pager:next").title, "Next page");
+    assert.equal(r.run, true);
+    assert.deepEqual(r.clicked, ["next-in"], "the slot is the component's shadow button");
+    assert.deepEqual(r.snap.generics.map((g) => g.name).sort(), Object.values(expected).sort());
+  }));
+
+test("a name from slotted text keeps the caps: whitespace collapsed, at most 200 characters, the same as the same text in a plain button", () =>
+  ctx.withPage(BLANK, async (page) => {
+    await page.evaluate(COMPONENTS);
+    const text = Array.from({ length: 400 }, (_, i) => `word${i}\n\t  `).join("");
+    const r = await page.evaluate(async (text) => {
+      document.body.innerHTML = "<x-btn id=\"a\"></x-btn><button id=\"b\"></button>";
+      // Many text nodes, as a framework renders a list.
+      for (const id of ["a", "b"]) for (const part of text.split("\n")) document.getElementById(id).append(part + "\n");
+      window.P.resetPlayableForTests();
+      const p = window.P.installPlayable();
+      await p.handle({ pageId: null, requestId: "h", cmd: "hello", payload: {} });
+      const snap = (await p.handle({ pageId: p.pageId, requestId: "s", cmd: "snapshot", payload: {} })).payload.snapshot;
+      window.P.resetPlayableForTests();
+      return snap.generics.map((g) => g.name);
+    }, text);
+    assert.equal(r.length, 2);
+    // 200 characters, but for the space cut before the next word.
+    assert.ok(r[0].length >= 195 && r[0].length <= 200, r[0]);
+    assert.ok(r[0].startsWith("word0 word1 word2 "), r[0]);
+    assert.equal(r[0], r[1]);
+  }));

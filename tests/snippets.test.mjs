@@ -107,6 +107,28 @@ test("act.js hitAt: the element hit, whether the target holds it, whether it sta
     },
   ));
 
+test("act.js hitAt on an open shadow host: also the innermost element at the point (its shadow content, or light content slotted into it) and whether it lies in the host's shadow tree", () =>
+  withSnippets(
+    `<div id="h" style="position:absolute;left:0;top:0;width:100px;height:120px"><span id="lt" style="display:block;height:40px">L</span></div>
+     <div id="plain" style="position:absolute;left:200px;top:0;width:100px;height:100px"><b id="pb" style="display:block;height:50px">B</b></div>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const h = document.getElementById("h");
+        h.attachShadow({ mode: "open" }).innerHTML = '<button id="in" style="display:block;width:100px;height:40px">In</button><slot></slot>';
+        const at = (id, x, y) => {
+          const facts = A.hitAt(document.getElementById(id), x, y);
+          return facts.length > 6 ? [...facts.slice(0, 7), facts[7] && facts[7].id] : facts;
+        };
+        return { shadow: at("h", 10, 10), slotted: at("h", 10, 60), own: at("h", 10, 100), plain: at("plain", 210, 10) };
+      });
+      // [tag, id, class, inside, pinned, shared, inShadow, aim's id]
+      assert.deepEqual(r.shadow, ["DIV", "h", "", true, false, false, true, "in"], "named by the host; the shadow button is at the point");
+      assert.deepEqual(r.slotted, ["SPAN", "lt", "", true, false, false, true, "lt"], "slotted light content is in the host's shadow tree");
+      assert.deepEqual(r.own, ["DIV", "h", "", true, false, false, false, "h"], "the host's own box");
+      assert.deepEqual(r.plain, ["B", "pb", "", true, false, false], "no shadow root: the facts as before");
+    },
+  ));
+
 test("observe.js nextChange: true on a change under the root, false at the deadline", () =>
   withSnippets(`<p id="p">a</p>`, async (page) => {
     const r = await page.evaluate(async () => {

@@ -55,11 +55,27 @@ function holds(a, n) {
 }
 
 /**
+ * `n` lies in el's shadow tree in the flat tree: a flat-tree descendant of
+ * el reached through el's open shadow root (its shadow content, or light
+ * content slotted into it).
+ */
+function inShadowOf(el, n) {
+  const s = el.shadowRoot;
+  if (s === null) return false;
+  for (; n && n !== el; n = up(n)) if (n.parentNode === s) return true;
+  return false;
+}
+
+/**
  * The facts of a hit test at (x, y) in el's document or shadow root, or null
- * when nothing is hit: [tag, id, class, inside, pinned, shared]. `inside`:
- * el holds the element hit, in the DOM or in the flat tree. `pinned`: it, or what it hit in an open shadow
- * root, or a flat-tree ancestor of that, has computed position fixed (it
- * stays put when the page scrolls). `shared`: that fixed element holds el too.
+ * when nothing is hit: [tag, id, class, inside, pinned, shared], and for an
+ * open shadow host el also [inShadow, aim]. `inside`: el holds the element
+ * hit, in the DOM or in the flat tree. `pinned`: it, or what it hit in an
+ * open shadow root, or a flat-tree ancestor of that, has computed position
+ * fixed (it stays put when the page scrolls). `shared`: that fixed element
+ * holds el too. `aim`: the innermost element at the point, below what was
+ * hit in the flat tree (slotted light content included); `inShadow`: it
+ * lies in el's shadow tree (dom.rs decides whether a click goes to it).
  */
 export function hitAt(el, x, y) {
   const root = el.getRootNode();
@@ -88,7 +104,15 @@ export function hitAt(el, x, y) {
     for (let i = 0; i < under.length && from === null; i++) if (under[i] !== hit) from = under[i];
   }
   const inside = el.contains(hit) || holds(el, from);
-  return [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
+  const facts = [hit.tagName, hit.id, hit.getAttribute("class") || "", inside, !!pin, shared];
+  if (el.shadowRoot !== null) {
+    // Slotted light content too (where the walk above stops): a person's
+    // click targets it, and its path runs through the slot.
+    let aim = deep;
+    for (let s, d; (s = aim.shadowRoot) && (d = s.elementFromPoint(x, y)) && d !== aim && holds(aim, d); ) aim = d;
+    facts.push(inShadowOf(el, aim), aim);
+  }
+  return facts;
 }
 
 function nativeSet(el, prop, value) {
@@ -270,7 +294,12 @@ export function drag(src, dst) {
   mouse("mouseup", end, b, 0);
 }
 
-/** Exactly one click: HTMLElement.click() (activation behaviour included), or a synthetic `click` MouseEvent for other elements (SVG…). Null, or why it could not. */
+/**
+ * Exactly one click on `el` (the target, or what dom.rs aimed at inside its
+ * shadow tree): HTMLElement.click() (activation behaviour included), or a
+ * synthetic `click` MouseEvent for other elements (SVG…). Null, or why it
+ * could not.
+ */
 export function click(el) {
   if (!isElement(el)) return "the target is not an element";
   const w = win(el);

@@ -121,8 +121,10 @@ fn rect(el: &PageNode) -> Result<Rect, JsValue> {
 }
 
 /// The element a hit test finds at (`x`, `y`) in `el`'s document or shadow
-/// root, whichever holds it: act.js `hitAt`'s facts, read in one call.
-fn hit_at(el: &PageNode, (x, y): (f64, f64)) -> Result<Option<Hit>, JsValue> {
+/// root, whichever holds it: act.js `hitAt`'s facts, read in one call, and
+/// (for an open shadow host `el`) the innermost element at the point, which
+/// a click may go to ([`Settled::clicks_hit`]).
+fn hit_at(el: &PageNode, (x, y): (f64, f64)) -> Result<Option<(Hit, JsValue)>, JsValue> {
     let facts = hit_facts(el, x, y)?;
     if !Array::is_array(&facts) {
         return Ok(None);
@@ -130,20 +132,26 @@ fn hit_at(el: &PageNode, (x, y): (f64, f64)) -> Result<Option<Hit>, JsValue> {
     let facts: Array = facts.unchecked_into();
     let text = |i| facts.get(i).as_string().unwrap_or_default();
     let yes = |i| facts.get(i).is_truthy();
-    Ok(Some(Hit {
+    let hit = Hit {
         tag: text(0),
         id: text(1),
         class: text(2),
         inside: yes(3),
         pinned: yes(4),
         pin_holds_target: yes(5),
-    }))
+        in_shadow: yes(6),
+    };
+    Ok(Some((hit, facts.get(7))))
 }
 
 /// After the wait: the box, the viewport of `el`'s own window, and (when
 /// `hit_test`) the element a hit test finds at the [`crate::probe`] point
-/// of the box's centre.
-fn settled(el: &PageNode, before: Rect, hit_test: bool) -> Result<Settled, JsValue> {
+/// of the box's centre, with the innermost element there (see [`hit_at`]).
+fn settled(
+    el: &PageNode,
+    before: Rect,
+    hit_test: bool,
+) -> Result<(Settled, Option<JsValue>), JsValue> {
     let after = rect(el)?;
     // A detached document has no window: no viewport, so no hit test.
     let view = match el.owner_document()? {
@@ -151,17 +159,36 @@ fn settled(el: &PageNode, before: Rect, hit_test: bool) -> Result<Settled, JsVal
         None => JsValue::NULL,
     };
     let (width, height) = (number(&view, "innerWidth")?, number(&view, "innerHeight")?);
-    let hit = match crate::probe(after.centre(), width, height) {
-        Some(point) if hit_test => hit_at(el, point)?,
-        _ => None,
+    let (hit, aim) = match crate::probe(after.centre(), width, height) {
+        Some(point) if hit_test => hit_at(el, point)?.unzip(),
+        _ => (None, None),
     };
-    Ok(Settled {
+    let settled = Settled {
         before,
         after,
         viewport_width: width,
         viewport_height: height,
         hit,
-    })
+    };
+    Ok((settled, aim))
+}
+
+/// Where a click run's one click goes: into the target's shadow tree when
+/// [`Settled::clicks_hit`] says so, else the target itself. Read right
+/// before the click, and only for an open shadow host: any other target
+/// is clicked with nothing more read. A read the page makes throw leaves
+/// the click on the target.
+fn click_target(target: &JsValue) -> JsValue {
+    let aim = || -> Result<Option<JsValue>, JsValue> {
+        // No shadow root (or no element: reading it throws).
+        if !get(target, "shadowRoot")?.is_object() {
+            return Ok(None);
+        }
+        // No `before`: only the box now and the hit test count.
+        let (settled, aim) = settled(target.unchecked_ref(), Rect::default(), true)?;
+        Ok(aim.filter(|_| settled.clicks_hit()))
+    };
+    aim().ok().flatten().unwrap_or_else(|| target.clone())
 }
 
 /// What says `el` is read-only.
@@ -196,7 +223,7 @@ fn after_wait(
     Ok(Actionability {
         connected: el.is_connected()?,
         visible: sense::dom::is_visible(el)?,
-        settled: Some(settled(el, before, hit_test)?),
+        settled: Some(settled(el, before, hit_test)?.0),
         enabled: sense::dom::is_enabled(el)?,
         editable: if input { Some(editable(el)?) } else { None },
     })
@@ -346,7 +373,7 @@ impl DomBot {
         action: &Action<JsValue>,
     ) -> Result<Report, DispatchError> {
         match action {
-            Action::Click => self.click(target).map(|()| Report::Done),
+            Action::Click => self.click(&click_target(target)).map(|()| Report::Done),
             Action::Input(value) => {
                 let el = element(target)
                     .ok_or_else(|| DispatchError::Failed("the target is not an element".into()))?;
@@ -396,9 +423,11 @@ impl DomBot {
         }
     }
 
-    /// Exactly one click: `HTMLElement.click()` (activation behaviour included),
-    /// or a synthetic `click` MouseEvent for other elements (SVG…). In act.js:
-    /// one import instead of eight web-sys calls.
+    /// Exactly one click on `target` itself: `HTMLElement.click()`
+    /// (activation behaviour included), or a synthetic `click` MouseEvent
+    /// for other elements (SVG…). In act.js: one import instead of eight
+    /// web-sys calls. A click run's dispatch first picks the element
+    /// (`click_target`: a shadow host's own control at its centre).
     pub fn click(&self, target: &JsValue) -> Result<(), DispatchError> {
         match click(target) {
             Ok(Some(why)) => Err(DispatchError::Failed(why)),

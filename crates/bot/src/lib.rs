@@ -98,6 +98,11 @@ pub struct Hit {
     /// That fixed element holds the target too: they scroll together (a
     /// modal's own content).
     pub pin_holds_target: bool,
+    /// For a target that is an open shadow host: the innermost element at
+    /// the point lies in the target's shadow tree (a flat-tree descendant
+    /// reached through its shadow root: its shadow content, or light
+    /// content slotted into it). See [`Settled::clicks_hit`].
+    pub in_shadow: bool,
     pub tag: String,
     pub id: String,
     /// Its `class` attribute.
@@ -133,6 +138,22 @@ impl Hit {
             }
         }
         out
+    }
+}
+
+impl Settled {
+    /// Whether a click goes to the innermost element the hit test found
+    /// rather than to the target: it was found at the action point itself
+    /// (the centre is in the viewport; elsewhere the hit test looked at the
+    /// probe point) and lies in the target's shadow tree. A person's click
+    /// there reaches the component's own control (a `<button>` in its
+    /// shadow root, whose listeners a click on the host never reaches);
+    /// listeners outside the component still see the host as the target
+    /// (retargeting). Every other click goes to the target itself.
+    pub fn clicks_hit(&self) -> bool {
+        let (x, y) = self.after.centre();
+        let in_view = within(x, self.viewport_width) && within(y, self.viewport_height);
+        in_view && self.hit.as_ref().is_some_and(|h| h.inside && h.in_shadow)
     }
 }
 
@@ -196,6 +217,7 @@ mod tests {
             inside,
             pinned: false,
             pin_holds_target: false,
+            in_shadow: false,
             tag: tag.into(),
             id: id.into(),
             class: format!("  {} ", classes.join("\t ")),
@@ -432,6 +454,33 @@ mod tests {
         // No viewport: no probe, no hit test.
         assert_eq!(probe((5.0, 6.0), 0.0, 80.0), None);
         assert_eq!(probe((5.0, 6.0), 100.0, 0.0), None);
+    }
+
+    #[test]
+    fn a_click_goes_inside_the_target_only_for_its_own_shadow_tree_at_the_action_point() {
+        // What the hit test found: inside the target or not, in its shadow
+        // tree or not; the target's centre at (x, y) in a 100 × 100 viewport.
+        let clicks_hit = |x: f64, y: f64, inside: bool, in_shadow: bool| {
+            let mut s = ready().settled.expect("settled");
+            s.after = rect(x, y);
+            s.hit = hit(inside, "BUTTON", "", &[]).map(|h| Hit { in_shadow, ..h });
+            s.clicks_hit()
+        };
+        // A shadow host whose shadow button is at its centre: that button.
+        assert!(clicks_hit(5.0, 5.0, true, true));
+        // The target itself or its light descendants: the target, as before.
+        assert!(!clicks_hit(5.0, 5.0, true, false));
+        // Something else on top (the check refuses it), or nothing found.
+        assert!(!clicks_hit(5.0, 5.0, false, true));
+        assert!(!clicks_hit(5.0, 5.0, false, false));
+        let mut none = ready().settled.expect("settled");
+        none.hit = None;
+        assert!(!none.clicks_hit());
+        // Centre out of view: the hit test looked at the probe point, not
+        // at the action point; the target is clicked.
+        for (x, y) in [(95.0, 5.0), (5.0, 95.0), (-6.0, 5.0), (5.0, 500.0)] {
+            assert!(!clicks_hit(x, y, true, true), "{x},{y}");
+        }
     }
 
     #[test]

@@ -290,13 +290,82 @@ export function gather(root, selector, ancestors) {
 /** Runs of the characters Rust's `char::is_whitespace` takes. */
 const WHITESPACE_RUNS = /[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
+/** Elements whose text is never rendered (a component's own `<style>`). */
+const UNRENDERED = new Set(["style", "script"]);
+
+/**
+ * `n`'s children in the flat tree, as the browser renders them: a shadow
+ * host's are its shadow root's (its light children come in only through
+ * slots); a slot's are the nodes assigned to it, flattened, else its
+ * fallback content (a slot outside a shadow tree has none assigned).
+ */
+function flatKids(n) {
+  if (n.shadowRoot !== null) return n.shadowRoot.childNodes;
+  if (n.localName === "slot" && typeof n.assignedNodes === "function") {
+    const assigned = n.assignedNodes({ flatten: true });
+    if (assigned.length > 0) return assigned;
+  }
+  return n.childNodes;
+}
+
+/**
+ * Calls `visit` on each node below `el` in the flat tree, in order, leaving
+ * out what is inside `UNRENDERED` elements; stops when `visit` returns true.
+ * A loop, not recursion: a page's nesting depth is its own.
+ */
+function flatWalk(el, visit) {
+  const lists = [flatKids(el)], at = [0];
+  while (lists.length) {
+    const top = lists.length - 1;
+    const n = lists[top][at[top]++];
+    if (n === undefined) {
+      lists.pop();
+      at.pop();
+    } else if (visit(n)) return;
+    else if (n.nodeType === 1 && !UNRENDERED.has(n.localName)) {
+      lists.push(flatKids(n));
+      at.push(0);
+    }
+  }
+}
+
+/**
+ * The elements whose text differs in the flat tree, as a Set: each open
+ * shadow host and each slot of an open shadow root (`hosts`: the
+ * document's), and their ancestors through shadow roots; null when there
+ * is no shadow root. The text of any other element is its textContent.
+ */
+function flatMarks(hosts) {
+  if (hosts.length === 0) return null;
+  const marks = new Set();
+  const mark = (n) => {
+    for (; n && !marks.has(n); n = n.parentNode || n.host || null) marks.add(n);
+  };
+  const visit = (list) => {
+    for (let i = 0; i < list.length; i++) {
+      const root = list[i].shadowRoot;
+      mark(list[i]);
+      const slots = root.querySelectorAll("slot");
+      for (let k = 0; k < slots.length; k++) mark(slots[k]);
+      visit(shadowHosts(root));
+    }
+  };
+  visit(hosts);
+  return marks;
+}
+
 /**
  * Reads what `asks` ([index, bits] pairs into `els`) asks for: visibility,
  * the browser's disabled facts (`browserFacts`, in the head), the texts of the `aria-labelledby` references that exist,
  * and the fields (value, first label's text, placeholder, title, alt, text,
  * first `img[alt]`'s alt); texts cut to `textMax` UTF-16 units (a longer
- * one has its whitespace runs made one space first). Returns [text, ints],
- * one record per ask (wire.rs). `hosts`: the gather's, for `modalIn`.
+ * one has its whitespace runs made one space first). Texts and the first
+ * image are read in the flat tree, as the browser names elements: slotted
+ * content in its slot, a shadow host's shadow content in place of its light
+ * children (only where a shadow root or slot is involved: else textContent
+ * and querySelector, which are the same there and native). Returns [text,
+ * ints], one record per ask (wire.rs). `hosts`: the gather's, for
+ * `modalIn`, and for which texts are flat.
  */
 export function details(els, asks, textMax, hosts) {
   let ints = new Uint32Array(asks.length * 2 + 32);
@@ -318,18 +387,56 @@ export function details(els, asks, textMax, hosts) {
     head |= 1 << (FIELD_SHIFT + bit);
     put(value);
   };
-  const textOf = (el) => {
-    const t = el.textContent;
-    if (t === null) return "";
-    if (t.length <= textMax) return t;
-    // Over the cut, runs of whitespace become one space first, so that they
-    // do not use it up ("      Delete" is still Delete): the same runs
-    // sense::cap_chars collapses after (char::is_whitespace's characters),
-    // so the name Rust makes of the text is unchanged.
-    return t.replace(WHITESPACE_RUNS, " ").slice(0, textMax);
-  };
   const doc = els.length ? els[0].ownerDocument : null;
   const modal = doc ? modalIn(doc, hosts) : null;
+  // Looked up at the first text asked: undefined until then.
+  let marks;
+  const flat = (el) => {
+    if (marks === undefined) marks = doc ? flatMarks(hosts === undefined ? shadowHosts(doc) : hosts) : null;
+    return marks !== null && marks.has(el);
+  };
+  // Over the cut, runs of whitespace become one space first, so that they
+  // do not use it up ("      Delete" is still Delete): the same runs
+  // sense::cap_chars collapses after (char::is_whitespace's characters),
+  // so the name Rust makes of the text is unchanged.
+  const cut = (t) => (t.length <= textMax ? t : t.replace(WHITESPACE_RUNS, " ").slice(0, textMax));
+  const textOf = (el) => {
+    if (!flat(el)) {
+      const t = el.textContent;
+      return t === null ? "" : cut(t);
+    }
+    // The flat tree's text nodes, joined as `cut` would have them: once
+    // over the cut, each piece is collapsed as it comes (a run across two
+    // pieces stays one space), and the walk stops when the cut is full.
+    let t = "", over = false;
+    flatWalk(el, (n) => {
+      if (n.nodeType !== 3) return false;
+      let piece = n.data;
+      if (!over) {
+        t += piece;
+        if (t.length <= textMax) return false;
+        over = true;
+        t = t.replace(WHITESPACE_RUNS, " ");
+      } else {
+        piece = piece.replace(WHITESPACE_RUNS, " ");
+        t += t.endsWith(" ") && piece.startsWith(" ") ? piece.slice(1) : piece;
+      }
+      if (t.length < textMax) return false;
+      t = t.slice(0, textMax);
+      return true;
+    });
+    return t;
+  };
+  const firstImgAlt = (el) => {
+    if (!flat(el)) return el.querySelector("img[alt]");
+    let img = null;
+    flatWalk(el, (n) => {
+      if (n.nodeType !== 1 || n.localName !== "img" || !n.hasAttribute("alt")) return false;
+      img = n;
+      return true;
+    });
+    return img;
+  };
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];
     const ask = asks[k + 1];
@@ -363,7 +470,7 @@ export function details(els, asks, textMax, hosts) {
     if (ask & ALT) field(4, el.getAttribute("alt"));
     if (ask & TEXT) field(5, textOf(el));
     if (ask & IMG_ALT) {
-      const img = el.querySelector("img[alt]");
+      const img = firstImgAlt(el);
       field(6, img && img.getAttribute("alt"));
     }
     ints[at] = head;

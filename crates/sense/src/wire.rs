@@ -128,7 +128,8 @@ pub struct Details<'a> {
     /// The `DETAIL_*` bits that held (visible, disabled, modal, in modal),
     /// and the fieldset and legend counts above them (see [`Disabling`]).
     pub flags: u32,
-    /// Texts of the elements `aria-labelledby` names that exist, in order.
+    /// Texts of the elements `aria-labelledby` names that exist, in order
+    /// (each as [`text`](Self::text) is read).
     pub refs: Vec<&'a str>,
     /// `value` (a form control's current value).
     pub value: Option<&'a str>,
@@ -137,9 +138,12 @@ pub struct Details<'a> {
     pub placeholder: Option<&'a str>,
     pub title: Option<&'a str>,
     pub alt: Option<&'a str>,
-    /// `textContent`, cut to the asked number of UTF-16 units.
+    /// Its text content, cut to the asked number of UTF-16 units. Where a
+    /// shadow root or slot is involved, read in the flat tree: slotted
+    /// content in its slot, a shadow host's shadow content instead of its
+    /// light children, and no `<style>` or `<script>` text.
     pub text: Option<&'a str>,
-    /// `alt` of the first descendant `img[alt]`.
+    /// `alt` of the first descendant `img[alt]`, in the flat tree too.
     pub img_alt: Option<&'a str>,
 }
 
