@@ -340,3 +340,32 @@ test("disabledFacts: the fieldsets around an element and their first legends, an
       assert.deepEqual(r.heads, [r.modal.div, r.modal.deep, 1 + r.modal.fs]);
     },
   ));
+
+test("an inert or aria-disabled element around a <slot> disables the light content slotted into it: the per-element facts (DISABLING) and the gather's SLOT_DISABLED flag, through nested slots, in the flat tree", () =>
+  withFixture(
+    `<x-a id="a"><button id="direct">d</button><p id="wrap"><button id="inside">i</button></p><button id="other" slot="open">o</button></x-a>
+     <x-o id="o"><button id="nested">n</button></x-o>
+     <x-f id="f"><button id="fieldset">f</button></x-f>`,
+    async (page) => {
+      const r = await page.evaluate((ANCESTORS) => {
+        const $ = (id) => document.getElementById(id);
+        $("a").attachShadow({ mode: "open" }).innerHTML = `<div aria-disabled="true"><slot></slot></div><slot name="open"></slot>`;
+        // A component that slots its light content into another one's disabled slot.
+        const o = $("o").attachShadow({ mode: "open" });
+        o.innerHTML = `<x-i id="i"><slot></slot></x-i>`;
+        o.getElementById("i").attachShadow({ mode: "open" }).innerHTML = `<div inert><slot></slot></div>`;
+        $("f").attachShadow({ mode: "open" }).innerHTML = `<fieldset disabled><slot></slot></fieldset>`;
+        const ids = ["direct", "inside", "other", "nested", "fieldset"];
+        const stop = watch();
+        const perElement = Object.fromEntries(ids.map((id) => [id, G.disabledFacts($(id), ANCESTORS)]));
+        const { out, els } = facts(document.getElementById("root"), "button,p", ANCESTORS);
+        const flags = Object.fromEntries([...els].map((el, i) => [el.id, out[i].flags]));
+        const above = facts($("wrap"), "button", ANCESTORS).above;
+        return { perElement, flags, above, mutations: stop() };
+      }, ANCESTORS);
+      assert.deepEqual(r.perElement, { direct: 32, inside: 32, other: 0, nested: 32, fieldset: 0 }, "DISABLING (32) in the flat tree; the fieldset is not the slotted button's");
+      assert.deepEqual(r.flags, { direct: 32, wrap: 32, inside: 32, other: 0, nested: 32, fieldset: 0 }, "SLOT_DISABLED (32) on what is slotted in and below it");
+      assert.equal(r.above, true, "an element root slotted into a disabled slot sits below it");
+      assert.equal(r.mutations, 0);
+    },
+  ));

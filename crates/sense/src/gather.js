@@ -12,7 +12,7 @@
 // disabled state is read as facts the same way for all three
 // (`browserFacts`), and decided in Rust (`rules::is_disabled`).
 
-const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16; // wire.rs FACT_*
+const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16, SLOT_DISABLED = 32; // wire.rs FACT_*
 const VISIBLE = 1, DISABLED = 2, REFS = 4, MODAL = 8, IN_MODAL = 16, DISABLING = 32; // wire.rs DETAIL_*
 const FIELDSETS = 16, LEGENDS = 24; // wire.rs DETAIL_*_SHIFT
 const FIELD_SHIFT = 8;
@@ -65,12 +65,19 @@ function shadowModal(hosts) {
  */
 function holds(modal, el) {
   if (modal.contains(el)) return true;
-  for (let n = el; n !== null; ) {
-    if (n === modal) return true;
-    const next = n.assignedSlot || n.parentNode;
-    n = next !== null && next.nodeType === 11 ? next.host || null : next;
-  }
+  for (let n = el; n !== null; n = flatParent(n)) if (n === modal) return true;
   return false;
+}
+
+/**
+ * `n`'s parent element in the flat tree: the slot it is assigned to, else
+ * its parent, a shadow root's host for a shadow root's child (null at the
+ * top of the document).
+ */
+function flatParent(n) {
+  const up = n.assignedSlot || n.parentNode;
+  if (!up) return null;
+  return up.nodeType === 1 ? up : up.host || null;
 }
 
 /**
@@ -94,14 +101,44 @@ function browserFacts(el, modal) {
 }
 
 /**
- * `el` or an ancestor matches `selector`, through the shadow roots it sits
- * in: an `inert` or `aria-disabled` host disables its shadow content too
- * (`closest` alone stops at the shadow root).
+ * `el` or an ancestor in the flat tree matches `selector`, as the browser
+ * counts inertness and Chromium's accessibility tree `aria-disabled`: an
+ * `inert` or `aria-disabled` host disables its shadow content, and one
+ * around a `<slot>` in a shadow tree the light content slotted into it
+ * (`closest` alone stops at the shadow root, and never enters a slot).
  */
 function closestComposed(el, selector) {
-  for (let n = el; n; n = n.getRootNode().host || null) {
-    if (n.closest(selector) !== null) return true;
+  if (el.closest(selector) !== null) return true;
+  // `closest` tested el's own tree; what it skips starts at the first
+  // ancestor-or-self assigned to a slot (its flat parent: the slot, whose
+  // flat ancestors reach the host), else at the tree's host.
+  let n = el;
+  while (n.assignedSlot === null && n.parentElement !== null) n = n.parentElement;
+  const next = n.assignedSlot || (n.parentNode && n.parentNode.host) || null;
+  return next !== null && closestComposed(next, selector);
+}
+
+/**
+ * What an `inert` or disabling (`selector`) element around a `<slot>` in
+ * the shadow roots `roots` disables: the light elements assigned to such a
+ * slot (and so their subtrees), which the gather's records, where light
+ * children sit under their host, do not show inside it. Empty when no
+ * shadow root holds such an element (the usual case: then no slot is read).
+ */
+function slotDisabled(roots, selector) {
+  const out = new Set();
+  if (!roots.some((root) => root.querySelector(selector) !== null)) return out;
+  for (const root of roots) {
+    for (const slot of root.querySelectorAll("slot")) {
+      if (closestComposed(slot, selector)) for (const a of slot.assignedElements()) out.add(a);
+    }
   }
+  return out;
+}
+
+/** `el` or an ancestor (through the shadow roots it sits in) is in `set`. */
+function underAny(set, el) {
+  for (let n = el; n; n = n.parentElement || (n.parentNode && n.parentNode.host) || null) if (set.has(n)) return true;
   return false;
 }
 
@@ -154,35 +191,37 @@ function shadowHosts(root) {
  * The elements of `root` matching `selector` in document order; each open
  * shadow root's elements follow right after its host (before the host's
  * light children), recursively. Without shadow roots this is the query's own
- * NodeList (no copy). Also returns the shadow hosts found at the top level.
+ * NodeList (no copy). Also returns the shadow hosts found at the top level,
+ * and every open shadow root read.
  */
 function collect(root, selector) {
   const list = root.querySelectorAll(selector);
   const self = root.nodeType === 1 && root.matches(selector);
   const hosts = shadowHosts(root);
   if (root.nodeType === 1 && root.shadowRoot !== null) hosts.unshift(root);
-  if (hosts.length === 0 && !self) return [list, hosts];
-  const els = [];
+  if (hosts.length === 0 && !self) return [list, hosts, hosts];
+  const els = [], roots = [];
   if (self) els.push(root);
-  merge(list, hosts, els, selector);
-  return [els, hosts];
+  merge(list, hosts, els, selector, roots);
+  return [els, hosts, roots];
 }
 
-function collectInto(root, els, selector) {
-  merge(root.querySelectorAll(selector), shadowHosts(root), els, selector);
+function collectInto(root, els, selector, roots) {
+  roots.push(root);
+  merge(root.querySelectorAll(selector), shadowHosts(root), els, selector, roots);
 }
 
-function merge(list, hosts, els, selector) {
+function merge(list, hosts, els, selector, roots) {
   let h = 0;
   for (let i = 0; i < list.length; i++) {
     const el = list[i];
     while (h < hosts.length && hosts[h] !== el && hosts[h].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
-      collectInto(hosts[h++].shadowRoot, els, selector);
+      collectInto(hosts[h++].shadowRoot, els, selector, roots);
     }
     els.push(el);
-    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els, selector);
+    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els, selector, roots);
   }
-  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector);
+  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector, roots);
 }
 
 const encoder = new TextEncoder();
@@ -211,9 +250,10 @@ const ATTRIBUTES = new Map([
  * shadow hosts, which `details` hands to `modalIn` (else `undefined`).
  */
 export function gather(root, selector, ancestors) {
-  const [els, hosts] = collect(root, selector);
+  const [els, hosts, roots] = collect(root, selector);
   const deep = hosts.length > 0;
   const count = els.length;
+  const bySlot = slotDisabled(roots, ancestors);
 
   let ints = new Uint32Array(count * 4 + 32);
   let len = 0;
@@ -234,6 +274,7 @@ export function gather(root, selector, ancestors) {
     }
     let head = 1 << FIELD_SHIFT; // the tag
     if (el.isContentEditable) head |= EDITABLE;
+    if (bySlot.size > 0 && underAny(bySlot, el)) head |= SLOT_DISABLED;
     const names = el.getAttributeNames();
     for (let k = 0; k < names.length; k++) {
       const f = ATTRIBUTES.get(names[k]);
@@ -264,10 +305,9 @@ export function gather(root, selector, ancestors) {
     open.pop();
     ints[openAt.pop()] = count;
   }
-  // The root's nearest element ancestor, through a shadow root's host: a
-  // ShadowRoot's host, or an element root's parent (its host when it is a
-  // shadow root's child).
-  const parent = root.nodeType === 1 ? root.parentElement || (root.parentNode && root.parentNode.host) || null : root.host || null;
+  // The root's parent in the flat tree: a ShadowRoot's host, or an element
+  // root's slot or parent (its host when it is a shadow root's child).
+  const parent = root.nodeType === 1 ? flatParent(root) : root.host || null;
   const above = parent !== null && closestComposed(parent, ancestors);
   // The integers as their bytes: the Rust side reads both as Uint8Array.
   return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above, root.nodeType === 9 ? hosts : undefined];
