@@ -56,8 +56,6 @@ extern "C" {
     fn matches(this: &PageNode, selector: &str) -> Result<bool, JsValue>;
     #[wasm_bindgen(method, catch, js_name = createElement)]
     fn create_element(this: &PageNode, tag: &str) -> Result<PageNode, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = getBoundingClientRect)]
-    fn get_bounding_client_rect(this: &PageNode) -> Result<JsValue, JsValue>;
     /// `Array.from`, which runs a page's iterator or `length` getter.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = from)]
     fn array_from(v: &JsValue) -> Result<Array, JsValue>;
@@ -147,8 +145,10 @@ fn sanitized(el: &PageNode, text: &str) -> Option<(String, String)> {
     Some((prop(&probe, "value").as_string()?, kind.as_string()?))
 }
 
+/// `el`'s box: where its centre is and what must stay put (a `display:
+/// contents` element's and an `<area>`'s included, sense's `bounding_box`).
 fn rect(el: &PageNode) -> Result<Rect, JsValue> {
-    let r = el.get_bounding_client_rect()?;
+    let r = sense::dom::bounding_box(el)?;
     Ok(Rect {
         x: number(&r, "x")?,
         y: number(&r, "y")?,

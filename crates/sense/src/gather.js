@@ -8,7 +8,8 @@
 // are needed (read.rs asks for them), what a name is and how it is capped.
 // This file reads what it is told to. What stays here is `isVisible`: one
 // function that the gather, bot (per element) and Surface's observe.js (in
-// its own bulk loop) all apply, so the visibility rule has one home. The
+// its own bulk loop) all apply, so the visibility rule has one home (with
+// `boxOf`, the box bot aims at and watches, judged the same way). The
 // disabled state is read as facts the same way for all three
 // (`browserFacts`), and decided in Rust (`rules::is_disabled`).
 
@@ -21,12 +22,145 @@ const ALT = VALUE << 4, TEXT = VALUE << 5, IMG_ALT = VALUE << 6;
 
 const VISIBILITY = { visibilityProperty: true };
 
-/** Connected, rendered, not visibility:hidden, and not zero-size. */
-export function isVisible(el) {
+/**
+ * Connected, rendered, not visibility:hidden, and not zero-size; an element
+ * rendered without a box of its own by what it shows (`boxless`). `known`:
+ * a bulk read's memo for `rendered`.
+ */
+export function isVisible(el, known) {
   if (!el.isConnected) return false;
-  if (!el.checkVisibility(VISIBILITY)) return false;
+  // Only elements without a rendered box take the slower reads.
+  if (!el.checkVisibility(VISIBILITY)) return boxless(el, known) !== null;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
+}
+
+/** `isVisible` for one bulk read: a fresh memo shared by its elements. */
+function visibility() {
+  const known = new Map();
+  return (el) => isVisible(el, known);
+}
+
+/**
+ * The box where `el` shows and takes clicks (bot's centre, hit test and
+ * stability): its bounding box, or `boxless`'s when it has no box of its own.
+ */
+export function boxOf(el) {
+  return (!el.checkVisibility(VISIBILITY) && boxless(el)) || el.getBoundingClientRect();
+}
+
+/**
+ * The box of an element that is rendered without a box of its own, or null:
+ * a `display: contents` element's is the union of its rendered children's
+ * (`contentsBox`), an `<area>`'s its region of the image that uses its map
+ * (`areaBox`). Null for an element that is just not rendered.
+ */
+function boxless(el, known) {
+  if (el.localName === "area" && el.shape !== undefined) return areaBox(el);
+  // It shows only inside a rendered flat parent: an element under
+  // display:none stops here, without reading its own style (slow there),
+  // and its siblings share its parent's answer through `known`.
+  const up = flatParent(el);
+  return up !== null && rendered(up, known) ? contentsBox(el) : null;
+}
+
+/** `el` has a box, or is `display: contents` in a rendered flat parent. */
+function rendered(el, known) {
+  let yes = known === undefined ? undefined : known.get(el);
+  if (yes !== undefined) return yes;
+  if (el.checkVisibility()) yes = true;
+  else {
+    const up = flatParent(el);
+    yes = up !== null && rendered(up, known) && display(el).display === "contents";
+  }
+  if (known !== undefined) known.set(el, yes);
+  return yes;
+}
+
+function display(el) {
+  const view = el.ownerDocument.defaultView;
+  return view === null ? {} : view.getComputedStyle(el);
+}
+
+/**
+ * The box of a `display: contents` element whose flat parent is rendered
+ * (else null): the union of its flat-tree children's (a host's shadow
+ * content, a slot's assigned nodes): an element child's box, or a text
+ * child's when it is not `visibility: hidden`. As Playwright judges it,
+ * null when no child shows.
+ */
+function contentsBox(el) {
+  const style = display(el);
+  if (style.display !== "contents") return null;
+  let box = null;
+  for (const kid of el.shadowRoot ? el.shadowRoot.childNodes : slotted(el)) {
+    let r = null;
+    if (kid.nodeType === 1) r = kid.checkVisibility(VISIBILITY) ? kid.getBoundingClientRect() : contentsBox(kid);
+    else if (kid.nodeType === 3 && style.visibility === "visible") {
+      const range = el.ownerDocument.createRange();
+      range.selectNode(kid);
+      r = range.getBoundingClientRect();
+    }
+    if (r && r.width > 0 && r.height > 0) box = box ? union(box, r) : r;
+  }
+  return box;
+}
+
+/** A `<slot>`'s children in the flat tree: its assigned nodes, else its own (the fallback). */
+function slotted(el) {
+  const assigned = el.assignedNodes ? el.assignedNodes() : [];
+  return assigned.length ? assigned : el.childNodes;
+}
+
+function union(a, b) {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/**
+ * An `<area>`'s box: its region inside the first visible `<img>` that uses
+ * its map (`usemap` naming the `<map name>` it sits in, in its tree), where
+ * Chromium hit-tests it: `coords` from the image's border box's top-left,
+ * cut to the image. Each shape is taken as a polygon (`rect`, also a
+ * missing or unknown `shape`: its two corners; `circle`: its bounding
+ * square; `default`: the whole image) and the box is, on the row through
+ * the middle of its bounds, its widest span, over the bounds' height: the
+ * shape itself for a rectangle, and a point inside any polygon at its
+ * centre. Null without such an image, or when the region is empty (coords
+ * too few for the shape: no click lands on it).
+ */
+function areaBox(area) {
+  const map = area.closest("map");
+  let img = null;
+  if (map && map.name) {
+    for (const i of area.getRootNode().querySelectorAll("img[usemap]")) {
+      const use = i.getAttribute("usemap");
+      if (img === null && use.slice(use.indexOf("#")) === "#" + map.name && isVisible(i)) img = i;
+    }
+  }
+  if (img === null) return null;
+  const b = img.getBoundingClientRect(), w = b.width, h = b.height;
+  const c = area.coords.split(/[\s,;]+/).filter(Boolean).map((t) => parseFloat(t) || 0);
+  const [x, y, r] = c, shape = area.shape.toLowerCase();
+  const p = shape === "default" ? [0, 0, w, 0, w, h, 0, h]
+    : shape === "circle" || shape === "circ" ? (r > 0 ? [x - r, y - r, x + r, y - r, x + r, y + r, x - r, y + r] : [])
+    : shape === "poly" || shape === "polygon" ? (c.length > 5 ? c.slice(0, c.length & ~1) : [])
+    : c.length > 3 ? [x, y, c[2], y, c[2], c[3], x, c[3]] : [];
+  const ys = p.filter((_, i) => i & 1);
+  const top = Math.max(0, Math.min(...ys)), bottom = Math.min(h, Math.max(...ys)), mid = (top + bottom) / 2;
+  // Where the edges cross the middle row, in order: inside between each pair.
+  const xs = [];
+  for (let i = 0, n = p.length; i < n; i += 2) {
+    const j = (i + 2) % n;
+    if (p[i + 1] > mid !== p[j + 1] > mid) xs.push(p[i] + ((mid - p[i + 1]) * (p[j] - p[i])) / (p[j + 1] - p[i + 1]));
+  }
+  xs.sort((u, v) => u - v);
+  let box = null;
+  for (let i = 1; i < xs.length && bottom > top; i += 2) {
+    const left = Math.max(0, xs[i - 1]), span = Math.min(w, xs[i]) - left;
+    if (span > 0 && !(box && box.width >= span)) box = { x: b.x + left, y: b.y + top, width: span, height: bottom - top };
+  }
+  return box;
 }
 
 /** The open modal dialog of `el`'s document, if any (`modalIn`). */
@@ -160,7 +294,7 @@ export function disabledFacts(el, disabling) {
 export function checks(disabling) {
   let modal;
   return [
-    isVisible,
+    visibility(),
     (el) => {
       if (modal === undefined) modal = modalOf(el);
       return facts(el, disabling, modal);
@@ -356,13 +490,14 @@ export function details(els, asks, textMax, hosts) {
   };
   const doc = els.length ? els[0].ownerDocument : null;
   const modal = doc ? modalIn(doc, hosts) : null;
+  const visible = visibility();
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];
     const ask = asks[k + 1];
     ensure(16);
     head = 0;
     const at = len++;
-    if (ask & VISIBLE && isVisible(el)) head |= VISIBLE;
+    if (ask & VISIBLE && visible(el)) head |= VISIBLE;
     if (ask & DISABLED) head |= browserFacts(el, modal);
     if (ask & REFS) {
       const by = el.getAttribute("aria-labelledby");
