@@ -340,3 +340,90 @@ test("disabledFacts: the fieldsets around an element and their first legends, an
       assert.deepEqual(r.heads, [r.modal.div, r.modal.deep, 1 + r.modal.fs]);
     },
   ));
+
+test("an inert or aria-disabled element around a <slot> disables the light content slotted into it: the per-element facts (DISABLING) and the gather's SLOT_DISABLED flag, through nested slots, in the flat tree", () =>
+  withFixture(
+    `<x-a id="a"><button id="direct">d</button><p id="wrap"><button id="inside">i</button></p><button id="other" slot="open">o</button></x-a>
+     <x-o id="o"><button id="nested">n</button></x-o>
+     <x-f id="f"><button id="fieldset">f</button></x-f>`,
+    async (page) => {
+      const r = await page.evaluate((ANCESTORS) => {
+        const $ = (id) => document.getElementById(id);
+        $("a").attachShadow({ mode: "open" }).innerHTML = `<div aria-disabled="true"><slot></slot></div><slot name="open"></slot>`;
+        // A component that slots its light content into another one's disabled slot.
+        const o = $("o").attachShadow({ mode: "open" });
+        o.innerHTML = `<x-i id="i"><slot></slot></x-i>`;
+        o.getElementById("i").attachShadow({ mode: "open" }).innerHTML = `<div inert><slot></slot></div>`;
+        $("f").attachShadow({ mode: "open" }).innerHTML = `<fieldset disabled><slot></slot></fieldset>`;
+        const ids = ["direct", "inside", "other", "nested", "fieldset"];
+        const stop = watch();
+        const perElement = Object.fromEntries(ids.map((id) => [id, G.disabledFacts($(id), ANCESTORS)]));
+        const { out, els } = facts(document.getElementById("root"), "button,p", ANCESTORS);
+        const flags = Object.fromEntries([...els].map((el, i) => [el.id, out[i].flags]));
+        const above = facts($("wrap"), "button", ANCESTORS).above;
+        return { perElement, flags, above, mutations: stop() };
+      }, ANCESTORS);
+      assert.deepEqual(r.perElement, { direct: 32, inside: 32, other: 0, nested: 32, fieldset: 0 }, "DISABLING (32) in the flat tree; the fieldset is not the slotted button's");
+      assert.deepEqual(r.flags, { direct: 32, wrap: 32, inside: 32, other: 0, nested: 32, fieldset: 0 }, "SLOT_DISABLED (32) on what is slotted in and below it");
+      assert.equal(r.above, true, "an element root slotted into a disabled slot sits below it");
+      assert.equal(r.mutations, 0);
+    },
+  ));
+
+test("isVisible and boxOf: a display:contents element by its rendered children in the flat tree; an <area> by its region of the visible image that uses its map", () =>
+  withFixture(
+    `<button id="contents" style="display:contents"><span style="display:inline-block;width:30px;height:10px"></span><span style="display:inline-block;width:20px;height:14px"></span></button>
+     <button id="text" style="display:contents">Text</button>
+     <button id="hiddenText" style="display:contents;visibility:hidden">Text</button>
+     <button id="empty" style="display:contents"></button>
+     <div style="display:none"><button id="inNone" style="display:contents">x</button></div>
+     <x-c id="host">Slotted</x-c>
+     <map name="m"><area id="rect" href="#r" shape="rect" coords="40,30,10,5"><area id="circle" href="#c" shape="circle" coords="60,20,10">
+       <area id="poly" href="#p" shape="poly" coords="0,0,80,0,80,40,70,40,70,10,0,10"><area id="whole" href="#w" shape="default">
+       <area id="nocoords" href="#n"></map>
+     <img id="img" usemap="#m" width="80" height="40" style="border:5px solid;padding:3px" alt="">
+     <map name="unused"><area id="unused" href="#u" shape="default"></map>`,
+    async (page) => {
+      const r = await page.evaluate(() => {
+        const $ = (id) => document.getElementById(id);
+        $("host").attachShadow({ mode: "open" }).innerHTML = `<style>:host{display:contents}</style><b style="display:inline-block;height:12px"><slot></slot></b>`;
+        const ids = ["contents", "text", "hiddenText", "empty", "inNone", "host", "rect", "circle", "poly", "whole", "nocoords", "unused"];
+        const img = $("img").getBoundingClientRect();
+        // Boxes relative to the image's border box (as Chromium hit-tests areas).
+        const rel = (b) => [b.x - img.x, b.y - img.y, b.width, b.height].map((v) => Math.round(v));
+        const [a, b] = $("contents").querySelectorAll("span");
+        const [ra, rb] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+        const union = [ra.x, Math.min(ra.y, rb.y), rb.right - ra.x, Math.max(ra.bottom, rb.bottom) - Math.min(ra.y, rb.y)].map(Math.round);
+        const [visible] = G.checks("[inert]");
+        return {
+          visible: Object.fromEntries(ids.map((id) => [id, G.isVisible($(id))])),
+          bulk: ids.every((id) => visible($(id)) === G.isVisible($(id))),
+          contents: [G.boxOf($("contents"))].map((b) => [b.x, b.y, b.width, b.height].map(Math.round))[0],
+          union,
+          host: G.boxOf($("host")).height,
+          areas: Object.fromEntries(["rect", "circle", "poly", "whole"].map((id) => [id, rel(G.boxOf($(id)))])),
+          // What the browser hit-tests at each area box's centre.
+          hits: ["rect", "circle", "poly", "whole"].map((id) => {
+            const b = G.boxOf($(id));
+            return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).id;
+          }),
+          zero: [G.boxOf($("nocoords")).width, G.boxOf($("inNone")).width],
+        };
+      });
+      assert.deepEqual(r.visible, {
+        contents: true, text: true, hiddenText: false, empty: false, inNone: false, host: true,
+        rect: true, circle: true, poly: true, whole: true, nocoords: false, unused: false,
+      });
+      assert.equal(r.bulk, true, "checks() judges the same");
+      assert.deepEqual(r.contents, r.union, "the union of the children's boxes");
+      assert.equal(r.host, 12, "a :host{display:contents} component: its shadow content's box");
+      assert.deepEqual(r.areas, {
+        rect: [10, 5, 30, 25], // corners in any order
+        circle: [50, 10, 20, 20], // its bounding square
+        poly: [70, 0, 10, 40], // the widest span of its middle row (inside it), over its full height
+        whole: [0, 0, 96, 56], // the image's border box
+      });
+      assert.deepEqual(r.hits, ["rect", "circle", "poly", "whole"], "each box's centre is a point of its area");
+      assert.deepEqual(r.zero, [0, 0], "no region, not rendered: the element's own (empty) box");
+    },
+  ));

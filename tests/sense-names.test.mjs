@@ -306,4 +306,56 @@ test("a name from slotted text keeps the caps: whitespace collapsed, at most 200
     assert.ok(r[0].length >= 195 && r[0].length <= 200, r[0]);
     assert.ok(r[0].startsWith("word0 word1 word2 "), r[0]);
     assert.equal(r[0], r[1]);
+test("aria-disabled or inert around a component's <slot> disables what is slotted into it (directly, inside a slotted element, through another component's slot), as Chromium's accessibility tree reads the flat tree: snapshot, run and an element scan root alike; a <fieldset disabled> around the slot does not, as in Chromium", () =>
+  ctx.withPage(BLANK, async (page) => {
+    // Components defined inline: each wraps its default slot in `shadow`.
+    await page.evaluate(() => {
+      const define = (name, shadow) => customElements.define(name, class extends HTMLElement {
+        constructor() {
+          super();
+          this.attachShadow({ mode: "open" }).innerHTML = shadow;
+        }
+      });
+      define("x-aria", '<div aria-disabled="true"><slot></slot></div><slot name="open"></slot>');
+      define("x-inert", "<div inert><slot></slot></div>");
+      define("x-fieldset", "<fieldset disabled><slot></slot></fieldset>");
+      define("x-outer", "<x-aria><slot></slot></x-aria>");
+    });
+    const button = (id) => `<button id="${id}" data-e2e-kind="playable" data-e2e-id="${id}" data-click="${id}">${id}</button>`;
+    const html =
+      `<x-aria>${button("direct")}<p id="wrap">${button("inside")}</p><span slot="open">${button("beside")}</span></x-aria>` +
+      `<x-inert>${button("inert")}</x-inert><x-outer>${button("nested")}</x-outer><x-fieldset>${button("fieldset")}</x-fieldset>`;
+    const ids = ["direct", "inside", "beside", "inert", "nested", "fieldset"];
+    const r = await scan(page, { html, runs: ids });
+    const ax = await axTree(page);
+    const enabled = Object.fromEntries(r.snap.menu.map((m) => [m.id, m.enabled]));
+    assert.deepEqual(enabled, { direct: false, inside: false, beside: true, inert: false, nested: false, fieldset: true });
+    assert.deepEqual(r.run, { direct: "NOT_ACTIONABLE", inside: "NOT_ACTIONABLE", beside: "OK", inert: "NOT_ACTIONABLE", nested: "NOT_ACTIONABLE", fieldset: "OK" });
+    assert.deepEqual(r.clicks, ["beside", "fieldset"], "nothing disabled was clicked");
+    // Chromium: aria-disabled ones disabled; the inert one left out of the tree (ignored).
+    for (const id of ids) assert.equal(ax[id] === undefined ? "ignored" : ax[id].disabled, { inert: "ignored", beside: false, fieldset: false }[id] ?? true, `Chromium on ${id}`);
+    const root = await scan(page, { html, root: "#wrap", runs: ["inside"] });
+    assert.deepEqual([root.snap.menu[0].enabled, root.run.inside, root.clicks], [false, "NOT_ACTIONABLE", []], "an element scan root inside the slotted content");
+  }));
+
+test("Surface reads a playable slotted into an aria-disabled component wrapper as disabled, as the snapshot does", () =>
+  ctx.withPage("/tests/fixtures/surface.html", async (page) => {
+    const r = await page.evaluate(async () => {
+      const print = document.querySelector('[data-e2e-id="orders.print"]');
+      print.disabled = false;
+      const host = document.createElement("x-off");
+      print.replaceWith(host);
+      host.append(print);
+      const shadow = host.attachShadow({ mode: "open" });
+      shadow.innerHTML = "<div><slot></slot></div>";
+      const s = makeSurface({ execute: undefined });
+      const head = { protocol: "pling.surface/0.1" };
+      const print0 = (d) => d.result.unavailable.filter((u) => u.capability === "orders.print");
+      const before = print0(await s.handle({ ...head, id: "d0", method: "describe", input: {} }));
+      shadow.querySelector("div").setAttribute("aria-disabled", "true");
+      const after = print0(await s.handle({ ...head, id: "d1", method: "describe", input: {} }));
+      return { before, after };
+    });
+    assert.deepEqual(r.before, [], "enabled without the attribute");
+    assert.deepEqual(r.after, [{ capability: "orders.print", reason: "disabled" }]);
   }));

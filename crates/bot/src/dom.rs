@@ -57,8 +57,6 @@ extern "C" {
     fn default_view(this: &PageNode) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = getAttribute)]
     fn get_attribute(this: &PageNode, name: &str) -> Result<Option<String>, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = getBoundingClientRect)]
-    fn get_bounding_client_rect(this: &PageNode) -> Result<JsValue, JsValue>;
 }
 
 /// `v` as an element, of this window or of an iframe's (an `instanceof`
@@ -110,8 +108,10 @@ fn sanitized(el: &PageNode, text: &str) -> Option<(String, String)> {
     Some((read.get(0).as_string()?, read.get(1).as_string()?))
 }
 
+/// `el`'s box: where its centre is and what must stay put (a `display:
+/// contents` element's and an `<area>`'s included, sense's `bounding_box`).
 fn rect(el: &PageNode) -> Result<Rect, JsValue> {
-    let r = el.get_bounding_client_rect()?;
+    let r = sense::dom::bounding_box(el)?;
     Ok(Rect {
         x: number(&r, "x")?,
         y: number(&r, "y")?,

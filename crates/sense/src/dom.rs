@@ -29,6 +29,8 @@ extern "C" {
     fn is_visible_js(el: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(js_name = disabledFacts, catch)]
     fn disabled_facts(el: &JsValue, disabling: &str) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = boxOf, catch)]
+    fn box_of(el: &JsValue) -> Result<JsValue, JsValue>;
     fn checks(disabling: &str) -> Array;
     /// The windows of a document's frames, those in its open shadow
     /// roots included (`Window.frames` leaves them out).
@@ -40,6 +42,14 @@ extern "C" {
 /// not visibility:hidden, non-zero size); `Err` is what the page threw.
 pub fn is_visible(el: &JsValue) -> Result<bool, JsValue> {
     is_visible_js(el)
+}
+
+/// Where an element shows and takes clicks, as `{ x, y, width, height }`:
+/// its bounding box, or for one rendered without a box of its own (a
+/// `display: contents` element, an `<area>`) the box [`is_visible`] judges
+/// it by; `Err` is what the page threw.
+pub fn bounding_box(el: &JsValue) -> Result<JsValue, JsValue> {
+    box_of(el)
 }
 
 /// Whether an element is enabled by the snapshot's rule

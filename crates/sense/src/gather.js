@@ -8,11 +8,12 @@
 // are needed (read.rs asks for them), what a name is and how it is capped.
 // This file reads what it is told to. What stays here is `isVisible`: one
 // function that the gather, bot (per element) and Surface's observe.js (in
-// its own bulk loop) all apply, so the visibility rule has one home. The
+// its own bulk loop) all apply, so the visibility rule has one home (with
+// `boxOf`, the box bot aims at and watches, judged the same way). The
 // disabled state is read as facts the same way for all three
 // (`browserFacts`), and decided in Rust (`rules::is_disabled`).
 
-const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16; // wire.rs FACT_*
+const HREF = 1, EDITABLE = 2, NORELOAD = 4, INERT = 8, MULTIPLE = 16, SLOT_DISABLED = 32; // wire.rs FACT_*
 const VISIBLE = 1, DISABLED = 2, REFS = 4, MODAL = 8, IN_MODAL = 16, DISABLING = 32; // wire.rs DETAIL_*
 const FIELDSETS = 16, LEGENDS = 24; // wire.rs DETAIL_*_SHIFT
 const FIELD_SHIFT = 8;
@@ -21,12 +22,145 @@ const ALT = VALUE << 4, TEXT = VALUE << 5, IMG_ALT = VALUE << 6;
 
 const VISIBILITY = { visibilityProperty: true };
 
-/** Connected, rendered, not visibility:hidden, and not zero-size. */
-export function isVisible(el) {
+/**
+ * Connected, rendered, not visibility:hidden, and not zero-size; an element
+ * rendered without a box of its own by what it shows (`boxless`). `known`:
+ * a bulk read's memo for `rendered`.
+ */
+export function isVisible(el, known) {
   if (!el.isConnected) return false;
-  if (!el.checkVisibility(VISIBILITY)) return false;
+  // Only elements without a rendered box take the slower reads.
+  if (!el.checkVisibility(VISIBILITY)) return boxless(el, known) !== null;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
+}
+
+/** `isVisible` for one bulk read: a fresh memo shared by its elements. */
+function visibility() {
+  const known = new Map();
+  return (el) => isVisible(el, known);
+}
+
+/**
+ * The box where `el` shows and takes clicks (bot's centre, hit test and
+ * stability): its bounding box, or `boxless`'s when it has no box of its own.
+ */
+export function boxOf(el) {
+  return (!el.checkVisibility(VISIBILITY) && boxless(el)) || el.getBoundingClientRect();
+}
+
+/**
+ * The box of an element that is rendered without a box of its own, or null:
+ * a `display: contents` element's is the union of its rendered children's
+ * (`contentsBox`), an `<area>`'s its region of the image that uses its map
+ * (`areaBox`). Null for an element that is just not rendered.
+ */
+function boxless(el, known) {
+  if (el.localName === "area" && el.shape !== undefined) return areaBox(el);
+  // It shows only inside a rendered flat parent: an element under
+  // display:none stops here, without reading its own style (slow there),
+  // and its siblings share its parent's answer through `known`.
+  const up = flatParent(el);
+  return up !== null && rendered(up, known) ? contentsBox(el) : null;
+}
+
+/** `el` has a box, or is `display: contents` in a rendered flat parent. */
+function rendered(el, known) {
+  let yes = known === undefined ? undefined : known.get(el);
+  if (yes !== undefined) return yes;
+  if (el.checkVisibility()) yes = true;
+  else {
+    const up = flatParent(el);
+    yes = up !== null && rendered(up, known) && display(el).display === "contents";
+  }
+  if (known !== undefined) known.set(el, yes);
+  return yes;
+}
+
+function display(el) {
+  const view = el.ownerDocument.defaultView;
+  return view === null ? {} : view.getComputedStyle(el);
+}
+
+/**
+ * The box of a `display: contents` element whose flat parent is rendered
+ * (else null): the union of its flat-tree children's (a host's shadow
+ * content, a slot's assigned nodes): an element child's box, or a text
+ * child's when it is not `visibility: hidden`. As Playwright judges it,
+ * null when no child shows.
+ */
+function contentsBox(el) {
+  const style = display(el);
+  if (style.display !== "contents") return null;
+  let box = null;
+  for (const kid of el.shadowRoot ? el.shadowRoot.childNodes : slotted(el)) {
+    let r = null;
+    if (kid.nodeType === 1) r = kid.checkVisibility(VISIBILITY) ? kid.getBoundingClientRect() : contentsBox(kid);
+    else if (kid.nodeType === 3 && style.visibility === "visible") {
+      const range = el.ownerDocument.createRange();
+      range.selectNode(kid);
+      r = range.getBoundingClientRect();
+    }
+    if (r && r.width > 0 && r.height > 0) box = box ? union(box, r) : r;
+  }
+  return box;
+}
+
+/** A `<slot>`'s children in the flat tree: its assigned nodes, else its own (the fallback). */
+function slotted(el) {
+  const assigned = el.assignedNodes ? el.assignedNodes() : [];
+  return assigned.length ? assigned : el.childNodes;
+}
+
+function union(a, b) {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+
+/**
+ * An `<area>`'s box: its region inside the first visible `<img>` that uses
+ * its map (`usemap` naming the `<map name>` it sits in, in its tree), where
+ * Chromium hit-tests it: `coords` from the image's border box's top-left,
+ * cut to the image. Each shape is taken as a polygon (`rect`, also a
+ * missing or unknown `shape`: its two corners; `circle`: its bounding
+ * square; `default`: the whole image) and the box is, on the row through
+ * the middle of its bounds, its widest span, over the bounds' height: the
+ * shape itself for a rectangle, and a point inside any polygon at its
+ * centre. Null without such an image, or when the region is empty (coords
+ * too few for the shape: no click lands on it).
+ */
+function areaBox(area) {
+  const map = area.closest("map");
+  let img = null;
+  if (map && map.name) {
+    for (const i of area.getRootNode().querySelectorAll("img[usemap]")) {
+      const use = i.getAttribute("usemap");
+      if (img === null && use.slice(use.indexOf("#")) === "#" + map.name && isVisible(i)) img = i;
+    }
+  }
+  if (img === null) return null;
+  const b = img.getBoundingClientRect(), w = b.width, h = b.height;
+  const c = area.coords.split(/[\s,;]+/).filter(Boolean).map((t) => parseFloat(t) || 0);
+  const [x, y, r] = c, shape = area.shape.toLowerCase();
+  const p = shape === "default" ? [0, 0, w, 0, w, h, 0, h]
+    : shape === "circle" || shape === "circ" ? (r > 0 ? [x - r, y - r, x + r, y - r, x + r, y + r, x - r, y + r] : [])
+    : shape === "poly" || shape === "polygon" ? (c.length > 5 ? c.slice(0, c.length & ~1) : [])
+    : c.length > 3 ? [x, y, c[2], y, c[2], c[3], x, c[3]] : [];
+  const ys = p.filter((_, i) => i & 1);
+  const top = Math.max(0, Math.min(...ys)), bottom = Math.min(h, Math.max(...ys)), mid = (top + bottom) / 2;
+  // Where the edges cross the middle row, in order: inside between each pair.
+  const xs = [];
+  for (let i = 0, n = p.length; i < n; i += 2) {
+    const j = (i + 2) % n;
+    if (p[i + 1] > mid !== p[j + 1] > mid) xs.push(p[i] + ((mid - p[i + 1]) * (p[j] - p[i])) / (p[j + 1] - p[i + 1]));
+  }
+  xs.sort((u, v) => u - v);
+  let box = null;
+  for (let i = 1; i < xs.length && bottom > top; i += 2) {
+    const left = Math.max(0, xs[i - 1]), span = Math.min(w, xs[i]) - left;
+    if (span > 0 && !(box && box.width >= span)) box = { x: b.x + left, y: b.y + top, width: span, height: bottom - top };
+  }
+  return box;
 }
 
 /** The open modal dialog of `el`'s document, if any (`modalIn`). */
@@ -65,12 +199,19 @@ function shadowModal(hosts) {
  */
 function holds(modal, el) {
   if (modal.contains(el)) return true;
-  for (let n = el; n !== null; ) {
-    if (n === modal) return true;
-    const next = n.assignedSlot || n.parentNode;
-    n = next !== null && next.nodeType === 11 ? next.host || null : next;
-  }
+  for (let n = el; n !== null; n = flatParent(n)) if (n === modal) return true;
   return false;
+}
+
+/**
+ * `n`'s parent element in the flat tree: the slot it is assigned to, else
+ * its parent, a shadow root's host for a shadow root's child (null at the
+ * top of the document).
+ */
+function flatParent(n) {
+  const up = n.assignedSlot || n.parentNode;
+  if (!up) return null;
+  return up.nodeType === 1 ? up : up.host || null;
 }
 
 /**
@@ -94,14 +235,44 @@ function browserFacts(el, modal) {
 }
 
 /**
- * `el` or an ancestor matches `selector`, through the shadow roots it sits
- * in: an `inert` or `aria-disabled` host disables its shadow content too
- * (`closest` alone stops at the shadow root).
+ * `el` or an ancestor in the flat tree matches `selector`, as the browser
+ * counts inertness and Chromium's accessibility tree `aria-disabled`: an
+ * `inert` or `aria-disabled` host disables its shadow content, and one
+ * around a `<slot>` in a shadow tree the light content slotted into it
+ * (`closest` alone stops at the shadow root, and never enters a slot).
  */
 function closestComposed(el, selector) {
-  for (let n = el; n; n = n.getRootNode().host || null) {
-    if (n.closest(selector) !== null) return true;
+  if (el.closest(selector) !== null) return true;
+  // `closest` tested el's own tree; what it skips starts at the first
+  // ancestor-or-self assigned to a slot (its flat parent: the slot, whose
+  // flat ancestors reach the host), else at the tree's host.
+  let n = el;
+  while (n.assignedSlot === null && n.parentElement !== null) n = n.parentElement;
+  const next = n.assignedSlot || (n.parentNode && n.parentNode.host) || null;
+  return next !== null && closestComposed(next, selector);
+}
+
+/**
+ * What an `inert` or disabling (`selector`) element around a `<slot>` in
+ * the shadow roots `roots` disables: the light elements assigned to such a
+ * slot (and so their subtrees), which the gather's records, where light
+ * children sit under their host, do not show inside it. Empty when no
+ * shadow root holds such an element (the usual case: then no slot is read).
+ */
+function slotDisabled(roots, selector) {
+  const out = new Set();
+  if (!roots.some((root) => root.querySelector(selector) !== null)) return out;
+  for (const root of roots) {
+    for (const slot of root.querySelectorAll("slot")) {
+      if (closestComposed(slot, selector)) for (const a of slot.assignedElements()) out.add(a);
+    }
   }
+  return out;
+}
+
+/** `el` or an ancestor (through the shadow roots it sits in) is in `set`. */
+function underAny(set, el) {
+  for (let n = el; n; n = n.parentElement || (n.parentNode && n.parentNode.host) || null) if (set.has(n)) return true;
   return false;
 }
 
@@ -123,7 +294,7 @@ export function disabledFacts(el, disabling) {
 export function checks(disabling) {
   let modal;
   return [
-    isVisible,
+    visibility(),
     (el) => {
       if (modal === undefined) modal = modalOf(el);
       return facts(el, disabling, modal);
@@ -154,35 +325,37 @@ function shadowHosts(root) {
  * The elements of `root` matching `selector` in document order; each open
  * shadow root's elements follow right after its host (before the host's
  * light children), recursively. Without shadow roots this is the query's own
- * NodeList (no copy). Also returns the shadow hosts found at the top level.
+ * NodeList (no copy). Also returns the shadow hosts found at the top level,
+ * and every open shadow root read.
  */
 function collect(root, selector) {
   const list = root.querySelectorAll(selector);
   const self = root.nodeType === 1 && root.matches(selector);
   const hosts = shadowHosts(root);
   if (root.nodeType === 1 && root.shadowRoot !== null) hosts.unshift(root);
-  if (hosts.length === 0 && !self) return [list, hosts];
-  const els = [];
+  if (hosts.length === 0 && !self) return [list, hosts, hosts];
+  const els = [], roots = [];
   if (self) els.push(root);
-  merge(list, hosts, els, selector);
-  return [els, hosts];
+  merge(list, hosts, els, selector, roots);
+  return [els, hosts, roots];
 }
 
-function collectInto(root, els, selector) {
-  merge(root.querySelectorAll(selector), shadowHosts(root), els, selector);
+function collectInto(root, els, selector, roots) {
+  roots.push(root);
+  merge(root.querySelectorAll(selector), shadowHosts(root), els, selector, roots);
 }
 
-function merge(list, hosts, els, selector) {
+function merge(list, hosts, els, selector, roots) {
   let h = 0;
   for (let i = 0; i < list.length; i++) {
     const el = list[i];
     while (h < hosts.length && hosts[h] !== el && hosts[h].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
-      collectInto(hosts[h++].shadowRoot, els, selector);
+      collectInto(hosts[h++].shadowRoot, els, selector, roots);
     }
     els.push(el);
-    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els, selector);
+    if (h < hosts.length && hosts[h] === el) collectInto(hosts[h++].shadowRoot, els, selector, roots);
   }
-  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector);
+  while (h < hosts.length) collectInto(hosts[h++].shadowRoot, els, selector, roots);
 }
 
 /**
@@ -225,9 +398,10 @@ const ATTRIBUTES = new Map([
  * shadow hosts, which `details` hands to `modalIn` (else `undefined`).
  */
 export function gather(root, selector, ancestors) {
-  const [els, hosts] = collect(root, selector);
+  const [els, hosts, roots] = collect(root, selector);
   const deep = hosts.length > 0;
   const count = els.length;
+  const bySlot = slotDisabled(roots, ancestors);
 
   let ints = new Uint32Array(count * 4 + 32);
   let len = 0;
@@ -248,6 +422,7 @@ export function gather(root, selector, ancestors) {
     }
     let head = 1 << FIELD_SHIFT; // the tag
     if (el.isContentEditable) head |= EDITABLE;
+    if (bySlot.size > 0 && underAny(bySlot, el)) head |= SLOT_DISABLED;
     const names = el.getAttributeNames();
     for (let k = 0; k < names.length; k++) {
       const f = ATTRIBUTES.get(names[k]);
@@ -278,10 +453,9 @@ export function gather(root, selector, ancestors) {
     open.pop();
     ints[openAt.pop()] = count;
   }
-  // The root's nearest element ancestor, through a shadow root's host: a
-  // ShadowRoot's host, or an element root's parent (its host when it is a
-  // shadow root's child).
-  const parent = root.nodeType === 1 ? root.parentElement || (root.parentNode && root.parentNode.host) || null : root.host || null;
+  // The root's parent in the flat tree: a ShadowRoot's host, or an element
+  // root's slot or parent (its host when it is a shadow root's child).
+  const parent = root.nodeType === 1 ? flatParent(root) : root.host || null;
   const above = parent !== null && closestComposed(parent, ancestors);
   // The integers as their bytes: the Rust side reads both as Uint8Array.
   return [encoder.encode(text), new Uint8Array(ints.buffer, 0, len * 4), els, above, root.nodeType === 9 ? hosts : undefined];
@@ -437,13 +611,14 @@ export function details(els, asks, textMax, hosts) {
     });
     return img;
   };
+  const visible = visibility();
   for (let k = 0; k < asks.length; k += 2) {
     const el = els[asks[k]];
     const ask = asks[k + 1];
     ensure(16);
     head = 0;
     const at = len++;
-    if (ask & VISIBLE && isVisible(el)) head |= VISIBLE;
+    if (ask & VISIBLE && visible(el)) head |= VISIBLE;
     if (ask & DISABLED) head |= browserFacts(el, modal);
     if (ask & REFS) {
       const by = el.getAttribute("aria-labelledby");

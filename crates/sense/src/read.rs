@@ -10,7 +10,9 @@ use std::borrow::Cow;
 
 use crate::model::RawNode;
 use crate::rules;
-use crate::wire::{self, Details, Facts, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD};
+use crate::wire::{
+    self, Details, Facts, DETAIL_DISABLED, DETAIL_VISIBLE, FACT_NORELOAD, FACT_SLOT_DISABLED,
+};
 
 /// What is decided before the details are read.
 pub struct Plan<'a> {
@@ -64,7 +66,9 @@ pub fn plan<'a>(facts: &[Facts<'a>]) -> Plan<'a> {
         while disabling.last().is_some_and(|&end| end <= i) {
             disabling.pop();
         }
-        if rules::is_disabling(f) {
+        // Slotted into a disabling element: it and its subtree, as for one
+        // it sits in.
+        if rules::is_disabling(f) || f.has(FACT_SLOT_DISABLED) {
             disabling.push(f.end);
         }
         let in_island = !islands.is_empty();

@@ -40,6 +40,12 @@ pub const FACT_NORELOAD: u32 = 1 << 2;
 pub const FACT_INERT: u32 = 1 << 3;
 /// The element has a `multiple` attribute.
 pub const FACT_MULTIPLE: u32 = 1 << 4;
+/// An `inert` or disabling `aria-disabled` element (the selector `gather`
+/// tests ancestors with) holds the element in the flat tree through a
+/// `<slot>`: it, or a light ancestor, is assigned to a slot inside one in a
+/// shadow tree. The records' tree, where light children sit under their
+/// host, does not show that.
+pub const FACT_SLOT_DISABLED: u32 = 1 << 5;
 const FACT_FIELDS: usize = 14;
 
 /// Ask and answer: the element is visible by `isVisible` (gather.js).

@@ -230,6 +230,37 @@ fn disabled_comes_from_the_element_its_ancestors_or_above_the_root() {
 }
 
 #[test]
+fn slotted_into_a_disabling_element_disables_it_and_its_subtree() {
+    use crate::wire::FACT_SLOT_DISABLED;
+    // A host, its shadow content (a slot's aria-disabled wrapper, read as a
+    // record that holds nothing), then its light children: a slotted
+    // playable, and a slotted div with one inside; then one outside.
+    let facts = [
+        el("X-HOST", 5),
+        Facts {
+            aria_disabled: Some("true"),
+            ..el("DIV", 2)
+        },
+        with(playable("a", 3), FACT_SLOT_DISABLED),
+        with(el("DIV", 5), FACT_SLOT_DISABLED),
+        playable("b", 5),
+        playable("c", 6),
+    ];
+    let snap = read_with(
+        &facts,
+        |_, _| Details::default(),
+        false,
+        &IslandSlots::default(),
+    );
+    let enabled: Vec<_> = snap
+        .menu
+        .iter()
+        .map(|m| (m.id.as_str(), m.enabled))
+        .collect();
+    assert_eq!(enabled, [("a", false), ("b", false), ("c", true)]);
+}
+
+#[test]
 fn the_browsers_facts_are_decided_by_the_one_rule() {
     use crate::wire::{
         DETAIL_FIELDSETS_SHIFT, DETAIL_IN_MODAL, DETAIL_LEGENDS_SHIFT, DETAIL_MODAL,
