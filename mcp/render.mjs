@@ -149,24 +149,21 @@ export function renderPayload(payload) {
   return toon(payload);
 }
 
-/** A run's ok payload fields after its id (docs/protocol.md), in the order they are told. */
-const RUN_FIELDS = ["value", "scrollLeft", "scrollTop", "to"];
-/** A string told bare: no space, control or format character, quote, backslash or "=". */
-const PLAIN = /^[^\s\p{C}"\\=]+$/u;
+/** A run's ok payload fields (docs/protocol.md), in the order they are told. */
+const RUN_FIELDS = ["id", "value", "scrollLeft", "scrollTop", "to"];
 
 /**
- * A successful run's payload as one short line: `ok <id>` (quoted unless
- * plain), then each field the protocol defines as `key=value` (as JSON,
- * quote(): a string never makes a line). Only those keys are told, so no
- * key is page text. A run's reply is read after every act, so it stays
- * within issue 13's 40 tokens with its structuredContent, for a scroll's
- * position or a drag's target too; an input's value comes here only when
- * the page answered one other than the agent's (boundAnswer's `told`).
+ * A successful run as one short line: `ok`, then each field the agent is
+ * told (boundAnswer's `told`: what the page reported that the agent did not
+ * send: a scroll's position, or a string the page changed) as `key=value`,
+ * the value as JSON (quote(): a string never makes a line). Only the
+ * protocol's keys are told, so no key is page text. A click, an input or a
+ * drag is `ok`; a scroll `ok scrollLeft=0 scrollTop=80`. A run's reply is
+ * read after every act: issue 13 gives it 40 tokens with its
+ * structuredContent, whatever the id, value or target.
  */
-export function renderRan(payload) {
-  const id = typeof payload.id !== "string" ? "" : PLAIN.test(payload.id) ? ` ${payload.id}` : ` ${quote(payload.id)}`;
-  const rest = RUN_FIELDS.filter((key) => payload[key] !== undefined).map((key) => ` ${key}=${quote(payload[key])}`);
-  return `ok${id}${rest.join("")}`;
+export function renderRan(told) {
+  return ["ok", ...RUN_FIELDS.filter((key) => told[key] !== undefined).map((key) => `${key}=${quote(told[key])}`)].join(" ");
 }
 
 /** A refusal: "refused CODE: message". */

@@ -187,8 +187,8 @@ export function createServer(link, options = {}) {
 
   /**
    * run, escape: { ok, payload } or { ok, error } as structuredContent (the
-   * payload as boundAnswer tells it: an input run's value, the agent's own,
-   * left out), and as text: with format "json" the whole uplink envelope as
+   * payload as boundAnswer tells it: a run's id, value and to, the agent's
+   * own, left out), and as text: with format "json" the whole uplink envelope as
    * JSON (pageId, requestId and value included); with "toon" compact (a run's success as renderRan's
    * one line, a refusal as "refused CODE: message"). A run without a format
    * answers its success compactly (read after every act) and a refusal as
@@ -325,8 +325,8 @@ export function createServer(link, options = {}) {
         "Runs one menu item by its id, on the menu as it is at that moment: a click, or for input items the value, " +
         "for scroll items to/by, for drag items the target id in to. Refused (ok:false, nothing changed) when the id " +
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
-        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line `ok <id> key=value…` " +
-          "(an input's value, which you sent, is not echoed), " +
+        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line, `ok` and what the page " +
+          "reported that you did not send (`ok scrollLeft=0 scrollTop=80`; your id, value and to are not echoed), " +
         'a refusal as the uplink envelope as JSON text; format "json": the envelope as JSON either way.',
       inputSchema: {
         id: upTo(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),

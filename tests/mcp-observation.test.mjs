@@ -129,11 +129,11 @@ test("page_run: a success is at most 40 tokens in all, an input's long value inc
     const long = "221B Baker Street, London NW1 6XE; ".repeat(8).trim();
     assert.ok(long.length >= 200);
     const runs = [
-      [{ id: "cust.name", value: long }, "ok cust.name"],
-      [{ id: "cust.vip", value: true }, "ok cust.vip"],
-      [{ id: "cust.save" }, "ok cust.save"],
-      [{ id: "board.card", to: "board.done" }, 'ok board.card to="board.done"'],
-      [{ id: "cust.history", to: "end" }, /^ok cust\.history scrollLeft=0 scrollTop=\d+$/],
+      [{ id: "cust.name", value: long }, "ok"],
+      [{ id: "cust.vip", value: true }, "ok"],
+      [{ id: "cust.save" }, "ok"],
+      [{ id: "board.card", to: "board.done" }, "ok"],
+      [{ id: "cust.history", to: "end" }, /^ok scrollLeft=0 scrollTop=\d+$/],
     ];
     for (const [args, line] of runs) {
       const ran = await client.callTool({ name: "page_run", arguments: args });

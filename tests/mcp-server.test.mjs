@@ -325,7 +325,8 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   const all = [...ok.content.map((c) => c.text), JSON.stringify(ok.structuredContent)].join("\n");
   assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
   assert.equal(ok.content.length, 1, "no page text: no note");
-  assert.deepEqual(ok.structuredContent, { ok: true, payload: { id: "row.739.approve" } });
+  assert.deepEqual(ok.content[0].text, "ok", "the id, which the agent sent, is not echoed");
+  assert.deepEqual(ok.structuredContent, { ok: true, payload: {} });
   const refused = await client.callTool({ name: "page_run", arguments: { id: "off" } });
   assert.equal(refused.isError, true);
   assert.deepEqual(refused.structuredContent.error.code, "NOT_ACTIONABLE");
@@ -345,12 +346,12 @@ test("page_run: an input's value, the agent's own, is left out of the success li
     const ran = await client.callTool({ name: "page_run", arguments: { id, value } });
     const all = [...ran.content.map((c) => c.text), JSON.stringify(ran.structuredContent)].join("\n");
     assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
-    assert.deepEqual(ran.content.map((c) => c.text), [`ok ${id}`]);
-    assert.deepEqual(ran.structuredContent, { ok: true, payload: { id } });
+    assert.deepEqual(ran.content.map((c) => c.text), ["ok"]);
+    assert.deepEqual(ran.structuredContent, { ok: true, payload: {} });
   }
   const json = await client.callTool({ name: "page_run", arguments: { id: "addr", value: long, format: "json" } });
   assert.equal(JSON.parse(json.content[0].text).payload.value, long, 'format "json": the whole uplink');
-  assert.deepEqual(json.structuredContent, { ok: true, payload: { id: "addr" } });
+  assert.deepEqual(json.structuredContent, { ok: true, payload: {} });
   assert.deepEqual(page.runs.map((r) => r.value), [long, ["a", "b", "c"], true, long], "each value reached the page");
 });
 
@@ -359,7 +360,7 @@ test('page_run takes format: "json" answers the whole uplink envelope as JSON te
   const { client } = await connect(page);
   const ran = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(JSON.parse(ran.content[0].text), { pageId: "p".repeat(32), requestId: "mcp-2", ok: true, payload: { id: "a" } });
-  assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a" } }, "structuredContent as without format");
+  assert.deepEqual(ran.structuredContent, { ok: true, payload: {} }, "structuredContent as without format");
   const refused = await client.callTool({ name: "page_run", arguments: { id: "off", format: "json" } });
   assert.equal(refused.isError, true);
   assert.deepEqual(JSON.parse(refused.content[0].text), {
@@ -372,7 +373,7 @@ test('page_run takes format: "json" answers the whole uplink envelope as JSON te
   assert.deepEqual(JSON.parse(byDefault.content[0].text), { ...JSON.parse(refused.content[0].text), requestId: "mcp-4" });
   const compact = await client.callTool({ name: "page_run", arguments: { id: "off", format: "toon" } });
   assert.equal(compact.content[0].text, 'refused NOT_ACTIONABLE: "off" is disabled');
-  assert.equal((await client.callTool({ name: "page_run", arguments: { id: "a", format: "toon" } })).content[0].text, "ok a");
+  assert.equal((await client.callTool({ name: "page_run", arguments: { id: "a", format: "toon" } })).content[0].text, "ok");
   assert.deepEqual(page.runs, [{ id: "a" }, { id: "a" }], "format never reaches the page");
 });
 
@@ -400,14 +401,16 @@ test("an id of 1,024 characters that are two UTF-16 units each (emoji) is listed
   assert.equal(page.runs.length, 1, "the refusal ran nothing");
 });
 
-test("page_run's success line: ok <id> key=value, within 40 tokens with its structuredContent for a scroll, an input and a drag too", async () => {
+test("page_run's success line: ok, then key=value for what the agent is told, within 40 tokens with its structuredContent", async () => {
   const { renderRan } = await import("../mcp/render.mjs");
+  // boundAnswer's `told`: what the page reported that the agent did not send (a scroll's position, a string it changed).
   const cases = [
-    [{ id: "desk.activity", scrollLeft: 0, scrollTop: 12040 }, "ok desk.activity scrollLeft=0 scrollTop=12040"],
-    [{ id: "desk.name", value: "Ada Lovelace" }, 'ok desk.name value="Ada Lovelace"'],
-    [{ id: "desk.card", to: "desk.done" }, 'ok desk.card to="desk.done"'],
-    [{ id: "tags", value: ["a", "b"] }, 'ok tags value=["a","b"]'],
-    [{ id: "two words" }, 'ok "two words"'],
+    [{}, "ok"],
+    [{ scrollLeft: 0, scrollTop: 12040 }, "ok scrollLeft=0 scrollTop=12040"],
+    [{ value: "Ada Lovelace" }, 'ok value="Ada Lovelace"'],
+    [{ to: "desk.done" }, 'ok to="desk.done"'],
+    [{ value: ["a", "b"] }, 'ok value=["a","b"]'],
+    [{ id: "two words", scrollTop: 4 }, 'ok id="two words" scrollTop=4'],
   ];
   for (const [payload, line] of cases) {
     assert.equal(renderRan(payload), line);
@@ -456,12 +459,12 @@ test("hello, run and escape: only the fields the protocol defines, of its types,
   assert.equal(hello.content.length, 1, "a hex pageId and the server's requestId: no page text, no note");
 
   const ran = await client.callTool({ name: "page_run", arguments: { id: "a" } });
-  assert.equal(ran.content[0].text, "ok a scrollTop=40");
-  assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a", scrollTop: 40 } });
+  assert.equal(ran.content[0].text, "ok scrollTop=40");
+  assert.deepEqual(ran.structuredContent, { ok: true, payload: { scrollTop: 40 } });
   assert.equal(ran.content.length, 1, "nothing the page chose: no note");
   const typed = await client.callTool({ name: "page_run", arguments: { id: "name", value: "Ada Lovelace" } });
-  assert.equal(typed.content[0].text, "ok name scrollTop=40", "the agent's own value is not echoed");
-  assert.deepEqual(typed.structuredContent, { ok: true, payload: { id: "name", scrollTop: 40 } });
+  assert.equal(typed.content[0].text, "ok scrollTop=40", "the agent's own id and value are not echoed");
+  assert.deepEqual(typed.structuredContent, { ok: true, payload: { scrollTop: 40 } });
   assert.equal(typed.content.length, 1, "the agent's own value: no note");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(Object.keys(JSON.parse(json.content[0].text).payload), ["id", "scrollTop"]);
@@ -498,7 +501,7 @@ test("a success that carries text the page chose gets the note, and that text st
   const hello = await client.callTool({ name: "page_hello", arguments: {} });
   assert.equal(hello.content.at(-1).text, UNTRUSTED_NOTE);
   const compact = await client.callTool({ name: "page_run", arguments: { id: "a" } });
-  assert.deepEqual(compact.content.map((c) => c.text), ["ok a"], "the compact line has neither");
+  assert.deepEqual(compact.content.map((c) => c.text), ["ok"], "the compact line has neither");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.equal(json.content.at(-1).text, UNTRUSTED_NOTE);
 });
