@@ -1,7 +1,7 @@
 // The MCP tools: page_hello, page_snapshot, page_run, page_escape (and,
 // with --menu-tools, one tool per runnable menu item). Each sends one
 // playable downlink through the window bridge. A result's text is for
-// models (a snapshot as TOON, defaults left out: render.mjs; a run's
+// models (a snapshot as compact rows, defaults left out: render.mjs; a run's
 // success as one line; the uplink envelope as JSON where issue 7 wants it);
 // its structuredContent is the bounded uplink as JSON, described by the
 // tool's outputSchema. The Surface tools answer JSON text only. The server
@@ -34,7 +34,7 @@ const VERSION = "0.1.0";
 
 export const INSTRUCTIONS = [
   "These tools act on one web page only through the menu the page declares.",
-  "Read it with page_snapshot: menu items as `id: text` rows (the title, then ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as `role name`.",
+  "Read it with page_snapshot: menu items as rows `id text` (the id up to the first space, or a JSON string; then the title, ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as rows `role name`.",
   'page_snapshot {"query":"…"} finds items whose id, title or desc contain every word; offset and limit page the menu and the generics.',
   "Act with page_run and a menu id (input items take value; scroll items to/by; drag items to). Generics never run.",
   "Every refusal is ok:false with error.code, and changed nothing on the page.",
@@ -285,7 +285,7 @@ export function createServer(link, options = {}) {
         "Reads the page's declared menu afresh. query keeps the menu items whose id, title or desc contain every word " +
         "(ignoring case) and the generics whose role or name do; offset and limit window both lists " +
         `(default ${LIMITS.window}, at most ${LIMITS.windowMax}), each window stating its offset and total. ` +
-        "Hidden generics are left out and counted. Text as TOON; format json for the JSON uplink (also in structuredContent).",
+        "Hidden generics are left out and counted. Text: compact rows, defaults left out; format json for the JSON uplink (also in structuredContent).",
       inputSchema: {
         query: z.string().max(LIMITS.query).optional().describe("Words that must all occur in an item's id, title or desc."),
         offset: z.number().int().min(0).optional().describe("First menu item and first generic to return (default 0)."),
