@@ -280,18 +280,21 @@ export function boundUplink(up, asked) {
  * field is dropped (a page's script can answer a downlink itself, before the
  * module does). `pageText` is set when a string kept is neither what the
  * agent sent (`sent`, the downlink's payload) nor of the protocol's shape:
- * numbers and booleans carry no words.
+ * numbers and booleans carry no words. `echoed`: the run's fields that are
+ * exactly what the agent sent (its id, an input's value, a drag's or
+ * scroll's `to`).
  */
 function okPayload(cmd, payload, sent) {
   const p = payload !== null && typeof payload === "object" ? payload : {};
   const out = {};
   let pageText = false;
-  /** An input run's value is exactly the one sent. */
-  let echoed = false;
+  /** @type {string[]} */
+  const echoed = [];
   const text = (key, max, expected = sent[key]) => {
     if (typeof p[key] !== "string") return;
     out[key] = cut(p[key], max);
     if (p[key] !== expected) pageText = true;
+    else if (cmd === "run") echoed.push(key);
   };
   if (cmd === "hello") {
     text("pageId", LIMITS.id, PAGE_ID.test(p.pageId) ? p.pageId : undefined);
@@ -306,9 +309,9 @@ function okPayload(cmd, payload, sent) {
     else if (typeof v === "string" || (Array.isArray(v) && v.every((o) => typeof o === "string"))) {
       out.value = typeof v === "string" ? cut(v, LIMITS.desc) : v.slice(0, LIMITS.entries).map((o) => cut(o, LIMITS.desc));
     }
-    echoed = out.value !== undefined && JSON.stringify(v) === JSON.stringify(sent.value);
+    if (out.value !== undefined && JSON.stringify(v) === JSON.stringify(sent.value)) echoed.push("value");
     // A text value other than the agent's is the page's own words.
-    if (out.value !== undefined && typeof v !== "boolean" && !echoed) pageText = true;
+    else if (out.value !== undefined && typeof v !== "boolean") pageText = true;
     for (const key of ["scrollLeft", "scrollTop"]) if (Number.isSafeInteger(p[key])) out[key] = p[key];
     text("to", LIMITS.id);
   }
@@ -318,13 +321,15 @@ function okPayload(cmd, payload, sent) {
 /**
  * A hello, run or escape uplink rebuilt from its known fields, bounded
  * (okPayload). `told`: the ok payload an agent is told (the compact text,
- * structuredContent): without an input run's `value` when it is exactly
- * what the agent sent, as an ok run of the module always answers (it
- * refuses a value the field would not hold as it is): the agent has it, and
- * echoing it would make a reply as long as the value. `pageText`: whether
- * text made from `payload` (or a refusal) holds page-chosen words;
- * `headText`: whether the pageId or requestId does (they are in the text
- * only as the JSON envelope).
+ * structuredContent): a run's without what the agent sent and the page
+ * answered back as it was (its id, an input's value, a drag's `to`), as an
+ * ok run of the module always answers (it refuses a value the field would
+ * not hold as it is): the agent has them, and echoing them would make a
+ * reply as long as the value or the id. What is left is what the page
+ * reported: a scroll's position, or a string the page changed (page text).
+ * `pageText`: whether text made from `payload` (or a refusal) holds
+ * page-chosen words; `headText`: whether the pageId or requestId does (they
+ * are in the text only as the JSON envelope).
  * @param {"hello" | "run" | "escape"} cmd
  * @param {Record<string, unknown>} sent the downlink's payload
  * @returns {{ uplink: IPlayableUplink, told?: Record<string, unknown>, pageText: boolean, headText: boolean }}
@@ -334,6 +339,6 @@ export function boundAnswer(up, cmd, sent = {}) {
   if (up?.ok !== true) return { uplink: { ...head, ok: false, error: errorOf(up) }, pageText: true, headText: strange };
   const { payload, pageText, echoed } = okPayload(cmd, up.payload, sent);
   const told = { ...payload };
-  if (echoed) delete told.value;
+  for (const key of echoed) delete told[key];
   return { uplink: { ...head, ok: true, payload }, told, pageText, headText: strange };
 }

@@ -1,7 +1,7 @@
 // The MCP tools: page_hello, page_snapshot, page_run, page_escape (and,
 // with --menu-tools, one tool per runnable menu item). Each sends one
 // playable downlink through the window bridge. A result's text is for
-// models (a snapshot as TOON, defaults left out: render.mjs; a run's
+// models (a snapshot as compact rows, defaults left out: render.mjs; a run's
 // success as one line; the uplink envelope as JSON where issue 7 wants it);
 // its structuredContent is the bounded uplink as JSON, described by the
 // tool's outputSchema. The Surface tools answer JSON text only. The server
@@ -34,7 +34,7 @@ const VERSION = "0.1.0";
 
 export const INSTRUCTIONS = [
   "These tools act on one web page only through the menu the page declares.",
-  "Read it with page_snapshot: menu items as `id: text` rows (the title, then ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as `role name`.",
+  "Read it with page_snapshot: menu items as rows `id text` (the id up to the first space, or a JSON string; then the title, ' — ' and the desc) under their event when they can run now (click, input, scroll, drag), else under why not (disabled, hidden, ambiguous, unsupported, unrunnable); and the page's undeclared controls (generics) as rows `role name`.",
   'page_snapshot {"query":"…"} finds items whose id, title or desc contain every word; offset and limit page the menu and the generics.',
   "Act with page_run and a menu id (input items take value; scroll items to/by; drag items to). Generics never run.",
   "Every refusal is ok:false with error.code, and changed nothing on the page.",
@@ -187,8 +187,8 @@ export function createServer(link, options = {}) {
 
   /**
    * run, escape: { ok, payload } or { ok, error } as structuredContent (the
-   * payload as boundAnswer tells it: an input run's value, the agent's own,
-   * left out), and as text: with format "json" the whole uplink envelope as
+   * payload as boundAnswer tells it: a run's id, value and to, the agent's
+   * own, left out), and as text: with format "json" the whole uplink envelope as
    * JSON (pageId, requestId and value included); with "toon" compact (a run's success as renderRan's
    * one line, a refusal as "refused CODE: message"). A run without a format
    * answers its success compactly (read after every act) and a refusal as
@@ -285,7 +285,7 @@ export function createServer(link, options = {}) {
         "Reads the page's declared menu afresh. query keeps the menu items whose id, title or desc contain every word " +
         "(ignoring case) and the generics whose role or name do; offset and limit window both lists " +
         `(default ${LIMITS.window}, at most ${LIMITS.windowMax}), each window stating its offset and total. ` +
-        "Hidden generics are left out and counted. Text as TOON; format json for the JSON uplink (also in structuredContent).",
+        "Hidden generics are left out and counted. Text: compact rows, defaults left out; format json for the JSON uplink (also in structuredContent).",
       inputSchema: {
         query: z.string().max(LIMITS.query).optional().describe("Words that must all occur in an item's id, title or desc."),
         offset: z.number().int().min(0).optional().describe("First menu item and first generic to return (default 0)."),
@@ -325,8 +325,8 @@ export function createServer(link, options = {}) {
         "Runs one menu item by its id, on the menu as it is at that moment: a click, or for input items the value, " +
         "for scroll items to/by, for drag items the target id in to. Refused (ok:false, nothing changed) when the id " +
         "is not in the menu (NOT_IN_MENU), claimed twice (AMBIGUOUS), disabled, hidden or covered (NOT_ACTIONABLE), " +
-        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line `ok <id> key=value…` " +
-          "(an input's value, which you sent, is not echoed), " +
+        "or its event cannot be dispatched (UNSUPPORTED_EVENT). Text: a success as one line, `ok` and what the page " +
+          "reported that you did not send (`ok scrollLeft=0 scrollTop=80`; your id, value and to are not echoed), " +
         'a refusal as the uplink envelope as JSON text; format "json": the envelope as JSON either way.',
       inputSchema: {
         id: upTo(LIMITS.id).describe("A menu id from page_snapshot (never a generic)."),

@@ -71,11 +71,11 @@ test("runnable menu items are tools from the first tools/list, with their event'
 
     const ran = await client.callTool({ name: "inc", arguments: {} });
     assert.equal(ran.isError, false);
-    assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "inc" } });
+    assert.deepEqual(ran.structuredContent, { ok: true, payload: {} });
     assert.equal(await title(client), "count=1");
     const typed = await client.callTool({ name: "name", arguments: { value: "Ada" } });
-    assert.deepEqual(typed.structuredContent.payload, { id: "name" }, "the value, the agent's own, is not echoed");
-    assert.deepEqual(typed.content.map((c) => c.text), ["ok name"]);
+    assert.deepEqual(typed.structuredContent.payload, {}, "the id and value, the agent's own, are not echoed");
+    assert.deepEqual(typed.content.map((c) => c.text), ["ok"]);
     const bad = await client.callTool({ name: "name", arguments: {} });
     assert.equal(bad.isError, true, "value is required");
   }));
@@ -84,7 +84,7 @@ test("the tool list follows the page: list_changed after a call changed the menu
   withClient("/tests/fixtures/mcp-tools.html?later=1500", async ({ client, until, changes }) => {
     const before = changes();
     const added = await client.callTool({ name: "add", arguments: {} });
-    assert.deepEqual(added.structuredContent, { ok: true, payload: { id: "add" } }, "the add item was run");
+    assert.deepEqual(added.structuredContent, { ok: true, payload: {} }, "the add item was run");
     await until((names) => names.includes("extra"), "the added item became a tool");
     assert.ok(changes() > before, "notifications/tools/list_changed was sent");
     await until((names) => names.includes("late"), "an item the page added by itself became a tool");

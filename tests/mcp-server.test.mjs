@@ -8,13 +8,12 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { decode } from "@toon-format/toon";
 import { createServer, BUILT_IN_TOOLS } from "../mcp/server.mjs";
 import { MAX_MENU_TOOLS } from "../mcp/menu-tools.mjs";
 import { hashedName } from "../mcp/names.mjs";
 import { UNTRUSTED_NOTE } from "../mcp/compact.mjs";
 import { LinkError } from "../mcp/page.mjs";
-import { measure, tokens } from "./fixtures/mcp-observe.mjs";
+import { measure, parseText, tokens } from "./fixtures/mcp-observe.mjs";
 
 const item = (id, more = {}) => ({ id, event: "click", title: `Title of ${id}`, desc: "", enabled: true, visible: true, ...more });
 
@@ -145,7 +144,7 @@ test("the text leaves out defaults and ids the agent has no use for; structuredC
   const res = await client.callTool({ name: "page_snapshot", arguments: {} });
   const text = res.content[0].text;
   assert.doesNotMatch(text, /enabled|visible[\t,|]|true|pageId|requestId|\bref\b|\bg\d+\b/);
-  const shown = decode(text, { indent: 1 });
+  const shown = parseText(text);
   // Each item is `id: text` under what it is: its event when it can run now, else why not (its event not told).
   assert.deepEqual(
     Object.keys(shown).filter((k) => !["page", "window", "generics", "reload"].includes(k)).map((k) => [k, shown[k]]),
@@ -194,13 +193,16 @@ test("escape types are page text: none can replace the snapshot's own lines", as
   const page = fakePage({ menu: [item("save", { title: "Save" })], escapes });
   const { client } = await connect(page);
   const text = (await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text;
-  const shown = decode(text, { indent: 1 });
+  const shown = parseText(text);
   assert.equal(shown.window, "menu all 1; generics none visible");
   assert.deepEqual(shown.click, { save: "Save" });
   assert.equal(shown.reload, "not allowed: unsaved work");
-  assert.ok(
-    text.endsWith('\nreload: "not allowed: unsaved work"\nescapes:\n menu: "not allowed: x"\n click: allowed\n __proto__: allowed\n "": allowed'),
-    text,
+  // The first two other types, one level in, then a count (structuredContent has them all, with their reasons).
+  assert.ok(text.endsWith('\nreload: "not allowed: unsaved work"\nescapes:\n menu: not allowed\n click: allowed\n +2 more'), text);
+  assert.deepEqual(shown.escapes, { menu: "not allowed", click: "allowed" });
+  assert.deepEqual(
+    (await client.callTool({ name: "page_snapshot", arguments: { format: "json" } })).structuredContent.payload.escapes,
+    escapes,
   );
 });
 
@@ -225,7 +227,7 @@ test("a query finds one row among thousands in a few hundred characters", async 
   const res = await client.callTool({ name: "page_snapshot", arguments: { query: "Approve item 739" } });
   const all = res.content.map((c) => c.text).join("\n");
   assert.ok(all.length <= 1500, `${all.length} characters`);
-  const shown = decode(res.content[0].text, { indent: 1 });
+  const shown = parseText(res.content[0].text);
   assert.deepEqual(Object.keys(shown.click), ["row.739.approve"]);
   assert.deepEqual(res.structuredContent.payload.snapshot.menuWindow, { offset: 0, limit: 50, total: 1 });
   // Words in any order, any case, each in any field.
@@ -258,6 +260,138 @@ test("token ceilings: ≤ 4 for every menu item, ≤ 3 per generic beyond their 
   }
 });
 
+/** Ids and texts of real sites' kind: what TOON quotes (a `-`, a `:`, a leading digit; a text with a `:` or quotes, or that reads as a number). */
+const REAL_IDS = ["pr-48213:merge", "2fa-setup", "nav:main:products", "cart/add/sku-00123", "order-7f3e2a1c-9b4d-4e8f-a2c1-0d9e8f7a6b5c:approve", "emoji-react-👍", "filter:status=open", "-mobile-menu", ":r5:", "radix-:R2mH1:", "checkout-step-3-of-5", "yui_3_18_1_1_1700000000000_123", "a11y-skip-link", "#top", "user@example.com", "__proto__", "1"];
+const REAL_TEXTS = [
+  ["Merge pull request", "Squash and merge: 12 commits into main"],
+  ["2", ""],
+  ["true", "Dark mode"],
+  ["null", ""],
+  ["-5%", "Sale: \"today\" only"],
+  ["#hashtag", "is:issue is:open label:\"bug\""],
+  ["Price: $19.99", "4.5 out of 5 stars"],
+  ["إضافة إلى السلة", "اشترِ الآن مع الشحن المجاني"],
+  ["今すぐ購入", "お届け予定: 明日"],
+  ["🛒 Add to cart", "[x] {count} items | \\path\\to"],
+  ["Reply to \"Re: \\\"Hi\\\"\"", ""],
+  ["", "Only a desc"],
+];
+
+test("rows of real sites' ids and texts: ≤ 4 tokens each beyond its id, title and desc, never quoted, and every id read back as it is", async () => {
+  const menu = REAL_IDS.flatMap((id, i) => REAL_TEXTS.map(([title, desc], j) => item(`${id}${j ? `.${j}` : ""}`, { title, desc, event: ["click", "input", "scroll", "drag"][(i + j) % 4] })));
+  const names = ["Terms | Privacy", "Sign in: Account & Lists", '"Quoted" link', "[x] Done", "a\\b\\c", 'Reply to "Re: \\"Hi\\""', "10:30 AM", "null", "-5%", "{count} items", ""];
+  const generics = names.map((name, i) => ({ ref: `g${i}`, role: i % 2 ? "link" : "button", name, visible: true }));
+  const page = fakePage({ menu, generics });
+  const { client } = await connect(page);
+  for (let offset = 0; offset < menu.length; offset += 200) {
+    const res = await client.callTool({ name: "page_snapshot", arguments: { offset, limit: 200 } });
+    const [text, ...notes] = res.content.map((c) => c.text);
+    const s = res.structuredContent.payload.snapshot;
+    const m = measure(text, notes, s.menu);
+    assert.equal(m.rows.length, s.menu.length);
+    const costly = m.rows.filter((r) => r.cost > 4).map((r) => `${JSON.stringify(r.id)}: ${r.cost}`);
+    assert.deepEqual(costly, [], "no row over 4 tokens");
+    if (offset === 0) {
+      assert.equal(m.generics.length, names.length);
+      assert.ok(m.maxGeneric <= 3, m.generics.map((g) => `${g.name}: ${g.cost}`).join("\n"));
+    }
+    const shown = parseText(text);
+    for (const it of s.menu) {
+      const text = it.desc ? (it.title ? `${it.title} — ${it.desc}` : `— ${it.desc}`) : it.title;
+      assert.equal(shown[it.event][it.id], text, it.id);
+    }
+  }
+});
+
+test("a row's id reads back whatever its characters: bare up to the first space, else one JSON string", async () => {
+  const ids = ["two words", '"quoted"', 'in"side', "", "line\nbreak", "tab\tid", "+1", "ends:", "a: b", "\u2028", "zero\u200bwidth", "👨‍👩‍👧", " lead", "trail ", "ok"];
+  const menu = ids.map((id) => item(id, { title: "T", desc: id.length % 2 ? "" : "multi\nline\u0085text" }));
+  const page = fakePage({ menu, generics: [{ ref: "g0", role: "some role", name: "a\nb", visible: true }] });
+  const { client } = await connect(page);
+  const res = await client.callTool({ name: "page_snapshot", arguments: {} });
+  const text = res.content[0].text;
+  const shown = parseText(text);
+  assert.deepEqual(Object.keys(shown.click), ids, text);
+  for (const id of ids) assert.equal(shown.click[id], id.length % 2 ? "T" : "T — multi line text", "a text on one line");
+  assert.deepEqual(shown.generics, ["some role a b"]);
+  assert.equal(text.split("\n").length, 3 + ids.length + 3, "one line a row");
+});
+
+test("the frame stays within 120 tokens whatever the page writes into it: long titles in any script, 20 long dirty ids, slots not found, forged reasons and escape types", async () => {
+  const kinds = [
+    item("save"), item("name", { event: "input" }), item("log", { event: "scroll" }), item("card", { event: "drag" }),
+    item("off", { enabled: false }), item("gone", { visible: false }), item("dup", { ambiguous: true }), item("tips", { event: "hover" }), item("g7"),
+  ];
+  const long = (id) => `${id}-7f3e2a1c-9b4d-4e8f-a2c1-0d9e8f7a6b5c`;
+  const titles = [
+    "Checkout — Review your order: 3 items, shipping to 221B Baker Street, London NW1 6XE, United Kingdom · Estimated delivery Tue, 14 Jan",
+    "مراجعة الطلب والدفع — ٣ عناصر، الشحن إلى شارع بيكر ٢٢١ب، لندن، المملكة المتحدة · التوصيل المتوقع الثلاثاء ١٤ يناير",
+    "🛒🎉🔥✨ Black Friday 🖤 Deals 💥💥 Up to 70% off 🏷️ Shop now 👉 Electronics 📱💻🎧 Home 🏠🛋️ Fashion 👗👟 Toys 🧸🎮",
+    "【公式】ユニクロ オンラインストア｜ファッション通販サイト・メンズ、レディース、キッズ、ベビー服の最新コレクション",
+    "𝕿𝖍𝖊 𝕼𝖚𝖎𝖈𝖐 𝕭𝖗𝖔𝖜𝖓 𝕱𝖔𝖝 𝖏𝖚𝖒𝖕𝖘 🇺🇸🇬🇧🇫🇷🇩🇪 👨‍👩‍👧‍👦👩‍❤️‍💋‍👨",
+    "1 2 3 4 5 6 7 8 9 0 ".repeat(10),
+    '"q" \\ "q" \\ '.repeat(10),
+  ];
+  const islands = Array.from({ length: 5 }, (_, i) => ({ id: long(`island-${i}`), slots: Array.from({ length: 4 }, (_, j) => ({ name: `slot-${j}`, id: `x${j}`, resolved: false })) }));
+  const forged = [
+    { type: "reload", allowed: false, reason: "Ask the operator: ".repeat(60) },
+    ...Array.from({ length: 9 }, (_, i) => ({ type: `type-${i}-`.repeat(4), allowed: i % 2 === 0, reason: "1 2 3 ".repeat(100) })),
+  ];
+  for (const pageTitle of titles) {
+    for (const [dirty, escapes] of [
+      [Array.from({ length: 20 }, (_, i) => long(`field-${i}`)), [{ type: "reload", allowed: false, reason: "unsaved work would be lost (dirty: x)" }]],
+      [["x"], forged],
+    ]) {
+      const page = fakePage({ pageTitle, menu: [...kinds, ...rows(1400)], generics: genericRows(300), islands, dirty, escapes });
+      const { client } = await connect(page, { menuTools: true });
+      const res = await client.callTool({ name: "page_snapshot", arguments: { offset: 1000, limit: 5 } });
+      const [text, ...notes] = res.content.map((c) => c.text);
+      const m = measure(text, notes, res.structuredContent.payload.snapshot.menu);
+      assert.ok(m.frameTokens <= 120, `frame ${m.frameTokens}:\n${text}`);
+      const shown = parseText(text);
+      assert.ok(typeof shown.page === "string" && shown.page.endsWith("…"), `the title, cut: ${shown.page}`);
+      assert.ok(shown.slotsNotFound.length + shown.slotsMore === 20 && shown.dirty.length + shown.dirtyMore === dirty.length, text);
+      const s = res.structuredContent.payload.snapshot;
+      assert.deepEqual([s.pageTitle, s.dirty, s.islands.length], [pageTitle, dirty, 5], "structuredContent keeps it all");
+    }
+  }
+});
+
+test("the frame's own tokens, as render.mjs counts them to know what its lines leave the page's text, are never fewer than o200k's", async () => {
+  const { ownTokens, renderSnapshot, MENU_KEYS } = await import("../mcp/render.mjs");
+  const events = { click: {}, input: { event: "input" }, scroll: { event: "scroll" }, drag: { event: "drag" }, disabled: { enabled: false }, hidden: { visible: false }, ambiguous: { ambiguous: true }, unsupported: { event: "hover" } };
+  const checked = [];
+  const check = (text) => {
+    assert.ok(ownTokens(text) >= tokens(text), `${ownTokens(text)} < ${tokens(text)}: ${JSON.stringify(text)}`);
+    checked.push(text);
+  };
+  for (const total of [0, 1, 7, 49, 50, 999, 1355, 10000, 123456, 9999999]) {
+    for (const offset of [0, 40, 1000, 123450].filter((o) => o <= total + 50)) {
+      for (const hidden of [null, 0, 33, 10000]) {
+        const shown = Math.max(0, Math.min(50, total - offset));
+        const menu = Array.from({ length: Math.min(shown, 9) }, (_, i) => (i === 8 ? item("g7") : item(`i${i}`, Object.values(events)[i])));
+        const payload = {
+          snapshot: {
+            pageTitle: null, menu, menuWindow: { offset, limit: 50, total }, islands: [], islandsTotal: 0,
+            generics: menu.map((_, i) => ({ ref: `g${i}`, role: "link", name: "x" })), genericsWindow: { offset, limit: 50, total: Math.floor(total / 2), hidden },
+            dirty: [], dirtyTotal: 0, noReload: false,
+          },
+          escapes: [{ type: "reload", allowed: hidden !== 33 }],
+        };
+        const text = renderSnapshot(payload, { tools: total > 64 ? "first 64 runnable items; page_run runs any" : undefined });
+        const frame = text.split("\n").filter((line) => !line.startsWith(" "));
+        for (const line of frame) check(`\n${line}`);
+        check([...frame, UNTRUSTED_NOTE].join("\n"));
+      }
+    }
+  }
+  // The lines with page text, without it (render.mjs's `own`), and the keys alone.
+  for (const line of ["page:", "dirty: +1 more", "dirty: +20 more", "slotsNotFound: +400 more", 'reload: not allowed: ', "reload: forbidden by the page", "reload: not allowed (unsaved work)", "escapes:\n +9 more", ...MENU_KEYS.map((k) => `${k}:`), "generics:"])
+    check(`\n${line}`);
+  check([...MENU_KEYS.map((k) => `${k}:`), "generics:", "page:", "dirty: +20 more", "slotsNotFound: +400 more", "reload: not allowed (unsaved work)", UNTRUSTED_NOTE].join("\n"));
+  assert.ok(checked.length > 500, `${checked.length} texts`);
+});
+
 test("the frame is a fixed set of lines: every kind of item, 14 roles, both windows paged, hidden generics, the tools line, dirty and no reload stay within 120", async () => {
   const kinds = [
     item("save", { title: "Save customer", desc: "Saves the form, then closes the dialog" }),
@@ -287,7 +421,9 @@ test("the frame is a fixed set of lines: every kind of item, 14 roles, both wind
   const res = await client.callTool({ name: "page_snapshot", arguments: {} });
   const text = res.content[0].text;
   const s = res.structuredContent.payload.snapshot;
-  for (const line of ["window: menu 0-49 of 1412; generics 0-49 of 267 visible; 33 hidden; next offset 50", "tools: first 64 runnable items; page_run runs any", "dirty[1|]: cust.draft", "reload: forbidden by the page"])
+  // The page's words get the bytes the frame's own lines leave (render.mjs): here, every one of them there,
+  // 103 tokens with the note leave 16 bytes: the title is cut to them, the dirty id (11 with its space) counted.
+  for (const line of ["page: Customers, pa…", "window: menu 0-49 of 1412; generics 0-49 of 267 visible; 33 hidden; next offset 50", "tools: first 64 runnable items; page_run runs any", "dirty: +1 more", "reload: forbidden by the page"])
     assert.ok(text.split("\n").includes(line), `${line}\n${text}`);
   for (const key of ["click", "input", "scroll", "drag", "disabled", "hidden", "ambiguous", "unsupported", "unrunnable"]) assert.ok(text.includes(`\n${key}:\n`), key);
   const m = measure(text, res.content.slice(1).map((c) => c.text), s.menu);
@@ -311,7 +447,7 @@ test("a reload refused for the snapshot's own dirty ids or noreload marker is to
     const escapes = [{ type: "reload", allowed: false, reason }];
     const { client } = await connect(fakePage({ menu: [item("save")], escapes, ...state }));
     const res = await client.callTool({ name: "page_snapshot", arguments: {} });
-    const shown = decode(res.content[0].text, { indent: 1 });
+    const shown = parseText(res.content[0].text);
     assert.equal(shown.reload, said);
     assert.deepEqual(shown.dirty ?? [], state.dirty, "the dirty line names the ids");
     assert.deepEqual(res.structuredContent.payload.escapes, escapes);
@@ -325,7 +461,8 @@ test("page_run: a success is at most 40 tokens in all, with no note; a refusal c
   const all = [...ok.content.map((c) => c.text), JSON.stringify(ok.structuredContent)].join("\n");
   assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
   assert.equal(ok.content.length, 1, "no page text: no note");
-  assert.deepEqual(ok.structuredContent, { ok: true, payload: { id: "row.739.approve" } });
+  assert.deepEqual(ok.content[0].text, "ok", "the id, which the agent sent, is not echoed");
+  assert.deepEqual(ok.structuredContent, { ok: true, payload: {} });
   const refused = await client.callTool({ name: "page_run", arguments: { id: "off" } });
   assert.equal(refused.isError, true);
   assert.deepEqual(refused.structuredContent.error.code, "NOT_ACTIONABLE");
@@ -345,12 +482,12 @@ test("page_run: an input's value, the agent's own, is left out of the success li
     const ran = await client.callTool({ name: "page_run", arguments: { id, value } });
     const all = [...ran.content.map((c) => c.text), JSON.stringify(ran.structuredContent)].join("\n");
     assert.ok(tokens(all) <= 40, `${tokens(all)} tokens: ${all}`);
-    assert.deepEqual(ran.content.map((c) => c.text), [`ok ${id}`]);
-    assert.deepEqual(ran.structuredContent, { ok: true, payload: { id } });
+    assert.deepEqual(ran.content.map((c) => c.text), ["ok"]);
+    assert.deepEqual(ran.structuredContent, { ok: true, payload: {} });
   }
   const json = await client.callTool({ name: "page_run", arguments: { id: "addr", value: long, format: "json" } });
   assert.equal(JSON.parse(json.content[0].text).payload.value, long, 'format "json": the whole uplink');
-  assert.deepEqual(json.structuredContent, { ok: true, payload: { id: "addr" } });
+  assert.deepEqual(json.structuredContent, { ok: true, payload: {} });
   assert.deepEqual(page.runs.map((r) => r.value), [long, ["a", "b", "c"], true, long], "each value reached the page");
 });
 
@@ -359,7 +496,7 @@ test('page_run takes format: "json" answers the whole uplink envelope as JSON te
   const { client } = await connect(page);
   const ran = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(JSON.parse(ran.content[0].text), { pageId: "p".repeat(32), requestId: "mcp-2", ok: true, payload: { id: "a" } });
-  assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a" } }, "structuredContent as without format");
+  assert.deepEqual(ran.structuredContent, { ok: true, payload: {} }, "structuredContent as without format");
   const refused = await client.callTool({ name: "page_run", arguments: { id: "off", format: "json" } });
   assert.equal(refused.isError, true);
   assert.deepEqual(JSON.parse(refused.content[0].text), {
@@ -372,7 +509,7 @@ test('page_run takes format: "json" answers the whole uplink envelope as JSON te
   assert.deepEqual(JSON.parse(byDefault.content[0].text), { ...JSON.parse(refused.content[0].text), requestId: "mcp-4" });
   const compact = await client.callTool({ name: "page_run", arguments: { id: "off", format: "toon" } });
   assert.equal(compact.content[0].text, 'refused NOT_ACTIONABLE: "off" is disabled');
-  assert.equal((await client.callTool({ name: "page_run", arguments: { id: "a", format: "toon" } })).content[0].text, "ok a");
+  assert.equal((await client.callTool({ name: "page_run", arguments: { id: "a", format: "toon" } })).content[0].text, "ok");
   assert.deepEqual(page.runs, [{ id: "a" }, { id: "a" }], "format never reaches the page");
 });
 
@@ -400,14 +537,16 @@ test("an id of 1,024 characters that are two UTF-16 units each (emoji) is listed
   assert.equal(page.runs.length, 1, "the refusal ran nothing");
 });
 
-test("page_run's success line: ok <id> key=value, within 40 tokens with its structuredContent for a scroll, an input and a drag too", async () => {
+test("page_run's success line: ok, then key=value for what the agent is told, within 40 tokens with its structuredContent", async () => {
   const { renderRan } = await import("../mcp/render.mjs");
+  // boundAnswer's `told`: what the page reported that the agent did not send (a scroll's position, a string it changed).
   const cases = [
-    [{ id: "desk.activity", scrollLeft: 0, scrollTop: 12040 }, "ok desk.activity scrollLeft=0 scrollTop=12040"],
-    [{ id: "desk.name", value: "Ada Lovelace" }, 'ok desk.name value="Ada Lovelace"'],
-    [{ id: "desk.card", to: "desk.done" }, 'ok desk.card to="desk.done"'],
-    [{ id: "tags", value: ["a", "b"] }, 'ok tags value=["a","b"]'],
-    [{ id: "two words" }, 'ok "two words"'],
+    [{}, "ok"],
+    [{ scrollLeft: 0, scrollTop: 12040 }, "ok scrollLeft=0 scrollTop=12040"],
+    [{ value: "Ada Lovelace" }, 'ok value="Ada Lovelace"'],
+    [{ to: "desk.done" }, 'ok to="desk.done"'],
+    [{ value: ["a", "b"] }, 'ok value=["a","b"]'],
+    [{ id: "two words", scrollTop: 4 }, 'ok id="two words" scrollTop=4'],
   ];
   for (const [payload, line] of cases) {
     assert.equal(renderRan(payload), line);
@@ -456,12 +595,12 @@ test("hello, run and escape: only the fields the protocol defines, of its types,
   assert.equal(hello.content.length, 1, "a hex pageId and the server's requestId: no page text, no note");
 
   const ran = await client.callTool({ name: "page_run", arguments: { id: "a" } });
-  assert.equal(ran.content[0].text, "ok a scrollTop=40");
-  assert.deepEqual(ran.structuredContent, { ok: true, payload: { id: "a", scrollTop: 40 } });
+  assert.equal(ran.content[0].text, "ok scrollTop=40");
+  assert.deepEqual(ran.structuredContent, { ok: true, payload: { scrollTop: 40 } });
   assert.equal(ran.content.length, 1, "nothing the page chose: no note");
   const typed = await client.callTool({ name: "page_run", arguments: { id: "name", value: "Ada Lovelace" } });
-  assert.equal(typed.content[0].text, "ok name scrollTop=40", "the agent's own value is not echoed");
-  assert.deepEqual(typed.structuredContent, { ok: true, payload: { id: "name", scrollTop: 40 } });
+  assert.equal(typed.content[0].text, "ok scrollTop=40", "the agent's own id and value are not echoed");
+  assert.deepEqual(typed.structuredContent, { ok: true, payload: { scrollTop: 40 } });
   assert.equal(typed.content.length, 1, "the agent's own value: no note");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.deepEqual(Object.keys(JSON.parse(json.content[0].text).payload), ["id", "scrollTop"]);
@@ -498,7 +637,7 @@ test("a success that carries text the page chose gets the note, and that text st
   const hello = await client.callTool({ name: "page_hello", arguments: {} });
   assert.equal(hello.content.at(-1).text, UNTRUSTED_NOTE);
   const compact = await client.callTool({ name: "page_run", arguments: { id: "a" } });
-  assert.deepEqual(compact.content.map((c) => c.text), ["ok a"], "the compact line has neither");
+  assert.deepEqual(compact.content.map((c) => c.text), ["ok"], "the compact line has neither");
   const json = await client.callTool({ name: "page_run", arguments: { id: "a", format: "json" } });
   assert.equal(json.content.at(-1).text, UNTRUSTED_NOTE);
 });
@@ -549,7 +688,7 @@ test("islands: the page keeps those the window concerns and counts all; an older
     const plain = await client.callTool({ name: "page_snapshot", arguments: { limit: 5 } });
     answers.push([one, plain].map((res) => {
       const { islands: kept, islandsTotal } = res.structuredContent.payload.snapshot;
-      return { ids: kept.map((i) => i.id), islandsTotal, notFound: decode(res.content[0].text, { indent: 1 }).slotsNotFound };
+      return { ids: kept.map((i) => i.id), islandsTotal, notFound: parseText(res.content[0].text).slotsNotFound };
     }));
   }
   const [module, local] = answers;
@@ -609,7 +748,7 @@ test("a playable whose id has a generic ref's shape is told as unrunnable and is
   const { client } = await connect(page, { menuTools: true });
   const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => !BUILT_IN_TOOLS.includes(n));
   assert.deepEqual(names, ["save"]);
-  const shown = decode((await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text, { indent: 1 });
+  const shown = parseText((await client.callTool({ name: "page_snapshot", arguments: {} })).content[0].text);
   assert.deepEqual(shown.click, { save: "Title of save" });
   assert.deepEqual(shown.unrunnable, { g7: "Seven", g8: "Eight" });
 });

@@ -147,7 +147,7 @@ test("hello, snapshot and run: the effect shows in the next snapshot", () =>
 
     const run = await call(client, "page_run", { id: "inc" });
     assert.equal(run.isError, false);
-    assert.deepEqual(run.up.payload, { id: "inc" });
+    assert.deepEqual(run.up.payload, {}, "the id, which the agent sent, is not echoed");
     await call(client, "page_run", { id: "inc" });
     assert.equal((await snapshot(client)).pageTitle, "count=2");
   }));
@@ -164,7 +164,8 @@ test("hello and escape answer the uplink envelope as JSON text, run answers comp
     // run stays one short line; its structuredContent is the short form.
     const run = await call(client, "page_run", { id: "inc" });
     assert.doesNotMatch(run.text, /pageId|requestId|[{}]/);
-    assert.deepEqual(run.up, { ok: true, payload: { id: "inc" } });
+    assert.equal(run.text, "ok");
+    assert.deepEqual(run.up, { ok: true, payload: {} });
     // escape: a type that does not exist is refused, as an uplink.
     const esc = await call(client, "page_escape", { type: "back" });
     const escUp = JSON.parse(esc.text);
@@ -464,8 +465,8 @@ test("a page's script that answers a run itself, before the module: only the pro
   // ?forge: the page answers every run with { id, <a key that writes lines>: 1, scrollTop: 7 }.
   withClient("/tests/fixtures/mcp-hostile.html?forge", async (client) => {
     const res = await whenInstalled(client, "page_run", { id: "inc" });
-    assert.deepEqual(res.content.map((c) => c.text), ["ok inc scrollTop=7"]);
-    assert.deepEqual(res.structuredContent, { ok: true, payload: { id: "inc", scrollTop: 7 } });
+    assert.deepEqual(res.content.map((c) => c.text), ["ok scrollTop=7"]);
+    assert.deepEqual(res.structuredContent, { ok: true, payload: { scrollTop: 7 } });
   }));
 
 test("Surface: describe and invoke over the pling.surface bridge", () =>
