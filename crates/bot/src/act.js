@@ -21,12 +21,17 @@ export function isElement(v) {
 // 1 text, 2 contenteditable, 3 checkbox, 4 radio, 5 select, 6 multiple select.
 const CHECKBOX = 3, RADIO = 4, SELECT = 5;
 
+// This module's own timer, taken at load: a frame's window cancels its
+// timers and rAF callbacks when the frame navigates or is removed, and the
+// wait must end all the same (the checks after it then refuse).
+const later = setTimeout;
+
 function frame(w) {
   // rAF does not run in hidden tabs: fall back to a short timer.
   return new Promise((resolve) => {
     let done = false;
     const finish = () => { if (!done) { done = true; resolve(); } };
-    w.setTimeout(finish, 50);
+    later(finish, 50);
     w.requestAnimationFrame(finish);
   });
 }
