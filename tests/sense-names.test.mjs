@@ -306,6 +306,8 @@ test("a name from slotted text keeps the caps: whitespace collapsed, at most 200
     assert.ok(r[0].length >= 195 && r[0].length <= 200, r[0]);
     assert.ok(r[0].startsWith("word0 word1 word2 "), r[0]);
     assert.equal(r[0], r[1]);
+  }));
+
 test("aria-disabled or inert around a component's <slot> disables what is slotted into it (directly, inside a slotted element, through another component's slot), as Chromium's accessibility tree reads the flat tree: snapshot, run and an element scan root alike; a <fieldset disabled> around the slot does not, as in Chromium", () =>
   ctx.withPage(BLANK, async (page) => {
     // Components defined inline: each wraps its default slot in `shadow`.

@@ -103,11 +103,20 @@ const BUDGET_GZIP_BYTES = 100_000;
  * only the islands its window concerns and islandsTotal (+350 B on its
  * branch): 213,301 B merged; Surface's built-in executor refuses a
  * capability id shaped like a generic ref (+30 B): 213,331 B; the hit
- * test's two flat-tree walks as one helper (-11 B): 213,320 B. A ceiling that catches
+ * test's two flat-tree walks as one helper (-11 B): 213,320 B. Session 18
+ * (framework, accessibility-tree and lifecycle audits): the scroll schema's
+ * minProperties (+32 B); the reload guard reads frames in shadow roots and
+ * fails closed past its bounds, a bridge re-attach after document.open, a
+ * persisted pagehide is no reload (+73 B on its branch); input refuses a
+ * radio set false and a text over maxlength and fires beforeinput (-17 B
+ * on its branch, the field facts read in one call); names in the flat
+ * tree and a shadow host's click reaching its control; aria-disabled/inert
+ * around a slot, display:contents and image-map areas visible; the run's
+ * wait on the module's own timer: 215,167 B merged. A ceiling that catches
  * growth, not a goal; it comes down as the module does, and goes when the
  * budget above is met.
  */
-const CEILING_GZIP_BYTES = 213_400;
+const CEILING_GZIP_BYTES = 215_250;
 
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 
