@@ -37,7 +37,7 @@ export function soon(win) {
 // (its person left after staying) and may come back as it was, so the
 // listener stays for a pagehide after that.
 export function reload(win, facts) {
-  win.addEventListener("pagehide", (e) => { if (!e.persisted) facts.left = true; });
+  win.addEventListener("pagehide", (e) => { if (!e?.persisted) facts.left = true; });
   try {
     win.location.reload();
   } finally {
