@@ -335,14 +335,6 @@ export function renderSnapshot(payload, extra = {}) {
   return parts.flatMap((part) => (typeof part === "string" ? [part] : "rows" in part ? part.rows : [texts.get(part)])).join("\n");
 }
 
-/**
- * Any other ok uplink's payload (hello, escape), as TOON, with what the
- * agent has no use for (pageId, requestId: the server keeps them) left out.
- */
-export function renderPayload(payload) {
-  return toon(payload);
-}
-
 /** A run's ok payload fields (docs/protocol.md), in the order they are told. */
 const RUN_FIELDS = ["id", "value", "scrollLeft", "scrollTop", "to"];
 
