@@ -35,6 +35,15 @@ test("the page package: the module's files only, and none of the server's depend
   assert.equal(pkg.bin, undefined, "the page package has no bin");
 });
 
+test("the page package ships every doc its README links to, so the links work from node_modules", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  // Links, not images: `[text](docs/x.md#part)`, without the anchor.
+  const linked = [...readme.matchAll(/(?<!!)\[[^\]]*\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+  assert.ok(linked.length >= 5, `the README links its docs: ${linked.join(", ")}`);
+  const files = pack().files.map((f) => f.path);
+  for (const doc of new Set(linked)) assert.ok(files.includes(doc), `${doc} in ${files.join(", ")}`);
+});
+
 test("the page package's entry is the one bundle: exports, main and the file shipped agree, and it fetches the wasm beside it", () => {
   const pkg = manifest("package.json");
   const entry = pkg.exports["."].import;
